@@ -1,0 +1,56 @@
+# Two commands for a new user: `make book` and `make test`.
+# Both set up .venv from the lock file first (only when the lock or pyproject changed).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: setup book test lint format lock preview clean data-validate bench
+
+setup: $(STAMP)
+
+$(STAMP): requirements.lock pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (book .venv)" >/dev/null
+	touch $(STAMP)
+
+book: setup
+	$(PY) -m analysis book
+
+preview: setup
+	$(PY) -m analysis book --preview-only
+
+test: setup
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m pytest
+
+lint: setup
+	$(PY) -m ruff check .
+	$(PY) -m analysis chapters lint
+
+format: setup
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+data-validate: setup
+	$(PY) -m analysis data validate
+
+bench: setup
+	$(PY) benchmarks/bench_data.py
+
+# Re-resolve the newest versions allowed by pyproject.toml and pin them.
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/pip install --quiet -e '.[dev]'
+	{ echo "# Exact versions of every dependency (direct and transitive), Python 3.11."; \
+	  echo "# Regenerate with: make lock"; \
+	  .lock-venv/bin/pip freeze --exclude-editable; } > requirements.lock
+	rm -rf .lock-venv
+
+clean:
+	rm -rf _book _preview _freeze .pytest_cache .ruff_cache

@@ -1,0 +1,363 @@
+"""The one description of every data table: columns, types, units, rules and keys.
+
+Everything else derives from this module: the Frictionless Table Schemas written into each
+version's `datapackage.json`, the polars dtypes used when loading, and the column order of
+every CSV. Units live in column names (`usd_per_mtok`, `usd_per_gpu_hour`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import polars as pl
+
+SLUG = r"^[a-z0-9][a-z0-9._+-]*$"
+ISO_DATE_MIN = "2000-01-01"
+
+PRICE_KINDS = ["list", "promotional", "off-peak", "reported"]
+BLENDS = ["3:1", "1:1", "unknown"]
+PRICING_TYPES = ["on-demand", "spot", "1-year", "3-year", "index", "marketplace", "purchase"]
+CURRENCIES = ["USD", "CNY", "EUR", "GBP", "JPY"]
+SCENARIOS = ["Offline", "Server", "Interactive", "SingleStream", "MultiStream"]
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: str  # Frictionless type: string, number, integer, boolean, date
+    description: str
+    required: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+    enum: list[str] | None = None
+    pattern: str | None = None
+
+    def frictionless(self) -> dict:
+        out: dict = {"name": self.name, "type": self.type, "description": self.description}
+        if self.type == "boolean":
+            out["trueValues"] = ["true"]
+            out["falseValues"] = ["false"]
+        rules: dict = {}
+        if self.required:
+            rules["required"] = True
+        if self.minimum is not None:
+            rules["minimum"] = self.minimum
+        if self.maximum is not None:
+            rules["maximum"] = self.maximum
+        if self.enum is not None:
+            rules["enum"] = self.enum
+        if self.pattern is not None:
+            rules["pattern"] = self.pattern
+        if rules:
+            out["constraints"] = rules
+        return out
+
+    @property
+    def polars_dtype(self) -> pl.DataType:
+        return {
+            "string": pl.String,
+            "number": pl.Float64,
+            "integer": pl.Int64,
+            "boolean": pl.Boolean,
+            "date": pl.Date,
+        }[self.type]()
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    title: str
+    description: str
+    columns: list[Column]
+    primary_key: list[str]
+    foreign_keys: list[tuple[list[str], str, list[str]]] = field(default_factory=list)
+
+    @property
+    def column_names(self) -> list[str]:
+        return [c.name for c in self.columns]
+
+    @property
+    def polars_schema(self) -> dict[str, pl.DataType]:
+        return {c.name: c.polars_dtype for c in self.columns}
+
+    def column(self, name: str) -> Column:
+        return next(c for c in self.columns if c.name == name)
+
+    def frictionless(self) -> dict:
+        schema: dict = {
+            "fields": [c.frictionless() for c in self.columns],
+            "primaryKey": self.primary_key,
+            "missingValues": [""],
+        }
+        if self.foreign_keys:
+            schema["foreignKeys"] = [
+                {"fields": f, "reference": {"resource": r, "fields": rf}}
+                for f, r, rf in self.foreign_keys
+            ]
+        return schema
+
+
+def _id(name: str, what: str) -> Column:
+    return Column(name, "string", what, required=True, pattern=SLUG)
+
+
+def _usd(name: str, what: str, required: bool = False) -> Column:
+    return Column(name, "number", what, required=required, minimum=0)
+
+
+SOURCE = _id("source_id", "Source of the row; resolves in `sources`")
+LOCATOR = Column(
+    "source_locator",
+    "string",
+    "Where in the source the value sits: file@commit and row, key or page",
+    required=True,
+)
+MODEL_FK = (["model_id"], "models", ["model_id"])
+SOURCE_FK = (["source_id"], "sources", ["source_id"])
+
+TABLES: dict[str, Table] = {}
+
+
+def _table(t: Table) -> Table:
+    TABLES[t.name] = t
+    return t
+
+
+_table(
+    Table(
+        "sources",
+        "Sources",
+        "Every public source a row can name: repository or publication, licence, retrieval.",
+        [
+            _id("source_id", "Source id (lowercase slug)"),
+            Column("title", "string", "Title of the source", required=True),
+            Column("publisher", "string", "Who publishes it", required=True),
+            Column("url", "string", "Where to get it", required=True),
+            Column("licence", "string", "Licence as stated by the source (or 'none stated')"),
+            Column("retrieved", "date", "Date of the newest commit or snapshot read"),
+            Column("notes", "string", "Caveats that matter when using the source"),
+        ],
+        ["source_id"],
+    )
+)
+
+_table(
+    Table(
+        "models",
+        "Models",
+        "One row per model. Every name the sources use for it is an alias.",
+        [
+            _id("model_id", "Canonical model id (lowercase slug)"),
+            Column("name", "string", "Display name", required=True),
+            Column("organization", "string", "Developer of the model"),
+            Column("release_date", "date", "Public release date, from a source"),
+            Column("open_weights", "boolean", "Weights downloadable"),
+            Column("parameters_b", "number", "Total parameters, billions", minimum=0),
+            Column("active_parameters_b", "number", "Active parameters per token, billions", minimum=0),
+            Column("reasoning", "boolean", "Reasoning model (thinks before answering)"),
+            Column("aliases", "string", "Every name the sources use, ';'-separated"),
+            Column("resolved", "boolean", "False when no curated entry or source metadata names it", required=True),
+            Column("info_source_id", "string", "Source of release date / organisation / parameters", pattern=SLUG),
+        ],
+        ["model_id"],
+    )
+)
+
+_table(
+    Table(
+        "token_prices",
+        "Token prices",
+        "API prices per million tokens: one row per model x provider x date a price was in force "
+        "or observed (sources sampled monthly give the first date a price was seen and the last).",
+        [
+            _id("model_id", "Canonical model id"),
+            _id("provider", "Who sells the tokens (slug): openai, together, bedrock, ..."),
+            Column("first_party", "boolean", "Provider is the model's developer", required=True),
+            Column("date", "date", "Date the price was in force or first observed", required=True),
+            Column("last_seen", "date", "Last date the same price was observed in the same source"),
+            _usd("input_usd_per_mtok", "Input (prompt) price, USD per 1M tokens"),
+            _usd("output_usd_per_mtok", "Output (completion) price, USD per 1M tokens"),
+            _usd("cached_input_usd_per_mtok", "Cache-read input price, USD per 1M tokens"),
+            _usd("batch_input_usd_per_mtok", "Batch API input price, USD per 1M tokens"),
+            _usd("batch_output_usd_per_mtok", "Batch API output price, USD per 1M tokens"),
+            _usd("blended_usd_per_mtok", "Blended price where the source gives only that"),
+            Column("blend", "string", "Blend of blended_usd_per_mtok (input:output)", enum=BLENDS),
+            Column("currency", "string", "Currency the source quotes", required=True, enum=CURRENCIES),
+            Column("input_original_per_mtok", "number", "Input price in the original currency", minimum=0),
+            Column("output_original_per_mtok", "number", "Output price in the original currency", minimum=0),
+            Column("price_kind", "string", "list / promotional / off-peak / reported", required=True, enum=PRICE_KINDS),
+            Column("context_tier", "string", "Context-length tier the price applies to ('' = base/shortest)"),
+            Column("source_model_name", "string", "The model's name in the source", required=True),
+            SOURCE,
+            LOCATOR,
+        ],
+        ["model_id", "provider", "date", "price_kind", "source_id", "source_model_name"],
+        [MODEL_FK, SOURCE_FK],
+    )
+)
+
+_table(
+    Table(
+        "gpu_hour_prices",
+        "GPU-hour prices",
+        "Rental price of one accelerator for one hour.",
+        [
+            _id("gpu", "Canonical GPU id: h100-sxm, a100-80gb-sxm, tpu-v5e, ..."),
+            Column("source_gpu_name", "string", "The GPU's name in the source", required=True),
+            _id("provider", "Cloud, marketplace or index publisher"),
+            Column("date", "date", "Date of the quote or index period", required=True),
+            Column("pricing", "string", "Pricing type", required=True, enum=PRICING_TYPES),
+            _usd("usd_per_gpu_hour", "USD per GPU-hour", required=True),
+            Column("statistic", "string", "What the value is: quote, median, min, p25, mean, index ..."),
+            Column("region", "string", "Region or location as the source gives it"),
+            Column("gpus_per_instance", "integer", "GPUs in the priced instance, where stated", minimum=1),
+            SOURCE,
+            LOCATOR,
+        ],
+        ["gpu", "provider", "date", "pricing", "statistic", "region", "source_gpu_name", "source_id"],
+        [SOURCE_FK],
+    )
+)
+
+_table(
+    Table(
+        "benchmark_scores",
+        "Benchmark scores",
+        "One score of a model on a benchmark, with the date it refers to.",
+        [
+            _id("model_id", "Canonical model id"),
+            _id("benchmark", "Benchmark id: mmlu, mmlu-pro, gpqa-diamond, math-500, ..."),
+            Column("score", "number", "Score in the benchmark's unit (percent 0-100, Elo, index)", required=True),
+            Column("unit", "string", "percent / elo / index", required=True, enum=["percent", "elo", "index"]),
+            Column("date", "date", "Date the score refers to (model release date or leaderboard date)", required=True),
+            Column("source_model_name", "string", "The model's name in the source", required=True),
+            SOURCE,
+            LOCATOR,
+        ],
+        ["model_id", "benchmark", "date", "source_id", "source_model_name"],
+        [MODEL_FK, SOURCE_FK],
+    )
+)
+
+_table(
+    Table(
+        "mlperf_results",
+        "MLPerf Inference results",
+        "Datacenter LLM results, throughput per system as submitted.",
+        [
+            Column("round", "string", "MLPerf Inference round: v3.1, v4.0, v4.1, v5.1, ...", required=True),
+            Column("date", "date", "Publication date of the round", required=True),
+            Column("submitter", "string", "Submitting organisation", required=True),
+            Column("system", "string", "System name as submitted", required=True),
+            _id("accelerator", "Canonical accelerator id (same ids as gpu_hour_prices.gpu)"),
+            Column("source_accelerator_name", "string", "Accelerator as submitted", required=True),
+            Column("accelerator_count", "integer", "Accelerators in the system", required=True, minimum=1),
+            Column("benchmark_model", "string", "Benchmark model: llama2-70b-99, ...", required=True),
+            Column("scenario", "string", "Scenario", required=True, enum=SCENARIOS),
+            Column("category", "string", "Availability category: available / preview / rdi"),
+            Column("division", "string", "closed / open", required=True, enum=["closed", "open"]),
+            Column("tokens_per_s", "number", "Throughput of the whole system, tokens per second", required=True, minimum=0),
+            SOURCE,
+            LOCATOR,
+        ],
+        ["round", "submitter", "system", "benchmark_model", "scenario", "division", "source_id"],
+        [SOURCE_FK],
+    )
+)
+
+_table(
+    Table(
+        "gpu_specs",
+        "Accelerator specifications",
+        "Specs of each accelerator, from chip data.",
+        [
+            _id("gpu", "Canonical GPU id"),
+            Column("name", "string", "Name in the source", required=True),
+            Column("manufacturer", "string", "Manufacturer"),
+            Column("release_date", "date", "Release date"),
+            Column("memory_gb", "number", "Memory, GB", minimum=0),
+            Column("memory_bandwidth_tb_per_s", "number", "Memory bandwidth, TB/s", minimum=0),
+            Column("fp32_tflop_per_s", "number", "Dense FP32 TFLOP/s", minimum=0),
+            Column("tf32_tflop_per_s", "number", "Dense TF32 tensor TFLOP/s", minimum=0),
+            Column("fp16_tflop_per_s", "number", "Dense FP16/BF16 tensor TFLOP/s", minimum=0),
+            Column("fp8_tflop_per_s", "number", "Dense FP8 TFLOP/s", minimum=0),
+            Column("int8_tops", "number", "Dense INT8 TOP/s", minimum=0),
+            Column("tdp_w", "number", "Thermal design power, W", minimum=0),
+            _usd("release_price_usd", "Price at release, USD"),
+            SOURCE,
+            LOCATOR,
+        ],
+        ["gpu", "source_id"],
+        [SOURCE_FK],
+    )
+)
+
+_table(
+    Table(
+        "fx_rates",
+        "Exchange rates",
+        "Monthly exchange rates, units of currency per US dollar.",
+        [
+            Column("currency", "string", "ISO currency code", required=True, enum=CURRENCIES),
+            Column("month", "date", "First day of the month", required=True),
+            Column("per_usd", "number", "Units of the currency per USD", required=True, minimum=0),
+            SOURCE,
+            LOCATOR,
+        ],
+        ["currency", "month"],
+        [SOURCE_FK],
+    )
+)
+
+_table(
+    Table(
+        "cpi",
+        "Consumer price index",
+        "CPI-U all items, U.S. city average, 1982-84 = 100, monthly.",
+        [
+            Column("month", "date", "First day of the month", required=True),
+            Column("cpi_u", "number", "Index, 1982-84 = 100", required=True, minimum=0),
+            SOURCE,
+            LOCATOR,
+        ],
+        ["month"],
+        [SOURCE_FK],
+    )
+)
+
+_table(
+    Table(
+        "claims",
+        "Claims in the news digests",
+        "Every quantitative claim in the seed digests, to be checked against the data.",
+        [
+            _id("claim_id", "Claim id"),
+            Column("claim", "string", "What is claimed, in the digest's words", required=True),
+            Column("subject", "string", "What the number is about", required=True),
+            Column("value", "number", "The number", required=True),
+            Column("value_high", "number", "Upper end where the digest gives a range"),
+            Column("unit", "string", "Unit of the number", required=True),
+            Column("claim_date", "date", "Date the claim refers to or was published", required=True),
+            Column("digest_file", "string", "Digest file name", required=True),
+            Column("checkable_with", "string", "Table that can test it, or '' if none"),
+            SOURCE,
+            LOCATOR,
+        ],
+        ["claim_id"],
+        [SOURCE_FK],
+    )
+)
+
+TABLE_ORDER = [
+    "sources",
+    "models",
+    "token_prices",
+    "gpu_hour_prices",
+    "benchmark_scores",
+    "mlperf_results",
+    "gpu_specs",
+    "fx_rates",
+    "cpi",
+    "claims",
+]
+assert sorted(TABLE_ORDER) == sorted(TABLES), "TABLE_ORDER must list every table"
