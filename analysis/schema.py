@@ -185,6 +185,7 @@ _table(
             Column("currency", "string", "Currency the source quotes", required=True, enum=CURRENCIES),
             Column("input_original_per_mtok", "number", "Input price in the original currency", minimum=0),
             Column("output_original_per_mtok", "number", "Output price in the original currency", minimum=0),
+            Column("blended_original_per_mtok", "number", "Blended or unspecified price in the original currency", minimum=0),
             Column("price_kind", "string", "list / promotional / off-peak / reported", required=True, enum=PRICE_KINDS),
             Column("context_tier", "string", "Context-length tier the price applies to ('' = base/shortest)"),
             Column("source_model_name", "string", "The model's name in the source", required=True),

@@ -71,18 +71,14 @@ def frame(table: str, rows: list[dict], drop: tuple[str, ...] = ()) -> pl.DataFr
     Dates may be given as `datetime.date` or ISO strings.
     """
     schema = {k: v for k, v in TABLES[table].polars_schema.items() if k not in drop}
-    extra: dict[str, pl.DataType] = {}
-    for r in rows[:1]:
-        for k in r:
-            if k not in schema:
-                extra[k] = pl.String()
-    cols = {**schema, **extra}
-    data = {k: [r.get(k) for r in rows] for k in cols}
+    extra = [k for k in (rows[0] if rows else {}) if k not in schema]
     out = {}
-    for k, dtype in cols.items():
-        values = data[k]
+    for k in extra:  # e.g. model_hint: dtype inferred from the values
+        out[k] = pl.Series(k, [r.get(k) for r in rows])
+    for k, dtype in schema.items():
+        values = [r.get(k) for r in rows]
         if dtype == pl.Date() and any(isinstance(v, str) for v in values):
             out[k] = pl.Series(k, values, dtype=pl.String).str.to_date("%Y-%m-%d", strict=True)
         else:
             out[k] = pl.Series(k, values, dtype=dtype, strict=True)
-    return pl.DataFrame(out)
+    return pl.DataFrame(out).select([*schema, *extra])

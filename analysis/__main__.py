@@ -1,0 +1,171 @@
+"""Command line: `python -m analysis <command>`. Run with `-h` for the list."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from analysis import paths
+from analysis.errors import DataError
+
+
+def _data_build(args) -> int:
+    from analysis import build
+
+    dest = build.build(Path(args.sources), args.version, Path(args.out), args.description)
+    print(f"built data version {args.version} in {dest}")
+    return 0
+
+
+def _data_info(args) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from analysis import datainfo
+
+    report = datainfo.info(args.version)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    console = Console()
+    title = f"Data version {report['version']}" + (" (latest)" if report["version"] == report["latest"] else "")
+    table = Table(title=title)
+    for col in ("table", "rows", "from", "to", "distinct", "sources"):
+        table.add_column(col)
+    for t in report["tables"]:
+        distinct = ", ".join(f"{v} {k.removeprefix('distinct_')}" for k, v in t.items() if k.startswith("distinct_"))
+        table.add_row(t["table"], f"{t['rows']:,}", t["first_date"] or "", t["last_date"] or "", distinct, ", ".join(t["sources"]))
+    console.print(table)
+    unresolved = report["unresolved_models"]
+    console.print(f"{len(unresolved)} model names resolve to no curated model or source metadata:")
+    for m in unresolved:
+        console.print(f"  {m['model_id']}: {m['aliases']}")
+    return 0
+
+
+def _data_validate(args) -> int:
+    from analysis import data
+    from analysis.validate import validate_folder
+
+    folder = Path(args.data_dir) if args.data_dir else data.version_dir(args.version)
+    problems = validate_folder(folder)
+    for p in problems:
+        print(p)
+    if args.data_dir is None and not problems:
+        problems = _check_release_index(data.current_version(args.version))
+        for p in problems:
+            print(p)
+    print(f"{folder}: {len(problems)} problem(s)", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def _check_release_index(version: str):
+    """The datapackage.json of a release must match the sha256 recorded when it was released."""
+    from analysis import data
+    from analysis.errors import Problem
+
+    rel = next(r for r in data.releases() if r.version == version)
+    path = data.version_dir(version) / "datapackage.json"
+    actual = data.sha256(path)
+    if actual != rel.datapackage_sha256:
+        return [Problem(str(path), None, None, actual, f"checksum differs from versions.json ({rel.datapackage_sha256}): released versions are immutable")]
+    return []
+
+
+def _data_export(args) -> int:
+    from analysis import data
+
+    data.load(args.table, args.version).write_csv(sys.stdout, date_format="%Y-%m-%d")
+    return 0
+
+
+def _data_diff(args) -> int:
+    from analysis import datainfo
+
+    rows = datainfo.diff(args.v1, args.v2)
+    print("table,rows_before,rows_after,added,removed,changed")
+    for r in rows:
+        print(f"{r['table']},{r['rows_before']},{r['rows_after']},{r['added']},{r['removed']},{r['changed']}")
+    return 0
+
+
+def _book(args) -> int:
+    from analysis import book
+
+    return book.build_book(paths.ROOT, preview_only=args.preview_only)
+
+
+def _chapters_lint(args) -> int:
+    from analysis import chapters
+
+    files = [Path(p) for p in args.files] or chapters.book_files(paths.ROOT)
+    problems = chapters.lint(files)
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+def _assets(args) -> int:
+    from analysis import charts
+
+    print(charts.write_vega_bundle(paths.ROOT))
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m analysis", description="The book's data and build tools.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    d = sub.add_parser("data", help="the versioned datasets").add_subparsers(dest="data_command", required=True)
+    b = d.add_parser("build", help="build a data version from the raw public sources")
+    b.add_argument("--sources", default=str(paths.SHARED_SOURCES), help="folder of raw sources (default: %(default)s)")
+    b.add_argument("--version", required=True, help="version id: the release date, YYYY-MM-DD")
+    b.add_argument("--out", default=str(paths.DATA_DIR), help="data folder (default: %(default)s)")
+    b.add_argument("--description", default="Built from the raw public sources.", help="one line for versions.json")
+    b.set_defaults(func=_data_build)
+    i = d.add_parser("info", help="rows, date ranges, models and sources per table")
+    i.add_argument("--version")
+    i.add_argument("--json", action="store_true")
+    i.set_defaults(func=_data_info)
+    v = d.add_parser("validate", help="check every table against its schema; exit 1 on any problem")
+    v.add_argument("--version")
+    v.add_argument("--data-dir", help="a folder of table CSVs (with or without datapackage.json)")
+    v.set_defaults(func=_data_validate)
+    e = d.add_parser("export", help="one table as CSV on stdout")
+    e.add_argument("table")
+    e.add_argument("--version")
+    e.set_defaults(func=_data_export)
+    f = d.add_parser("diff", help="rows added, changed and removed per table between two versions")
+    f.add_argument("v1")
+    f.add_argument("v2")
+    f.set_defaults(func=_data_diff)
+
+    bk = sub.add_parser("book", help="render the book with Quarto, or an offline preview without it")
+    bk.add_argument("--preview-only", action="store_true", help="skip Quarto; build the offline preview")
+    bk.set_defaults(func=_book)
+
+    c = sub.add_parser("chapters", help="chapter checks").add_subparsers(dest="chapters_command", required=True)
+    lint = c.add_parser("lint", help="fig-alt, #| options, label prefixes, cross-references, citations")
+    lint.add_argument("files", nargs="*")
+    lint.set_defaults(func=_chapters_lint)
+
+    a = sub.add_parser("assets", help="write the offline vega bundle into assets/vega/")
+    a.set_defaults(func=_assets)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except DataError as err:
+        print(err, file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
