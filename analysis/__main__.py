@@ -30,13 +30,24 @@ def _data_info(args) -> int:
         print(json.dumps(report, indent=2))
         return 0
     console = Console()
-    title = f"Data version {report['version']}" + (" (latest)" if report["version"] == report["latest"] else "")
+    title = f"Data version {report['version']}" + (
+        " (latest)" if report["version"] == report["latest"] else ""
+    )
     table = Table(title=title)
     for col in ("table", "rows", "from", "to", "distinct", "sources"):
         table.add_column(col)
     for t in report["tables"]:
-        distinct = ", ".join(f"{v} {k.removeprefix('distinct_')}" for k, v in t.items() if k.startswith("distinct_"))
-        table.add_row(t["table"], f"{t['rows']:,}", t["first_date"] or "", t["last_date"] or "", distinct, ", ".join(t["sources"]))
+        distinct = ", ".join(
+            f"{v} {k.removeprefix('distinct_')}" for k, v in t.items() if k.startswith("distinct_")
+        )
+        table.add_row(
+            t["table"],
+            f"{t['rows']:,}",
+            t["first_date"] or "",
+            t["last_date"] or "",
+            distinct,
+            ", ".join(t["sources"]),
+        )
     console.print(table)
     unresolved = report["unresolved_models"]
     console.print(f"{len(unresolved)} model names resolve to no curated model or source metadata:")
@@ -70,7 +81,15 @@ def _check_release_index(version: str):
     path = data.version_dir(version) / "datapackage.json"
     actual = data.sha256(path)
     if actual != rel.datapackage_sha256:
-        return [Problem(str(path), None, None, actual, f"checksum differs from versions.json ({rel.datapackage_sha256}): released versions are immutable")]
+        return [
+            Problem(
+                str(path),
+                None,
+                None,
+                actual,
+                f"checksum differs from versions.json ({rel.datapackage_sha256}): released versions are immutable",
+            )
+        ]
     return []
 
 
@@ -87,7 +106,9 @@ def _data_diff(args) -> int:
     rows = datainfo.diff(args.v1, args.v2)
     print("table,rows_before,rows_after,added,removed,changed")
     for r in rows:
-        print(f"{r['table']},{r['rows_before']},{r['rows_after']},{r['added']},{r['removed']},{r['changed']}")
+        print(
+            f"{r['table']},{r['rows_before']},{r['rows_after']},{r['added']},{r['removed']},{r['changed']}"
+        )
     return 0
 
 
@@ -115,15 +136,27 @@ def _assets(args) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m analysis", description="The book's data and build tools.")
+    p = argparse.ArgumentParser(
+        prog="python -m analysis", description="The book's data and build tools."
+    )
     sub = p.add_subparsers(dest="command", required=True)
 
-    d = sub.add_parser("data", help="the versioned datasets").add_subparsers(dest="data_command", required=True)
+    d = sub.add_parser("data", help="the versioned datasets").add_subparsers(
+        dest="data_command", required=True
+    )
     b = d.add_parser("build", help="build a data version from the raw public sources")
-    b.add_argument("--sources", default=str(paths.SHARED_SOURCES), help="folder of raw sources (default: %(default)s)")
+    b.add_argument(
+        "--sources",
+        default=str(paths.SHARED_SOURCES),
+        help="folder of raw sources (default: %(default)s)",
+    )
     b.add_argument("--version", required=True, help="version id: the release date, YYYY-MM-DD")
     b.add_argument("--out", default=str(paths.DATA_DIR), help="data folder (default: %(default)s)")
-    b.add_argument("--description", default="Built from the raw public sources.", help="one line for versions.json")
+    b.add_argument(
+        "--description",
+        default="Built from the raw public sources.",
+        help="one line for versions.json",
+    )
     b.set_defaults(func=_data_build)
     i = d.add_parser("info", help="rows, date ranges, models and sources per table")
     i.add_argument("--version")
@@ -142,12 +175,20 @@ def parser() -> argparse.ArgumentParser:
     f.add_argument("v2")
     f.set_defaults(func=_data_diff)
 
-    bk = sub.add_parser("book", help="render the book with Quarto, or an offline preview without it")
-    bk.add_argument("--preview-only", action="store_true", help="skip Quarto; build the offline preview")
+    bk = sub.add_parser(
+        "book", help="render the book with Quarto, or an offline preview without it"
+    )
+    bk.add_argument(
+        "--preview-only", action="store_true", help="skip Quarto; build the offline preview"
+    )
     bk.set_defaults(func=_book)
 
-    c = sub.add_parser("chapters", help="chapter checks").add_subparsers(dest="chapters_command", required=True)
-    lint = c.add_parser("lint", help="fig-alt, #| options, label prefixes, cross-references, citations")
+    c = sub.add_parser("chapters", help="chapter checks").add_subparsers(
+        dest="chapters_command", required=True
+    )
+    lint = c.add_parser(
+        "lint", help="fig-alt, #| options, label prefixes, cross-references, citations"
+    )
     lint.add_argument("files", nargs="*")
     lint.set_defaults(func=_chapters_lint)
 

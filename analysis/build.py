@@ -78,7 +78,13 @@ def _sources_table(rows: list[dict]) -> pl.DataFrame:
         prev = by_id.setdefault(r["source_id"], r)
         if prev != r:
             raise DataError(
-                Problem("analysis/importers", None, "source_id", r["source_id"], "two importers describe this source differently")
+                Problem(
+                    "analysis/importers",
+                    None,
+                    "source_id",
+                    r["source_id"],
+                    "two importers describe this source differently",
+                )
             )
     cols = TABLES["sources"].column_names
     df = pl.DataFrame([{c: by_id[k].get(c) for c in cols} for k in sorted(by_id)])
@@ -104,7 +110,10 @@ def _resolve_models(frames: dict) -> dict[str, pl.DataFrame]:
         tp = out["token_prices"].join(org, on="model_id", how="left")
         tp = tp.with_columns(
             pl.struct("provider", "organization")
-            .map_elements(lambda r: models.is_first_party(r["provider"], r["organization"]), return_dtype=pl.Boolean)
+            .map_elements(
+                lambda r: models.is_first_party(r["provider"], r["organization"]),
+                return_dtype=pl.Boolean,
+            )
             .alias("first_party")
         ).drop("organization")
         out["token_prices"] = tp
@@ -116,10 +125,16 @@ def _finish(table: str, df: pl.DataFrame) -> pl.DataFrame:
     spec = TABLES[table]
     missing = [c for c in spec.column_names if c not in df.columns]
     if missing:
-        raise DataError(Problem(table, None, ", ".join(missing), None, "importers gave no such column"))
+        raise DataError(
+            Problem(table, None, ", ".join(missing), None, "importers gave no such column")
+        )
     df = df.select([pl.col(c).cast(spec.polars_schema[c], strict=True) for c in spec.column_names])
     df = df.with_columns(
-        [pl.when(pl.col(c) == "").then(None).otherwise(pl.col(c)).alias(c) for c, t in df.schema.items() if t == pl.String]
+        [
+            pl.when(pl.col(c) == "").then(None).otherwise(pl.col(c)).alias(c)
+            for c, t in df.schema.items()
+            if t == pl.String
+        ]
     )
     pk = spec.primary_key
     df = df.sort(pk, nulls_last=True, maintain_order=True)
@@ -149,7 +164,9 @@ def assemble(frames: dict[str, list[pl.DataFrame]], sources: list[dict]) -> dict
     return {t: _finish(t, tables[t]) for t in TABLE_ORDER}
 
 
-def write_version(tables: dict[str, pl.DataFrame], root: Path, version: str, description: str) -> Path:
+def write_version(
+    tables: dict[str, pl.DataFrame], root: Path, version: str, description: str
+) -> Path:
     """Write data/<version>/ atomically and record it in data/versions.json."""
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
@@ -161,7 +178,10 @@ def write_version(tables: dict[str, pl.DataFrame], root: Path, version: str, des
         for t in TABLE_ORDER:
             path = stage / f"{t}.csv"
             tables[t].write_csv(path, date_format="%Y-%m-%d", line_terminator="\n")
-            resources.append(resource_descriptor(t, path.name, data_mod.sha256(path)) | {"bytes": path.stat().st_size})
+            resources.append(
+                resource_descriptor(t, path.name, data_mod.sha256(path))
+                | {"bytes": path.stat().st_size}
+            )
         descriptor = {
             "name": "inference-economics-data",
             "title": PACKAGE_TITLE,
@@ -172,7 +192,9 @@ def write_version(tables: dict[str, pl.DataFrame], root: Path, version: str, des
             "licenses": [LICENCE],
             "resources": resources,
         }
-        (stage / "datapackage.json").write_text(json.dumps(descriptor, indent=2) + "\n", encoding="utf-8")
+        (stage / "datapackage.json").write_text(
+            json.dumps(descriptor, indent=2) + "\n", encoding="utf-8"
+        )
         problems = validate_folder(stage)
         if problems:
             raise DataError(problems)
@@ -180,7 +202,13 @@ def write_version(tables: dict[str, pl.DataFrame], root: Path, version: str, des
             if _same_tree(stage, dest):
                 return dest  # rebuilding a released version byte for byte is a no-op
             raise DataError(
-                Problem(str(dest), None, None, version, "released versions are immutable; choose a new version id")
+                Problem(
+                    str(dest),
+                    None,
+                    None,
+                    version,
+                    "released versions are immutable; choose a new version id",
+                )
             )
         stage.rename(dest)
     _record_release(root, version, description)
@@ -189,7 +217,9 @@ def write_version(tables: dict[str, pl.DataFrame], root: Path, version: str, des
 
 def _same_tree(a: Path, b: Path) -> bool:
     fa = sorted(p.name for p in a.iterdir())
-    return fa == sorted(p.name for p in b.iterdir()) and all((a / n).read_bytes() == (b / n).read_bytes() for n in fa)
+    return fa == sorted(p.name for p in b.iterdir()) and all(
+        (a / n).read_bytes() == (b / n).read_bytes() for n in fa
+    )
 
 
 def version_date(version: str) -> str:
@@ -215,7 +245,13 @@ def _record_release(root: Path, version: str, description: str) -> None:
     tmp.replace(index)
 
 
-def build(sources_dir: Path, version: str, out_root: Path, description: str, modules: list[str] = IMPORTERS) -> Path:
+def build(
+    sources_dir: Path,
+    version: str,
+    out_root: Path,
+    description: str,
+    modules: list[str] = IMPORTERS,
+) -> Path:
     frames, sources = run_importers(Path(sources_dir), modules)
     tables = assemble(frames, sources)
     return write_version(tables, out_root, version, description)

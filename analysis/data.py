@@ -50,7 +50,9 @@ def releases(root: Path | None = None) -> list[Release]:
 def latest_version(root: Path | None = None) -> str:
     rels = releases(root)
     if not rels:
-        raise fail(data_dir(root) / "versions.json", None, None, None, "no data version released yet")
+        raise fail(
+            data_dir(root) / "versions.json", None, None, None, "no data version released yet"
+        )
     return rels[-1].version
 
 
@@ -88,7 +90,9 @@ def read_table_csv(path: Path, table: str) -> pl.DataFrame:
         if col.type == "date":
             s = s.str.to_date("%Y-%m-%d", strict=True)
         elif col.type == "boolean":
-            s = s.replace_strict({"true": True, "false": False}, default=None, return_dtype=pl.Boolean)
+            s = s.replace_strict(
+                {"true": True, "false": False}, default=None, return_dtype=pl.Boolean
+            )
         else:
             s = s.cast(col.polars_dtype, strict=True)
         out.append(s.alias(col.name))

@@ -9,7 +9,14 @@ import polars as pl
 from analysis import data
 from analysis.schema import TABLE_ORDER, TABLES
 
-DATE_COLUMNS = {"fx_rates": "month", "cpi": "month", "claims": "claim_date", "sources": "retrieved", "models": "release_date", "gpu_specs": "release_date"}
+DATE_COLUMNS = {
+    "fx_rates": "month",
+    "cpi": "month",
+    "claims": "claim_date",
+    "sources": "retrieved",
+    "models": "release_date",
+    "gpu_specs": "release_date",
+}
 
 
 def _date_column(table: str) -> str | None:
@@ -55,9 +62,20 @@ def diff(v1: str, v2: str, root: Path | None = None) -> list[dict]:
         removed = a.join(b.select(pk), on=pk, how="anti", nulls_equal=True)
         both = a.join(b, on=pk, how="inner", suffix="__new", nulls_equal=True)
         if others:
-            changed_mask = pl.any_horizontal([~pl.col(c).eq_missing(pl.col(f"{c}__new")) for c in others])
+            changed_mask = pl.any_horizontal(
+                [~pl.col(c).eq_missing(pl.col(f"{c}__new")) for c in others]
+            )
             changed = both.filter(changed_mask).height
         else:
             changed = 0
-        out.append({"table": t, "added": added.height, "removed": removed.height, "changed": changed, "rows_before": a.height, "rows_after": b.height})
+        out.append(
+            {
+                "table": t,
+                "added": added.height,
+                "removed": removed.height,
+                "changed": changed,
+                "rows_before": a.height,
+                "rows_after": b.height,
+            }
+        )
     return out

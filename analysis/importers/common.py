@@ -49,7 +49,9 @@ def provenance(sources_dir: Path, path: Path) -> Provenance:
     folder = rel.split("/", 1)[0]
     table = _provenance_table(sources_dir.resolve(), folder)
     if rel not in table:
-        raise fail(sources_dir / folder / "_PROVENANCE.tsv", None, "file", rel, "raw file is not listed")
+        raise fail(
+            sources_dir / folder / "_PROVENANCE.tsv", None, "file", rel, "raw file is not listed"
+        )
     return table[rel]
 
 

@@ -109,11 +109,19 @@ def build(sources_dir: Path) -> dict[str, pl.DataFrame]:
     fx_path = next((sources_dir / "fx-usd-exchange-rates").glob("*_HEAD/data/monthly.csv"))
     cpi_path = next((sources_dir / "cpi-us").glob("*_HEAD/data/cpiai.csv"))
     fx = [
-        {**r, "source_id": FX_SOURCE, "source_locator": locator(sources_dir, fx_path, f"row {r['row']}")}
+        {
+            **r,
+            "source_id": FX_SOURCE,
+            "source_locator": locator(sources_dir, fx_path, f"row {r['row']}"),
+        }
         for r in read_fx_monthly(fx_path)
     ]
     cpi = [
-        {**r, "source_id": CPI_SOURCE, "source_locator": locator(sources_dir, cpi_path, f"row {r['row']}")}
+        {
+            **r,
+            "source_id": CPI_SOURCE,
+            "source_locator": locator(sources_dir, cpi_path, f"row {r['row']}"),
+        }
         for r in read_cpi(cpi_path)
     ]
     return {
