@@ -35,7 +35,7 @@ def _data_info(args) -> int:
     )
     table = Table(title=title)
     for col in ("table", "rows", "from", "to", "distinct", "sources"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")
     for t in report["tables"]:
         distinct = ", ".join(
             f"{v} {k.removeprefix('distinct_')}" for k, v in t.items() if k.startswith("distinct_")
@@ -46,7 +46,7 @@ def _data_info(args) -> int:
             t["first_date"] or "",
             t["last_date"] or "",
             distinct,
-            ", ".join(t["sources"]),
+            str(len(t["sources"])),
         )
     console.print(table)
     unresolved = report["unresolved_models"]

@@ -73,22 +73,25 @@ def _concat(dfs: list[pl.DataFrame]) -> pl.DataFrame:
 
 
 def _sources_table(rows: list[dict]) -> pl.DataFrame:
+    """One row per source. Importers reading different files of one repository may each
+    describe it: their notes are joined and `retrieved` is the newest; the url must agree."""
     by_id: dict[str, dict] = {}
     for r in rows:
-        prev = by_id.setdefault(r["source_id"], r)
-        if prev != r:
+        r = {**r, "retrieved": str(r["retrieved"]) if r.get("retrieved") else None}
+        prev = by_id.get(r["source_id"])
+        if prev is None:
+            by_id[r["source_id"]] = r
+            continue
+        if prev["url"] != r["url"]:
             raise DataError(
-                Problem(
-                    "analysis/importers",
-                    None,
-                    "source_id",
-                    r["source_id"],
-                    "two importers describe this source differently",
-                )
+                Problem("analysis/importers", None, "url", r["url"], f"source {r['source_id']} has two urls: {prev['url']}")
             )
+        notes = [n for n in (prev.get("notes"), r.get("notes")) if n]
+        prev["notes"] = " ".join(dict.fromkeys(notes)) or None
+        prev["retrieved"] = max(filter(None, [prev["retrieved"], r["retrieved"]]), default=None)
     cols = TABLES["sources"].column_names
-    df = pl.DataFrame([{c: by_id[k].get(c) for c in cols} for k in sorted(by_id)])
-    return df.with_columns(pl.col("retrieved").cast(pl.String).str.to_date("%Y-%m-%d"))
+    df = pl.DataFrame([{c: by_id[k].get(c) for c in cols} for k in sorted(by_id)], schema={c: pl.String for c in cols})
+    return df.with_columns(pl.col("retrieved").str.to_date("%Y-%m-%d"))
 
 
 def _resolve_models(frames: dict) -> dict[str, pl.DataFrame]:

@@ -249,7 +249,10 @@ _table(
             Column("pricing", "string", "Pricing type", required=True, enum=PRICING_TYPES),
             _usd("usd_per_gpu_hour", "USD per GPU-hour", required=True),
             Column(
-                "statistic", "string", "What the value is: quote, median, min, p25, mean, index ..."
+                "statistic",
+                "string",
+                "What the value is: quote, median, min, p25, mean, index ...",
+                required=True,
             ),
             Column("region", "string", "Region or location as the source gives it"),
             Column(
@@ -261,15 +264,17 @@ _table(
             SOURCE,
             LOCATOR,
         ],
+        # A source may quote one GPU at one vendor on one date several times (instance sizes):
+        # the locator tells them apart. Key fields must all be required (a Frictionless rule).
         [
             "gpu",
             "provider",
             "date",
             "pricing",
             "statistic",
-            "region",
             "source_gpu_name",
             "source_id",
+            "source_locator",
         ],
         [SOURCE_FK],
     )
