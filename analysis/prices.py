@@ -1,0 +1,146 @@
+"""Token prices: blends, currency conversion, constant dollars, and one price per model and date.
+
+Helpers return polars expressions where they can, so they compose inside one
+`with_columns`/`select` and work lazily.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import polars as pl
+
+# Artificial Analysis and Epoch blend 3 input tokens to 1 output token; a16z used 1:1.
+EPOCH_BLEND = (3, 1)
+A16Z_BLEND = (1, 1)
+
+
+def blend(
+    input_col: str = "input_usd_per_mtok",
+    output_col: str = "output_usd_per_mtok",
+    ratio: tuple[float, float] = EPOCH_BLEND,
+) -> pl.Expr:
+    """(i x input + o x output) / (i + o) for an input:output ratio (i, o)."""
+    i, o = ratio
+    return (pl.col(input_col) * i + pl.col(output_col) * o) / (i + o)
+
+
+def blended_price(ratio: tuple[float, float] = EPOCH_BLEND) -> pl.Expr:
+    """Blended USD price per 1M tokens: from input and output where both are known; else the
+    blend the source itself gives, only when its blend is the one asked for."""
+    label = f"{ratio[0]:g}:{ratio[1]:g}"
+    given = pl.when(pl.col("blend") == label).then(pl.col("blended_usd_per_mtok"))
+    return (
+        pl.when(
+            pl.col("input_usd_per_mtok").is_not_null() & pl.col("output_usd_per_mtok").is_not_null()
+        )
+        .then(blend(ratio=ratio))
+        .otherwise(given)
+        .alias("blended_usd_per_mtok_" + label.replace(":", "to"))
+    )
+
+
+def month_of(col: str = "date") -> pl.Expr:
+    return pl.col(col).dt.truncate("1mo")
+
+
+def to_usd(prices: pl.DataFrame, fx_rates: pl.DataFrame, amount_cols: list[str]) -> pl.DataFrame:
+    """Convert original-currency amounts to USD at the monthly rate of the observation's month.
+
+    Adds `<col>_usd` for each amount column and `fx_per_usd` (null for USD rows). A non-USD row
+    whose month has no rate raises, naming the currency and month: a price is never converted at
+    a guessed rate.
+    """
+    rates = fx_rates.select("currency", pl.col("month"), "per_usd")
+    df = prices.with_columns(month_of().alias("_month")).join(
+        rates, left_on=["currency", "_month"], right_on=["currency", "month"], how="left"
+    )
+    missing = df.filter((pl.col("currency") != "USD") & pl.col("per_usd").is_null())
+    if missing.height:
+        first = missing.row(0, named=True)
+        raise ValueError(
+            f"no exchange rate for {first['currency']} in {first['_month']:%Y-%m} "
+            f"({missing.height} rows); fx_rates covers "
+            f"{rates.filter(pl.col('currency') == first['currency'])['month'].max()} at the latest"
+        )
+    conv = [
+        pl.when(pl.col("currency") == "USD")
+        .then(pl.col(c))
+        .otherwise(pl.col(c) / pl.col("per_usd"))
+        .alias(f"{c}_usd")
+        for c in amount_cols
+    ]
+    fx = (
+        pl.when(pl.col("currency") == "USD")
+        .then(None)
+        .otherwise(pl.col("per_usd"))
+        .alias("fx_per_usd")
+    )
+    return df.with_columns([*conv, fx]).drop("_month", "per_usd")
+
+
+def constant_dollars(
+    df: pl.DataFrame, cpi: pl.DataFrame, cols: list[str], base_month: date, date_col: str = "date"
+) -> pl.DataFrame:
+    """Restate USD amounts in dollars of `base_month` with CPI-U: x * CPI(base) / CPI(month).
+
+    Months after the last CPI month use the last CPI month (stated in the column `cpi_month`).
+    """
+    cpi = cpi.sort("month")
+    base = cpi.filter(pl.col("month") == base_month)
+    if base.height == 0:
+        raise ValueError(
+            f"CPI has no value for the base month {base_month:%Y-%m}; it covers {cpi['month'].min()} to {cpi['month'].max()}"
+        )
+    base_index = base["cpi_u"][0]
+    last = cpi["month"].max()
+    out = df.with_columns(
+        pl.min_horizontal(pl.col(date_col).dt.truncate("1mo"), pl.lit(last)).alias("cpi_month")
+    )
+    out = out.join(
+        cpi.select(pl.col("month").alias("cpi_month"), "cpi_u"), on="cpi_month", how="left"
+    )
+    return out.with_columns(
+        [(pl.col(c) * base_index / pl.col("cpi_u")).alias(f"{c}_real") for c in cols]
+    ).drop("cpi_u")
+
+
+def one_price_per_model_date(prices: pl.DataFrame, value_col: str) -> pl.DataFrame:
+    """Epoch's selection: the first-party price where one exists, else the median across providers.
+
+    One row per (model_id, date) with `value_col`, `n_providers` and `selection`
+    ('first-party' or 'median of N providers').
+    """
+    valid = prices.filter(pl.col(value_col).is_not_null())
+    first = (
+        valid.filter(pl.col("first_party"))
+        .group_by("model_id", "date")
+        .agg(pl.col(value_col).min(), pl.len().alias("n_providers"))
+        .with_columns(pl.lit("first-party").alias("selection"))
+    )
+    rest = (
+        valid.join(first.select("model_id", "date"), on=["model_id", "date"], how="anti")
+        .group_by("model_id", "date")
+        .agg(pl.col(value_col).median(), pl.col("provider").n_unique().alias("n_providers"))
+        .with_columns(pl.format("median of {} providers", pl.col("n_providers")).alias("selection"))
+    )
+    return pl.concat([first, rest], how="vertical_relaxed").sort("model_id", "date")
+
+
+def price_on(
+    prices: pl.DataFrame,
+    model_id: str,
+    provider: str,
+    on: date,
+    value_col: str = "output_usd_per_mtok",
+) -> float | None:
+    """The price of a model at a provider in force on a date: the latest observation at or before it."""
+    rows = prices.filter(
+        (pl.col("model_id") == model_id)
+        & (pl.col("provider") == provider)
+        & (pl.col("date") <= on)
+        & pl.col(value_col).is_not_null()
+    )
+    if rows.height == 0:
+        return None
+    return rows.sort("date")[value_col][-1]

@@ -1,0 +1,83 @@
+"""Epoch's staircase method on hand-made observations whose answer is known."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import polars as pl
+import pytest
+
+from analysis.fixed_capability import staircase, thresholds, trend, trends
+from analysis.trends import InsufficientData
+
+
+def obs(rows):
+    return pl.DataFrame(
+        rows,
+        schema={"model": pl.String, "date": pl.Date, "price": pl.Float64, "score": pl.Float64},
+        orient="row",
+    )
+
+
+LADDER = obs(
+    [
+        ("a", date(2022, 1, 1), 100.0, 40.0),  # top-1 at its date: threshold 40
+        ("b", date(2022, 6, 1), 50.0, 45.0),  # top-1: threshold 45; joins the 40-staircase
+        ("c", date(2022, 9, 1), 60.0, 41.0),  # above 40 but dearer than 50: not a step
+        ("d", date(2023, 1, 1), 10.0, 42.0),  # step for 40
+        ("e", date(2023, 1, 1), 12.0, 44.0),  # same date, pricier than d: dropped for 40
+        ("f", date(2023, 6, 1), 1.0, 46.0),  # top-1 (threshold 46); step for 40 and 45
+        ("g", date(2024, 1, 1), 0.1, 40.5),  # step for 40 only
+    ]
+)
+
+
+def test_thresholds_are_models_that_were_top_one_at_their_date():
+    t = thresholds(LADDER, "humaneval")
+    assert t["model"].to_list() == ["a", "b", "f"]
+    assert t["score"].to_list() == [40.0, 45.0, 46.0]
+
+
+def test_mmlu_and_gpqa_skip_thresholds_under_30():
+    low = obs([("a", date(2021, 1, 1), 9.0, 25.0), ("b", date(2022, 1, 1), 5.0, 31.0)])
+    assert thresholds(low, "mmlu")["model"].to_list() == ["b"]
+    assert thresholds(low, "gpqa-diamond")["model"].to_list() == ["b"]
+    assert thresholds(low, "math-500")["model"].to_list() == ["a", "b"]
+
+
+def test_staircase_keeps_cheapest_so_far_and_drops_the_pricier_same_date_point():
+    steps = staircase(LADDER, 40.0)
+    assert steps["model"].to_list() == ["a", "b", "d", "f", "g"]
+    assert staircase(LADDER, 45.0)["model"].to_list() == ["b", "f"]
+
+
+def test_trend_on_an_exact_staircase_gives_the_exact_factor():
+    # Prices fall exactly 10x per 365 days.
+    days = [0, 365, 730, 1095]
+    rows = [
+        (
+            f"m{k}",
+            date.fromordinal(date(2021, 1, 1).toordinal() + d),
+            100.0 / 10 ** (d / 365),
+            50.0 + k,
+        )
+        for k, d in enumerate(days)
+    ]
+    result = trend(obs(rows), "mmlu", "m0", 50.0)
+    assert result["n"] == 4
+    assert result["factor_per_year"] == pytest.approx(10.0, rel=1e-10)
+    assert result["r_squared"] == pytest.approx(1.0)
+
+
+def test_fewer_than_four_points_is_a_clear_error():
+    with pytest.raises(
+        InsufficientData,
+        match=r"fixed-capability trend \(humaneval >= 45, b\) needs at least 4 staircase points, got 2",
+    ):
+        trend(LADDER, "humaneval", "b", 45.0)
+
+
+def test_trends_leaves_out_thresholds_without_enough_points():
+    table = trends(LADDER, "humaneval")
+    assert table["threshold_model"].to_list() == ["a"]
+    assert table["n"].to_list() == [5]

@@ -1,0 +1,104 @@
+"""Decline fits: known rates come back, coefficients equal a direct least-squares solution."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import numpy as np
+import pytest
+import statsmodels.api as sm
+
+from analysis.trends import (
+    InsufficientData,
+    bootstrap_factor_interval,
+    decline_factor,
+    fit_log_trend,
+    ordinal_days,
+)
+
+
+def synthetic(factor_per_year: float, n: int = 40, noise: float = 0.15, seed: int = 7):
+    rng = np.random.default_rng(seed)
+    start = date(2022, 1, 1)
+    days = np.sort(rng.integers(0, 3 * 365, n))
+    dates = [start + timedelta(days=int(d)) for d in days]
+    prices = [30.0 * factor_per_year ** (-d / 365) * 10 ** rng.normal(0, noise) for d in days]
+    return dates, prices
+
+
+@pytest.mark.parametrize("factor", [1.3, 4.3, 10.0, 40.0])
+def test_known_decline_factor_is_recovered_within_its_interval(factor):
+    dates, prices = synthetic(factor, seed=int(factor * 10))
+    fit = fit_log_trend(dates, prices)
+    assert fit.ci90_low < factor < fit.ci90_high
+    assert fit.factor_per_year == pytest.approx(factor, rel=0.25)
+    boot = bootstrap_factor_interval(dates, prices, n_boot=400)
+    assert boot[0] < factor < boot[1]
+
+
+def test_ninety_percent_intervals_cover_the_true_factor_about_ninety_percent_of_the_time():
+    hits = sum(
+        fit_log_trend(*synthetic(10.0, n=15, seed=s)).ci90_low
+        < 10.0
+        < fit_log_trend(*synthetic(10.0, n=15, seed=s)).ci90_high
+        for s in range(300)
+    )
+    assert 0.85 <= hits / 300 <= 0.95
+
+
+def test_exact_series_gives_exact_factor():
+    dates = [date(2023, 1, 1) + timedelta(days=91 * k) for k in range(8)]
+    prices = [10 * 4.3 ** (-(d - dates[0]).days / 365) for d in dates]
+    fit = fit_log_trend(dates, prices)
+    assert fit.factor_per_year == pytest.approx(4.3, rel=1e-10)
+    assert fit.r_squared == pytest.approx(1.0)
+
+
+def test_coefficients_equal_least_squares_to_1e10():
+    dates, prices = synthetic(7.0, n=25)
+    fit = fit_log_trend(dates, prices)
+    x = ordinal_days(dates)
+    y = np.log10(prices)
+    design = np.column_stack([np.ones_like(x), x])
+    direct = np.linalg.lstsq(design, y, rcond=None)[0]
+    assert fit.intercept == pytest.approx(direct[0], rel=1e-10, abs=1e-10)
+    assert fit.slope_per_day == pytest.approx(direct[1], rel=1e-10, abs=1e-14)
+    res = sm.OLS(y, sm.add_constant(x)).fit()
+    assert fit.r_squared == pytest.approx(res.rsquared, abs=1e-12)
+
+
+def test_interval_is_the_t_interval_of_the_slope():
+    dates, prices = synthetic(5.0, n=12)
+    fit = fit_log_trend(dates, prices)
+    res = sm.OLS(np.log10(prices), sm.add_constant(ordinal_days(dates))).fit()
+    lo, hi = res.conf_int(alpha=0.10)[1]
+    assert fit.ci90_low == pytest.approx(decline_factor(hi), rel=1e-12)
+    assert fit.ci90_high == pytest.approx(decline_factor(lo), rel=1e-12)
+
+
+def test_rising_prices_give_a_factor_below_one():
+    dates = [date(2024, 1, 1) + timedelta(days=30 * k) for k in range(6)]
+    prices = [1.0 * 2 ** ((d - dates[0]).days / 365) for d in dates]
+    assert fit_log_trend(dates, prices).factor_per_year == pytest.approx(0.5, rel=1e-9)
+
+
+def test_too_few_points_names_the_method_and_the_count():
+    with pytest.raises(InsufficientData, match=r"my method needs at least 3 observations, got 2"):
+        fit_log_trend([date(2024, 1, 1), date(2024, 6, 1)], [2.0, 1.0], method="my method")
+
+
+def test_one_date_only_is_refused():
+    with pytest.raises(InsufficientData, match="two dates"):
+        fit_log_trend([date(2024, 1, 1)] * 3, [2.0, 1.0, 3.0])
+
+
+def test_non_positive_prices_are_refused():
+    with pytest.raises(ValueError, match="positive"):
+        fit_log_trend([date(2024, 1, 1), date(2024, 2, 1), date(2024, 3, 1)], [2.0, 0.0, 1.0])
+
+
+def test_bootstrap_is_reproducible():
+    dates, prices = synthetic(3.0, n=15)
+    assert bootstrap_factor_interval(dates, prices, n_boot=200) == bootstrap_factor_interval(
+        dates, prices, n_boot=200
+    )
