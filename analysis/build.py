@@ -101,9 +101,9 @@ def _resolve_models(frames: dict) -> dict[str, pl.DataFrame]:
     keys = ["source_id", "source_model_name", "model_hint"]
     named = [t for t in ("token_prices", "benchmark_scores") if t in frames]
     names = _concat([frames[t].select(keys) for t in named]).unique().sort(keys)
-    resolved = models.resolve(names)
     info = frames.get("model_info")
-    models_table = models.build_models(resolved, info if info is not None else pl.DataFrame())
+    resolved = models.resolve(names, info)
+    models_table = models.build_models(resolved, info)
     out = {"models": models_table}
     mapping = resolved.select([*keys, "model_id"])
     for t in named:
@@ -111,15 +111,11 @@ def _resolve_models(frames: dict) -> dict[str, pl.DataFrame]:
     if "token_prices" in out:
         org = models_table.select("model_id", "organization")
         tp = out["token_prices"].join(org, on="model_id", how="left")
-        tp = tp.with_columns(
-            pl.struct("provider", "organization")
-            .map_elements(
-                lambda r: models.is_first_party(r["provider"], r["organization"]),
-                return_dtype=pl.Boolean,
-            )
-            .alias("first_party")
-        ).drop("organization")
-        out["token_prices"] = tp
+        tp = tp.with_columns(models.first_party_expr("provider", "organization")).drop("organization")
+        # Original-currency columns hold amounts quoted in another currency; USD rows leave them empty.
+        usd = pl.col("currency") == "USD"
+        original = ["input_original_per_mtok", "output_original_per_mtok", "blended_original_per_mtok"]
+        out["token_prices"] = tp.with_columns([pl.when(usd).then(None).otherwise(pl.col(c)).alias(c) for c in original])
     return out
 
 

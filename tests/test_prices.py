@@ -1,0 +1,86 @@
+"""Blends, currency conversion, constant dollars and Epoch's one-price-per-model selection."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import polars as pl
+import pytest
+
+from analysis import prices
+
+
+def test_blends():
+    df = pl.DataFrame({"input_usd_per_mtok": [3.0], "output_usd_per_mtok": [15.0]})
+    assert df.select(prices.blend())[0, 0] == pytest.approx((3 * 3 + 15) / 4)
+    assert df.select(prices.blend(ratio=prices.A16Z_BLEND))[0, 0] == pytest.approx(9.0)
+    assert df.select(prices.blend(ratio=(10, 1)))[0, 0] == pytest.approx((30 + 15) / 11)
+
+
+def test_blended_price_uses_a_source_blend_only_when_it_is_the_requested_one():
+    df = pl.DataFrame(
+        {
+            "input_usd_per_mtok": [1.0, None, None],
+            "output_usd_per_mtok": [5.0, None, None],
+            "blended_usd_per_mtok": [None, 7.5, 4.0],
+            "blend": [None, "3:1", "unknown"],
+        }
+    )
+    out = df.select(prices.blended_price()).to_series().to_list()
+    assert out == [pytest.approx(2.0), 7.5, None]
+    assert df.select(prices.blended_price(prices.A16Z_BLEND)).to_series().to_list() == [3.0, None, None]
+
+
+FX = pl.DataFrame({"currency": ["CNY", "CNY"], "month": [date(2026, 8, 1), date(2026, 9, 1)], "per_usd": [7.2, 7.0]})
+
+
+def test_cny_converts_at_the_rate_of_the_observations_month():
+    df = pl.DataFrame({"date": [date(2026, 9, 10), date(2026, 8, 31), date(2026, 9, 1)], "currency": ["CNY", "CNY", "USD"], "amount": [1.0, 7.2, 3.0]})
+    out = prices.to_usd(df, FX, ["amount"])
+    assert out["amount_usd"].to_list() == [pytest.approx(1 / 7.0), pytest.approx(1.0), 3.0]
+    assert out["fx_per_usd"].to_list() == [7.0, 7.2, None]
+
+
+def test_missing_rate_names_currency_and_month():
+    df = pl.DataFrame({"date": [date(2026, 10, 5)], "currency": ["CNY"], "amount": [1.0]})
+    with pytest.raises(ValueError, match=r"no exchange rate for CNY in 2026-10"):
+        prices.to_usd(df, FX, ["amount"])
+
+
+CPI = pl.DataFrame({"month": [date(2020, 1, 1), date(2025, 1, 1)], "cpi_u": [250.0, 300.0]})
+
+
+def test_constant_dollars_restate_in_the_base_month():
+    df = pl.DataFrame({"date": [date(2020, 1, 15), date(2025, 1, 2)], "usd": [10.0, 10.0]})
+    out = prices.constant_dollars(df, CPI, ["usd"], base_month=date(2025, 1, 1))
+    assert out["usd_real"].to_list() == [pytest.approx(12.0), pytest.approx(10.0)]
+    with pytest.raises(ValueError, match="base month 2019-01"):
+        prices.constant_dollars(df, CPI, ["usd"], base_month=date(2019, 1, 1))
+
+
+def test_first_party_price_wins_else_median_across_providers():
+    df = pl.DataFrame(
+        {
+            "model_id": ["m", "m", "m", "open", "open", "open"],
+            "date": [date(2024, 1, 1)] * 6,
+            "provider": ["lab", "cloud-a", "cloud-b", "x", "y", "z"],
+            "first_party": [True, False, False, False, False, False],
+            "price": [10.0, 1.0, 2.0, 1.0, 2.0, 9.0],
+        }
+    )
+    out = prices.one_price_per_model_date(df, "price").sort("model_id")
+    assert out["price"].to_list() == [10.0, 2.0]
+    assert out["selection"].to_list() == ["first-party", "median of 3 providers"]
+
+
+def test_price_in_force_on_a_date():
+    df = pl.DataFrame(
+        {
+            "model_id": ["m"] * 3,
+            "provider": ["p"] * 3,
+            "date": [date(2024, 1, 1), date(2024, 6, 1), date(2025, 1, 1)],
+            "output_usd_per_mtok": [10.0, 5.0, 2.0],
+        }
+    )
+    assert prices.price_on(df, "m", "p", date(2024, 12, 31)) == 5.0
+    assert prices.price_on(df, "m", "p", date(2023, 12, 31)) is None
