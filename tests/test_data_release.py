@@ -1,0 +1,184 @@
+"""The released data: immutable, valid, reproducible from the raw sources, and as complete as promised."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+import sys
+from datetime import date
+
+import polars as pl
+import pytest
+
+from analysis import build, data, datainfo
+from analysis.importers.common import slug
+from analysis.paths import DATA_DIR, ROOT
+from analysis.schema import TABLE_ORDER
+from analysis.validate import validate_folder
+
+LATEST = data.latest_version()
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "analysis", *args], capture_output=True, text=True, cwd=ROOT
+    )
+
+
+@pytest.mark.parametrize("release", data.releases(), ids=lambda r: r.version)
+def test_every_release_is_unchanged_and_valid(release):
+    folder = DATA_DIR / release.version
+    assert data.sha256(folder / "datapackage.json") == release.datapackage_sha256, (
+        "datapackage.json of a released version changed"
+    )
+    assert validate_folder(folder) == []
+
+
+def test_rebuilding_from_the_sources_reproduces_the_latest_release(sources_dir, tmp_path):
+    release = next(r for r in data.releases() if r.version == LATEST)
+    build.build(sources_dir, LATEST, tmp_path, release.description)
+    for path in sorted((DATA_DIR / LATEST).iterdir()):
+        rebuilt = tmp_path / LATEST / path.name
+        assert rebuilt.read_bytes() == path.read_bytes(), (
+            f"{path.name} differs when rebuilt from {sources_dir}"
+        )
+
+
+def test_coverage_promised_by_the_data_issue():
+    tp = data.load("token_prices")
+    assert tp.height >= 3000 and tp["model_id"].n_unique() >= 300
+    assert tp["date"].min() <= date(2021, 11, 30) and tp["date"].max() >= date(2026, 7, 1)
+    assert tp["first_party"].any() and not tp["first_party"].all()
+    assert {"CNY", "USD"} <= set(tp["currency"].unique())
+    gpu = data.load("gpu_hour_prices")
+    assert gpu.height >= 1000 and gpu["gpu"].n_unique() >= 8
+    assert gpu["date"].min().year == 2017 and gpu["date"].max() >= date(2026, 8, 1)
+    assert {"on-demand", "spot", "1-year", "3-year", "index"} <= set(gpu["pricing"].unique())
+    scores = data.load("benchmark_scores")
+    assert scores.height >= 3000 and scores["benchmark"].n_unique() >= 8
+    assert {
+        "mmlu",
+        "mmlu-pro",
+        "gpqa-diamond",
+        "math-500",
+        "math-level-5",
+        "humaneval",
+        "arena-elo",
+        "eci",
+        "aa-intelligence-index",
+    } <= set(scores["benchmark"].unique())
+    mlperf = data.load("mlperf_results").filter(pl.col("division") == "closed")
+    assert mlperf.height >= 400 and {"v4.0", "v4.1", "v5.1"} <= set(mlperf["round"].unique())
+    assert data.load("claims").height >= 15
+
+
+def test_the_2026_digest_prices_are_recorded_as_reported_prices():
+    tp = data.load("token_prices").filter(pl.col("source_id").str.starts_with("digest-"))
+    kinds = dict(zip(tp["source_model_name"], tp["price_kind"], strict=True))
+    assert kinds == {
+        "Opus 5.5": "reported",
+        "GPT-6 Sol": "reported",
+        "GLM-5.3-Flash": "promotional",
+        "DeepSeek Flash": "off-peak",
+    }
+    opus = tp.filter(pl.col("source_model_name") == "Opus 5.5").row(0, named=True)
+    assert (opus["input_usd_per_mtok"], opus["output_usd_per_mtok"]) == (4.0, 20.0)
+
+
+def test_epoch_cloud_quotes_are_carried_over_exactly(sources_dir):
+    """Every on-demand quote in Epoch's file (date, vendor, GPU, price) is in the data, unchanged."""
+    raw = next((sources_dir / "epoch-hardware-prices").glob("*_HEAD/data/Hardware prices.csv"))
+    column = "Price per chip-hour (on-demand)"
+    with raw.open(newline="", encoding="utf-8") as fh:
+        quotes = {
+            (
+                r["Price date"],
+                slug(r["Vendor"]),
+                r["Hardware model"],
+                float(r[column].replace("$", "").replace(",", "")),
+            )
+            for r in csv.DictReader(fh)
+            if r[column].strip()
+        }
+    ours = data.load("gpu_hour_prices").filter(
+        (pl.col("source_id") == "epoch-hardware") & (pl.col("pricing") == "on-demand")
+    )
+    carried = {
+        (str(r["date"]), r["provider"], r["source_gpu_name"], r["usd_per_gpu_hour"])
+        for r in ours.iter_rows(named=True)
+    }
+    assert len(quotes) > 300
+    assert carried == quotes
+
+
+def test_every_row_names_a_source_that_resolves():
+    known = set(data.load("sources")["source_id"])
+    for table in TABLE_ORDER:
+        df = data.load(table)
+        if "source_id" in df.columns and table != "sources":
+            assert set(df["source_id"]) <= known, table
+            assert df["source_locator"].null_count() == 0, table
+
+
+def test_info_command(tmp_path):
+    run = cli("data", "info", "--json")
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["version"] == LATEST
+    tables = {t["table"]: t for t in report["tables"]}
+    assert tables["token_prices"]["rows"] == data.load("token_prices").height
+    assert tables["token_prices"]["first_date"] == str(data.load("token_prices")["date"].min())
+    assert (
+        len(report["unresolved_models"]) == data.load("models").filter(~pl.col("resolved")).height
+    )
+
+
+def test_export_command_round_trips_the_table():
+    run = cli("data", "export", "gpu_specs")
+    assert run.returncode == 0, run.stderr
+    exported = run.stdout.splitlines()
+    committed = (DATA_DIR / LATEST / "gpu_specs.csv").read_text(encoding="utf-8").splitlines()
+    assert exported == committed
+
+
+def test_unknown_version_is_a_clear_error():
+    run = cli("data", "info", "--version", "1999-01-01")
+    assert run.returncode == 1
+    assert "unknown data version" in run.stderr and LATEST in run.stderr
+
+
+def test_diff_counts_added_changed_and_removed_rows(tmp_path):
+    root = tmp_path / "data"
+    shutil.copytree(DATA_DIR / LATEST, root / "2000-01-01")
+    tables = {t: data.read_table_csv(root / "2000-01-01" / f"{t}.csv", t) for t in TABLE_ORDER}
+    cpi = tables["cpi"]
+    # One month removed, one changed, and one added (a copy of the last month, a month later).
+    last = cpi.tail(1).with_columns(pl.col("month").dt.offset_by("1mo"))
+    tables["cpi"] = pl.concat([cpi.slice(1), last]).with_columns(
+        pl.when(pl.col("month") == cpi["month"][5])
+        .then(pl.col("cpi_u") + 1)
+        .otherwise(pl.col("cpi_u"))
+        .alias("cpi_u")
+    )
+    (root / "versions.json").write_text(
+        json.dumps(
+            {
+                "releases": [
+                    {
+                        "version": "2000-01-01",
+                        "released": "2000-01-01",
+                        "datapackage_sha256": data.sha256(root / "2000-01-01" / "datapackage.json"),
+                        "description": "copy",
+                    }
+                ]
+            }
+        )
+    )
+    build.write_version(tables, root, "2000-01-02", "edited")
+    rows = {r["table"]: r for r in datainfo.diff("2000-01-01", "2000-01-02", root)}
+    assert (rows["cpi"]["added"], rows["cpi"]["removed"], rows["cpi"]["changed"]) == (1, 1, 1)
+    assert all(
+        (r["added"], r["removed"], r["changed"]) == (0, 0, 0) for t, r in rows.items() if t != "cpi"
+    )
