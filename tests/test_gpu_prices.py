@@ -1,0 +1,171 @@
+"""Tests of analysis.gpu_prices on synthetic data with known answers."""
+
+from __future__ import annotations
+
+import math
+from datetime import date
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis import gpu_prices as gp
+
+
+def _months(n: int, start: date = date(2022, 1, 1)) -> list[date]:
+    return [
+        date(start.year + (start.month - 1 + k) // 12, (start.month - 1 + k) % 12 + 1, 1)
+        for k in range(n)
+    ]
+
+
+def _prices(rows: list[tuple]) -> pl.DataFrame:
+    """rows: (gpu, provider, date, pricing, usd)."""
+    return pl.DataFrame(
+        rows,
+        schema=["gpu", "provider", "date", "pricing", "usd_per_gpu_hour"],
+        orient="row",
+    ).with_columns(pl.lit("quote").alias("statistic"))
+
+
+def test_decline_recovers_known_rate_within_interval():
+    rng = np.random.default_rng(7)
+    months = _months(36)
+    true_factor = 1.25  # price divided by 1.25 each year = -20% per year
+    rows = []
+    for provider, level in [("lambda", 2.0), ("runpod", 3.0), ("aws-like", 5.0)]:
+        for m in months:
+            years = (m - months[0]).days / 365
+            price = level * true_factor**-years * math.exp(rng.normal(0, 0.05))
+            rows.append(("h100-sxm", provider, m, "on-demand", price))
+    out = gp.decline_rates(_prices(rows))
+    row = out.row(0, named=True)
+    assert row["method"] == "log-linear trend, provider fixed effects"
+    assert row["ci90_low"] < true_factor < row["ci90_high"]
+    assert row["pct_ci90_low"] < -20.0 < row["pct_ci90_high"]
+    assert row["n"] == 108
+
+
+def test_decline_without_provider_effects_is_biased_by_provider_mix():
+    # Flat prices per provider; a cheap provider appears only in the second half.
+    months = _months(24)
+    rows = [("a100", "dear", m, "on-demand", 4.0) for m in months]
+    rows += [("a100", "cheap", m, "on-demand", 1.0) for m in months[12:]]
+    within = gp.decline_rates(_prices(rows)).row(0, named=True)
+    pooled = gp.decline_rates(_prices(rows), provider_effects=False).row(0, named=True)
+    assert within["factor_per_year"] == pytest.approx(1.0, abs=1e-9)
+    assert pooled["factor_per_year"] > 1.5
+
+
+def test_decline_notes_groups_too_short():
+    rows = [("b200", "x", m, "on-demand", 5.0) for m in _months(3)]
+    row = gp.decline_rates(_prices(rows)).row(0, named=True)
+    assert row["factor_per_year"] is None
+    assert "days" in row["note"]
+
+
+def test_hedonic_index_recovers_month_effects():
+    rng = np.random.default_rng(3)
+    months = _months(6)
+    effects = [1.0, 0.95, 0.9, 0.92, 0.8, 0.75]
+    gpu_level = {"h100-sxm": 3.0, "a100-80gb-sxm": 1.5}
+    prov_level = {"lambda": 1.0, "aws": 1.8, "runpod": 1.1}
+    rows = []
+    for m, e in zip(months, effects, strict=True):
+        for g, gl in gpu_level.items():
+            for p, pv in prov_level.items():
+                price = gl * pv * e * math.exp(rng.normal(0, 0.01))
+                rows.append((g, p, m, "on-demand", price))
+    index, summary = gp.hedonic_index(_prices(rows), base_month=date(2022, 1, 15))
+    assert summary["base_period"] == date(2022, 1, 1)
+    assert summary["n"] == 36
+    got = index["index"].to_list()
+    assert got == pytest.approx(effects, rel=0.02)
+    for lo, hi, e in zip(index["ci_low"], index["ci_high"], effects, strict=True):
+        assert lo <= e <= hi
+
+
+def test_drawdown_on_hand_made_series():
+    series = pl.DataFrame(
+        {
+            "gpu_group": ["h100"] * 5,
+            "pricing": ["on-demand"] * 5,
+            "month": _months(5),
+            "usd_per_gpu_hour": [3.0, 4.0, 3.5, 2.5, 2.0],
+        }
+    )
+    row = gp.drawdown_table(series, ["gpu_group", "pricing"]).row(0, named=True)
+    assert row["peak_month"] == date(2022, 2, 1)
+    assert row["peak_usd_per_gpu_hour"] == 4.0
+    assert row["latest_usd_per_gpu_hour"] == 2.0
+    assert row["drawdown_pct"] == pytest.approx(-50.0)
+    assert row["months_since_peak"] == 3
+
+
+def test_drawdown_uses_median_across_providers():
+    m1, m2 = _months(2)
+    rows = [
+        ("h100-sxm", "a", m1, "on-demand", 2.0),
+        ("h100-sxm", "b", m1, "on-demand", 4.0),
+        ("h100-sxm", "b", m1, "on-demand", 6.0),  # b's monthly median is 5: counts once
+        ("h100-sxm", "a", m2, "on-demand", 1.0),
+        ("h100-sxm", "b", m2, "on-demand", 2.0),
+    ]
+    row = gp.drawdown_from_peak(_prices(rows)).row(0, named=True)
+    assert row["peak_usd_per_gpu_hour"] == pytest.approx(3.5)
+    assert row["latest_usd_per_gpu_hour"] == pytest.approx(1.5)
+
+
+def test_hyperscaler_gap_is_ratio_of_medians():
+    m = date(2024, 3, 1)
+    rows = [
+        ("a100-80gb-sxm", "amazon-web-services", m, "on-demand", 4.0),
+        ("a100-80gb-sxm", "google-cloud", m, "on-demand", 6.0),
+        ("a100-80gb-sxm", "lambda", m, "on-demand", 2.0),
+        ("a100-80gb-sxm", "runpod", m, "on-demand", 3.0),
+        ("a100-80gb-sxm", "vast.ai", m, "on-demand", 0.5),  # marketplace: excluded
+        ("h100-sxm", "microsoft-azure", m, "on-demand", 9.0),
+        ("h100-sxm", "coreweave", m, "on-demand", 3.0),
+    ]
+    pairs, summary = gp.hyperscaler_gap(_prices(rows))
+    ratios = dict(zip(pairs["gpu_group"], pairs["ratio"], strict=True))
+    assert ratios == pytest.approx({"a100": 5.0 / 2.5, "h100": 3.0})
+    assert summary["n"] == 2
+    assert summary["geometric_mean_ratio"] == pytest.approx(math.sqrt(2.0 * 3.0))
+    assert summary["ci90_low"] < summary["geometric_mean_ratio"] < summary["ci90_high"]
+
+
+def test_age_from_release_date_with_family_fallback():
+    specs = pl.DataFrame(
+        {"gpu": ["h100-sxm", "h100-pcie"], "release_date": [date(2022, 9, 20), date(2022, 9, 20)]}
+    )
+    panel = pl.DataFrame(
+        {"gpu_group": ["h100", "h100-sxm", "z9"], "month": [date(2024, 9, 20)] * 3}
+    )
+    out = gp.with_gpu_age(panel, specs)
+    ages = out.sort("gpu_group")["age_months"].to_list()
+    assert ages[0] == pytest.approx(731 / (365.25 / 12))
+    assert ages[1] == pytest.approx(ages[0])
+    assert ages[2] is None
+
+
+def test_flops_per_dollar_growth_recovered():
+    dates = _months(60, date(2015, 1, 1))
+    specs = pl.DataFrame(
+        {
+            "gpu": [f"g{i}" for i in range(60)],
+            "release_date": dates,
+            "release_price_usd": [1000.0] * 60,
+            "fp32_tflop_per_s": [10 * 1.3 ** ((d - dates[0]).days / 365) for d in dates],
+        }
+    )
+    frame = gp.flops_per_dollar_at_release(specs)
+    assert frame["flop_per_s_per_usd"][0] == pytest.approx(10e12 / 1000)
+    trend = gp.flops_per_dollar_trend(frame)
+    assert trend["growth_factor_per_year"] == pytest.approx(1.3, rel=1e-9)
+    assert trend["pct_per_year"] == pytest.approx(30.0, rel=1e-6)
+
+
+def test_pct_change_per_year():
+    assert gp.pct_change_per_year(1.25) == pytest.approx(-20.0)
+    assert gp.pct_change_per_year(0.8) == pytest.approx(25.0)

@@ -1,0 +1,229 @@
+"""Tests of analysis.tokens_per_dollar: the $/Mtok formula, accuracy-variant rule, price joins
+and the physical floor, each against a hand-computed example."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import polars as pl
+import pytest
+
+from analysis import tokens_per_dollar as tpd
+
+
+def _mlperf(rows: list[tuple]) -> pl.DataFrame:
+    """rows: (round, date, system, accelerator, count, benchmark_model, scenario, tokens_per_s)."""
+    df = pl.DataFrame(
+        rows,
+        schema=[
+            "round",
+            "date",
+            "system",
+            "accelerator",
+            "accelerator_count",
+            "benchmark_model",
+            "scenario",
+            "tokens_per_s",
+        ],
+        orient="row",
+    )
+    return df.with_columns(pl.lit("NVIDIA").alias("submitter"), pl.lit("closed").alias("division"))
+
+
+def _prices(rows: list[tuple]) -> pl.DataFrame:
+    """rows: (gpu, provider, date, pricing, usd)."""
+    return pl.DataFrame(
+        rows, schema=["gpu", "provider", "date", "pricing", "usd_per_gpu_hour"], orient="row"
+    ).with_columns(pl.lit("quote").alias("statistic"))
+
+
+def test_usd_per_mtok_hand_computed():
+    # 8 x H100 at 24,525 tokens/s, $2 per GPU-hour:
+    # 24,525 / 8 = 3,065.625 tokens/s per GPU; x 3600 = 11,036,250 tokens = 11.03625 M per hour;
+    # $2 / 11.03625 = $0.181221...
+    per_gpu = 24_525 / 8
+    assert per_gpu == 3065.625
+    expected = 2.0 / 11.03625
+    assert tpd.usd_per_mtok(2.0, per_gpu) == pytest.approx(expected, rel=1e-9)
+    assert expected == pytest.approx(0.18122, abs=5e-6)
+    frame = pl.DataFrame({"price": [2.0], "tps": [per_gpu]})
+    got = frame.select(tpd.usd_per_mtok_expr("price", "tps")).item()
+    assert got == pytest.approx(expected, rel=1e-9)
+
+
+def test_accuracy_pairs_counted_once():
+    d = date(2024, 8, 28)
+    rows = [
+        # identical pair: one row
+        ("v4.1", d, "DGX H100 [x]", "h100-sxm", 8, "llama2-70b-99", "Offline", 24_525.0),
+        ("v4.1", d, "DGX H100 [x]", "h100-sxm", 8, "llama2-70b-99.9", "Offline", 24_525.0),
+        # different pair: the 99% row for the 99% target
+        ("v4.1", d, "H200 [y]", "h200", 8, "llama2-70b-99", "Offline", 34_000.0),
+        ("v4.1", d, "H200 [y]", "h200", 8, "llama2-70b-99.9", "Offline", 30_000.0),
+        # only 99.9 submitted: it meets the 99% target too
+        ("v4.1", d, "GH200 [z]", "gh200", 1, "llama2-70b-99.9", "Offline", 4_000.0),
+        # a benchmark with one target
+        ("v4.1", d, "DGX H100 [x]", "h100-sxm", 8, "mixtral-8x7b", "Offline", 52_000.0),
+    ]
+    out = tpd.mlperf_per_accelerator(_mlperf(rows)).sort("system", "base_model")
+    assert out.height == 4
+    by = {(r["system"], r["base_model"]): r for r in out.iter_rows(named=True)}
+    assert by[("DGX H100 [x]", "llama2-70b")]["accuracy_pair_identical"]
+    assert by[("DGX H100 [x]", "llama2-70b")]["tokens_per_s_per_accelerator"] == 3065.625
+    assert by[("H200 [y]", "llama2-70b")]["tokens_per_s"] == 34_000.0
+    assert not by[("H200 [y]", "llama2-70b")]["accuracy_pair_identical"]
+    assert by[("GH200 [z]", "llama2-70b")]["accuracy"] == "99.9"
+    strict = tpd.mlperf_per_accelerator(_mlperf(rows), accuracy="99.9")
+    h200 = strict.filter(pl.col("accelerator") == "h200")
+    assert h200["tokens_per_s"].to_list() == [30_000.0]
+
+
+def test_software_gains_same_system_across_rounds():
+    rows = [
+        (
+            "v4.0",
+            date(2024, 4, 11),
+            "DGX H100 [DGX_X8_TRT]",
+            "h100-sxm",
+            8,
+            "llama2-70b-99.9",
+            "Offline",
+            21_805.8,
+        ),
+        (
+            "v4.1",
+            date(2024, 8, 28),
+            "DGX H100  [dgx_x8_TRT]",
+            "h100-sxm",
+            8,
+            "llama2-70b-99.9",
+            "Offline",
+            24_524.9,
+        ),
+        (
+            "v4.1",
+            date(2024, 8, 28),
+            "DGX H100 [DGX_X8_TRT]",
+            "h100-sxm",
+            4,
+            "llama2-70b-99.9",
+            "Offline",
+            13_000.0,
+        ),
+    ]
+    gains = tpd.software_gains(tpd.mlperf_per_accelerator(_mlperf(rows)))
+    assert gains.height == 1  # the 4-GPU system is different hardware
+    assert gains["ratio"][0] == pytest.approx(24_524.9 / 21_805.8)
+
+
+def test_price_join_exact_then_family_then_earlier_month():
+    prices = _prices(
+        [
+            ("h100", "index-co", date(2024, 6, 3), "on-demand", 3.0),  # family id, June
+            ("h100-sxm", "lambda", date(2024, 3, 1), "on-demand", 4.0),  # exact id, March
+            ("h100-sxm", "runpod", date(2024, 3, 9), "on-demand", 5.0),
+        ]
+    )
+    rows = pl.DataFrame(
+        {"accelerator": ["h100-sxm", "h100-sxm"], "date": [date(2024, 4, 11), date(2024, 8, 28)]}
+    )
+    out = tpd.attach_gpu_price(rows, prices, max_lag_months=3).sort("date")
+    first, second = out.iter_rows(named=True)
+    assert (first["usd_per_gpu_hour"], first["price_gpu"], first["price_month"]) == (
+        4.5,
+        "h100-sxm",
+        date(2024, 3, 1),
+    )
+    assert first["price_n_providers"] == 2
+    assert (second["usd_per_gpu_hour"], second["price_gpu"]) == (3.0, "h100")
+    assert second["price_pricing"] == "on-demand"
+
+
+def test_price_join_without_price_raises_naming_gpu_and_month():
+    prices = _prices([("h100-sxm", "lambda", date(2024, 1, 1), "on-demand", 4.0)])
+    rows = pl.DataFrame({"accelerator": ["mi300x"], "date": [date(2024, 8, 28)]})
+    with pytest.raises(tpd.PriceNotFound, match=r"mi300x in 2024-08.*2024-05 \.\. 2024-08"):
+        tpd.attach_gpu_price(rows, prices)
+    # A price outside the window is not used either.
+    late = pl.DataFrame({"accelerator": ["h100-sxm"], "date": [date(2024, 8, 28)]})
+    with pytest.raises(tpd.PriceNotFound, match="h100-sxm in 2024-08"):
+        tpd.attach_gpu_price(late, prices, max_lag_months=3)
+    unmatched = tpd.unmatched_price_rows(pl.concat([rows, late]), prices)
+    assert unmatched.height == 2
+    assert (
+        "searched gpu ids h100-sxm, h100"
+        in unmatched.filter(pl.col("accelerator") == "h100-sxm")["reason"][0]
+    )
+
+
+def test_floor_formulas_hand_computed():
+    # H100 SXM, FP16 989.4 TFLOP/s, 3.35 TB/s; 70B dense model.
+    assert tpd.compute_bound_tokens_per_s(989.4, 70) == pytest.approx(989.4e12 / 140e9)  # 7067.1
+    # FP16 weights = 140 GB; 3.35e12 / 140e9 = 23.93 steps/s; x batch 8 = 191.4 tokens/s
+    assert tpd.memory_bound_tokens_per_s(3.35, 70, 2.0, 8) == pytest.approx(3.35e12 / 140e9 * 8)
+    specs = pl.DataFrame(
+        {
+            "gpu": ["h100-sxm", "b200"],
+            "fp16_tflop_per_s": [989.4, 2250.0],
+            "fp8_tflop_per_s": [None, 4500.0],
+            "memory_bandwidth_tb_per_s": [3.35, 8.0],
+        }
+    )
+    full = tpd.physical_floor(specs, ["h100-sxm", "b200"], 70).sort("gpu")
+    b200, h100 = full.iter_rows(named=True)
+    assert (h100["precision"], b200["precision"]) == ("fp16", "fp8")
+    assert h100["bound_tokens_per_s"] == pytest.approx(989.4e12 / 140e9)
+    assert b200["bound_tokens_per_s"] == pytest.approx(4500e12 / 140e9)
+    # crossover: batch at which the memory bound reaches the compute bound = 989.4 x 2 / (2 x 3.35)
+    assert h100["crossover_batch"] == pytest.approx(989.4 / 3.35)
+    small = tpd.physical_floor(specs, ["b200"], 70, batch=8).row(0, named=True)
+    assert small["bound_tokens_per_s"] == pytest.approx(8e12 / 70e9 * 8)  # 1 byte/param at FP8
+    # floor $/Mtok at $2/GPU-hour for the H100 compute bound
+    assert tpd.usd_per_mtok(2.0, h100["bound_tokens_per_s"]) == pytest.approx(
+        2.0 / (989.4e12 / 140e9 * 3600 / 1e6)
+    )
+
+
+def test_api_prices_in_month_and_break_even():
+    tp = pl.DataFrame(
+        {
+            "model_id": ["llama-2-70b"] * 4,
+            "provider": ["together", "deepinfra", "meta", "old"],
+            "first_party": [False, False, True, False],
+            "date": [date(2024, 1, 1), date(2024, 8, 10), date(2024, 1, 1), date(2023, 1, 1)],
+            "last_seen": [date(2024, 12, 1), None, None, date(2024, 2, 1)],
+            "output_usd_per_mtok": [0.9, 0.7, 0.1, 5.0],
+            "currency": ["USD"] * 4,
+            "price_kind": ["list"] * 4,
+        }
+    )
+    api = tpd.api_prices_in_month(tp, ["llama-2-70b"], date(2024, 8, 28))
+    assert sorted(api["provider"].to_list()) == ["deepinfra", "together"]
+    models = pl.DataFrame(
+        {
+            "model_id": list(tpd.MLPERF_MODEL_IDS.values()),
+            "parameters_b": [70.0, 405.0, 8.0, 46.7, 671.0],
+            "active_parameters_b": [None, None, None, 12.9, 37.0],
+        }
+    )
+    costs = pl.DataFrame(
+        {
+            "round": ["v4.1"],
+            "date": [date(2024, 8, 28)],
+            "base_model": ["llama2-70b"],
+            "scenario": ["Offline"],
+            "accelerator": ["h100-sxm"],
+            "submitter": ["NVIDIA"],
+            "system": ["DGX"],
+            "tokens_per_s_per_accelerator": [3065.625],
+            "usd_per_gpu_hour": [2.0],
+            "price_gpu": ["h100-sxm"],
+            "price_month": [date(2024, 8, 1)],
+            "price_pricing": ["on-demand"],
+            "hardware_usd_per_mtok": [2.0 / 11.03625],
+        }
+    )
+    row = tpd.break_even_utilisation(costs, tp, models).row(0, named=True)
+    assert row["api_median_usd_per_mtok"] == pytest.approx(0.8)
+    assert row["break_even_utilisation"] == pytest.approx(2.0 / 11.03625 / 0.8)
+    assert row["n_api_providers"] == 2
