@@ -84,13 +84,22 @@ def _sources_table(rows: list[dict]) -> pl.DataFrame:
             continue
         if prev["url"] != r["url"]:
             raise DataError(
-                Problem("analysis/importers", None, "url", r["url"], f"source {r['source_id']} has two urls: {prev['url']}")
+                Problem(
+                    "analysis/importers",
+                    None,
+                    "url",
+                    r["url"],
+                    f"source {r['source_id']} has two urls: {prev['url']}",
+                )
             )
         notes = [n for n in (prev.get("notes"), r.get("notes")) if n]
         prev["notes"] = " ".join(dict.fromkeys(notes)) or None
         prev["retrieved"] = max(filter(None, [prev["retrieved"], r["retrieved"]]), default=None)
     cols = TABLES["sources"].column_names
-    df = pl.DataFrame([{c: by_id[k].get(c) for c in cols} for k in sorted(by_id)], schema={c: pl.String for c in cols})
+    df = pl.DataFrame(
+        [{c: by_id[k].get(c) for c in cols} for k in sorted(by_id)],
+        schema={c: pl.String for c in cols},
+    )
     return df.with_columns(pl.col("retrieved").str.to_date("%Y-%m-%d"))
 
 
@@ -111,11 +120,19 @@ def _resolve_models(frames: dict) -> dict[str, pl.DataFrame]:
     if "token_prices" in out:
         org = models_table.select("model_id", "organization")
         tp = out["token_prices"].join(org, on="model_id", how="left")
-        tp = tp.with_columns(models.first_party_expr("provider", "organization")).drop("organization")
+        tp = tp.with_columns(models.first_party_expr("provider", "organization")).drop(
+            "organization"
+        )
         # Original-currency columns hold amounts quoted in another currency; USD rows leave them empty.
         usd = pl.col("currency") == "USD"
-        original = ["input_original_per_mtok", "output_original_per_mtok", "blended_original_per_mtok"]
-        out["token_prices"] = tp.with_columns([pl.when(usd).then(None).otherwise(pl.col(c)).alias(c) for c in original])
+        original = [
+            "input_original_per_mtok",
+            "output_original_per_mtok",
+            "blended_original_per_mtok",
+        ]
+        out["token_prices"] = tp.with_columns(
+            [pl.when(usd).then(None).otherwise(pl.col(c)).alias(c) for c in original]
+        )
     return out
 
 

@@ -28,14 +28,30 @@ def test_blended_price_uses_a_source_blend_only_when_it_is_the_requested_one():
     )
     out = df.select(prices.blended_price()).to_series().to_list()
     assert out == [pytest.approx(2.0), 7.5, None]
-    assert df.select(prices.blended_price(prices.A16Z_BLEND)).to_series().to_list() == [3.0, None, None]
+    assert df.select(prices.blended_price(prices.A16Z_BLEND)).to_series().to_list() == [
+        3.0,
+        None,
+        None,
+    ]
 
 
-FX = pl.DataFrame({"currency": ["CNY", "CNY"], "month": [date(2026, 8, 1), date(2026, 9, 1)], "per_usd": [7.2, 7.0]})
+FX = pl.DataFrame(
+    {
+        "currency": ["CNY", "CNY"],
+        "month": [date(2026, 8, 1), date(2026, 9, 1)],
+        "per_usd": [7.2, 7.0],
+    }
+)
 
 
 def test_cny_converts_at_the_rate_of_the_observations_month():
-    df = pl.DataFrame({"date": [date(2026, 9, 10), date(2026, 8, 31), date(2026, 9, 1)], "currency": ["CNY", "CNY", "USD"], "amount": [1.0, 7.2, 3.0]})
+    df = pl.DataFrame(
+        {
+            "date": [date(2026, 9, 10), date(2026, 8, 31), date(2026, 9, 1)],
+            "currency": ["CNY", "CNY", "USD"],
+            "amount": [1.0, 7.2, 3.0],
+        }
+    )
     out = prices.to_usd(df, FX, ["amount"])
     assert out["amount_usd"].to_list() == [pytest.approx(1 / 7.0), pytest.approx(1.0), 3.0]
     assert out["fx_per_usd"].to_list() == [7.0, 7.2, None]
