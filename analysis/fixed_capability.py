@@ -124,3 +124,117 @@ def trends(obs: pl.DataFrame, benchmark: str, *, bootstrap: bool = False) -> pl.
     if not rows:
         return pl.DataFrame(schema={c: pl.String for c in cols}).clear()
     return pl.DataFrame(rows).select(cols)
+
+
+# ---------------------------------------------------------------------------------------------
+# Epoch's March 2025 table, from the project's own Epoch-sourced rows
+# ---------------------------------------------------------------------------------------------
+
+EPOCH_SOURCE = "epoch-llm-price-trends"
+EPOCH_BENCHMARKS = ["mmlu", "gpqa-diamond", "humaneval", "math-500", "arena-elo", "math-level-5"]
+# What Epoch's page states, for comparison with the reproduction (Cottier et al. 2025): the price
+# of GPT-4-level performance on GPQA Diamond fell about 40x per year, and rates range from about
+# 9x to 900x per year across benchmarks and thresholds.
+EPOCH_PUBLISHED = {"gpqa_gpt4_level_factor": 40.0, "range_low": 9.0, "range_high": 900.0}
+
+
+def epoch_observations(
+    token_prices: pl.DataFrame, scores: pl.DataFrame, models: pl.DataFrame, benchmark: str
+) -> pl.DataFrame:
+    """(model, date, price, score) from Epoch's own rows: each row of its price file is one
+    observation (a price change is a new row), its score from the same row. Reasoning models
+    (flagged in `models`: o1, o1-mini, o1-preview, o3-mini, DeepSeek-R1) are excluded, as Epoch did."""
+    prices_ = token_prices.filter(pl.col("source_id") == EPOCH_SOURCE).select(
+        "model_id", "source_model_name", "date", pl.col("blended_usd_per_mtok").alias("price")
+    )
+    bench = scores.filter(
+        (pl.col("source_id") == EPOCH_SOURCE) & (pl.col("benchmark") == benchmark)
+    ).select("source_model_name", "date", "score")
+    reasoning = models.filter(pl.col("reasoning").fill_null(False))["model_id"]
+    return (
+        prices_.join(bench, on=["source_model_name", "date"], how="inner")
+        .filter(~pl.col("model_id").is_in(reasoning.implode()))
+        .select(pl.col("source_model_name").alias("model"), "date", "price", "score")
+    )
+
+
+def reproduce_epoch(
+    token_prices: pl.DataFrame,
+    scores: pl.DataFrame,
+    models: pl.DataFrame,
+    *,
+    bootstrap: bool = False,
+) -> pl.DataFrame:
+    """Epoch AI's table of fixed-capability price trends, one row per benchmark x threshold."""
+    return pl.concat(
+        [
+            trends(epoch_observations(token_prices, scores, models, b), b, bootstrap=bootstrap)
+            for b in EPOCH_BENCHMARKS
+        ],
+        how="vertical_relaxed",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The same method on the project's full data
+# ---------------------------------------------------------------------------------------------
+
+EXTENSION_BENCHMARKS = ["mmlu", "mmlu-pro", "gpqa-diamond", "arena-elo", "eci"]
+
+
+def model_scores(scores: pl.DataFrame, benchmark: str) -> pl.DataFrame:
+    """One score per model on a benchmark: the median across sources and dates (sources mostly
+    agree; Arena Elo moves a little between leaderboard snapshots)."""
+    return (
+        scores.filter(pl.col("benchmark") == benchmark)
+        .group_by("model_id")
+        .agg(pl.col("score").median())
+    )
+
+
+def full_observations(
+    token_prices: pl.DataFrame,
+    scores: pl.DataFrame,
+    models: pl.DataFrame,
+    benchmark: str,
+    *,
+    ratio: tuple[float, float] = (3, 1),
+    include_reasoning: bool = False,
+) -> pl.DataFrame:
+    """(model, date, price, score) from every source: USD list prices blended at `ratio`, one price
+    per model and date (first-party, else the median across providers), the model's median score."""
+    from analysis import prices as prices_mod
+
+    blended = token_prices.filter(
+        (pl.col("currency") == "USD") & (pl.col("price_kind") == "list")
+    ).with_columns(prices_mod.blended_price(ratio).alias("price"))
+    per_date = prices_mod.one_price_per_model_date(blended.filter(pl.col("price") > 0), "price")
+    obs = per_date.join(model_scores(scores, benchmark), on="model_id", how="inner")
+    if not include_reasoning:
+        reasoning = models.filter(pl.col("reasoning").fill_null(False))["model_id"]
+        obs = obs.filter(~pl.col("model_id").is_in(reasoning.implode()))
+    return obs.select(pl.col("model_id").alias("model"), "date", "price", "score")
+
+
+def extension_trends(
+    token_prices: pl.DataFrame,
+    scores: pl.DataFrame,
+    models: pl.DataFrame,
+    *,
+    benchmarks: list[str] = EXTENSION_BENCHMARKS,
+    ratio: tuple[float, float] = (3, 1),
+    include_reasoning: bool = False,
+    bootstrap: bool = False,
+) -> pl.DataFrame:
+    """Epoch's method on the full data: every benchmark's thresholds, with the settings as columns."""
+    frames = []
+    for b in benchmarks:
+        obs = full_observations(
+            token_prices, scores, models, b, ratio=ratio, include_reasoning=include_reasoning
+        )
+        frames.append(trends(obs, b, bootstrap=bootstrap))
+    out = pl.concat([f for f in frames if f.height], how="vertical_relaxed")
+    return out.with_columns(
+        pl.lit(f"{ratio[0]:g}:{ratio[1]:g}").alias("blend"),
+        pl.lit(include_reasoning).alias("reasoning_models_included"),
+    )
