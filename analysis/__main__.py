@@ -135,6 +135,33 @@ def _assets(args) -> int:
     return 0
 
 
+def _reproduce_epoch(args) -> int:
+    from analysis import data, fixed_capability
+
+    table = fixed_capability.reproduce_epoch(
+        data.load("token_prices", args.version),
+        data.load("benchmark_scores", args.version),
+        data.load("models", args.version),
+    )
+    table.write_csv(sys.stdout, date_format="%Y-%m-%d")
+    return 0
+
+
+def _reproduce_a16z(args) -> int:
+    from analysis import llmflation
+
+    series, fits = llmflation.reproduce_a16z(args.version)
+    series.write_csv(sys.stdout, date_format="%Y-%m-%d")
+    for name, fit in fits.items():
+        low, high = fit["ci90_low"], fit["ci90_high"]
+        print(
+            f"# {name}: factor per year {fit['factor_per_year']:.2f} (90% CI {low:.2f} to {high:.2f}), "
+            f"n = {fit['n']}, {fit['start_date']} to {fit['end_date']}",
+            file=sys.stderr,
+        )
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m analysis", description="The book's data and build tools."
@@ -191,6 +218,20 @@ def parser() -> argparse.ArgumentParser:
     )
     lint.add_argument("files", nargs="*")
     lint.set_defaults(func=_chapters_lint)
+
+    r = sub.add_parser(
+        "reproduce", help="published results recomputed from the data"
+    ).add_subparsers(dest="reproduce_command", required=True)
+    re_epoch = r.add_parser(
+        "epoch", help="Epoch AI's fixed-capability price trends (March 2025), as CSV"
+    )
+    re_epoch.add_argument("--version")
+    re_epoch.set_defaults(func=_reproduce_epoch)
+    re_a16z = r.add_parser(
+        "a16z", help="a16z's LLMflation monthly minimum series (CSV) and fitted factor"
+    )
+    re_a16z.add_argument("--version")
+    re_a16z.set_defaults(func=_reproduce_a16z)
 
     a = sub.add_parser("assets", help="write the offline vega bundle into assets/vega/")
     a.set_defaults(func=_assets)
