@@ -1,0 +1,70 @@
+"""_quarto.yml is a valid Quarto 1.10 book config with what the book promises its readers."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+import yaml
+
+from analysis import chapters
+from analysis.paths import QUARTO_SCHEMA, ROOT
+
+CONFIG_TEXT = (ROOT / "_quarto.yml").read_text(encoding="utf-8")
+CONFIG = yaml.safe_load(CONFIG_TEXT)
+
+
+def test_config_validates_against_quartos_own_schema():
+    if not QUARTO_SCHEMA.exists():
+        pytest.skip(f"Quarto's schema not found at {QUARTO_SCHEMA} (only build machines have it)")
+    schema = json.loads(QUARTO_SCHEMA.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = [f"{'/'.join(map(str, e.path))}: {e.message}" for e in validator.iter_errors(CONFIG)]
+    assert errors == []
+
+
+def test_the_schema_check_catches_a_bad_value():
+    if not QUARTO_SCHEMA.exists():
+        pytest.skip(f"Quarto's schema not found at {QUARTO_SCHEMA} (only build machines have it)")
+    schema = json.loads(QUARTO_SCHEMA.read_text(encoding="utf-8"))
+    bad = {**CONFIG, "project": {**CONFIG["project"], "execute-dir": "somewhere"}}
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(bad))
+
+
+def test_book_project_runs_chapters_from_the_project_root_with_python():
+    assert CONFIG["project"]["type"] == "book"
+    assert CONFIG["project"]["execute-dir"] == "project"
+    assert CONFIG["jupyter"] == "python3"
+
+
+def test_freeze_is_auto_and_says_why():
+    assert CONFIG["execute"]["freeze"] == "auto"
+    lines = CONFIG_TEXT.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith("freeze:"))
+    assert any(line.strip().startswith("#") for line in lines[max(0, at - 4) : at]), (
+        "the freeze setting needs a comment saying why"
+    )
+
+
+def test_html_and_pdf_through_typst():
+    assert {"html", "typst"} <= set(CONFIG["format"])
+
+
+def test_every_page_is_citable():
+    assert CONFIG["google-scholar"] is True, "google-scholar must be at the top level of a book"
+    assert CONFIG["citation"]["type"] == "book"
+    assert CONFIG["format"]["html"]["appendix-cite-as"] in ("display", True, ["display", "bibtex"])
+    assert (ROOT / CONFIG["bibliography"]).exists()
+
+
+def test_every_listed_chapter_exists_and_parts_are_pages():
+    files = chapters.book_files(ROOT)
+    assert files[0] == ROOT / "index.qmd"
+    assert all(f.exists() for f in files), [str(f) for f in files if not f.exists()]
+    assert len(files) == len(set(files))
+
+
+def test_vega_bundle_is_served_with_the_site():
+    assert "assets/vega/" in CONFIG["project"]["resources"]
+    assert (ROOT / CONFIG["project"]["pre-render"]).exists()
