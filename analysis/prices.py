@@ -44,39 +44,62 @@ def month_of(col: str = "date") -> pl.Expr:
     return pl.col(col).dt.truncate("1mo")
 
 
-def to_usd(prices: pl.DataFrame, fx_rates: pl.DataFrame, amount_cols: list[str]) -> pl.DataFrame:
+def to_usd(
+    prices: pl.DataFrame,
+    fx_rates: pl.DataFrame,
+    amount_cols: list[str],
+    *,
+    max_carry_months: int = 0,
+) -> pl.DataFrame:
     """Convert original-currency amounts to USD at the monthly rate of the observation's month.
 
-    Adds `<col>_usd` for each amount column and `fx_per_usd` (null for USD rows). A non-USD row
-    whose month has no rate raises, naming the currency and month: a price is never converted at
-    a guessed rate.
+    Adds `<col>_usd` for each amount column, `fx_per_usd` and `fx_month` (the month whose rate was
+    used; null for USD rows). When the month has no rate yet, the latest earlier rate is used if it
+    is at most `max_carry_months` old (default 0: never); otherwise it raises, naming the currency
+    and month. A price is never converted at a guessed rate.
     """
-    rates = fx_rates.select("currency", pl.col("month"), "per_usd")
-    df = prices.with_columns(month_of().alias("_month")).join(
-        rates, left_on=["currency", "_month"], right_on=["currency", "month"], how="left"
+    rates = fx_rates.select("currency", pl.col("month").alias("fx_month"), "per_usd").sort(
+        "currency", "fx_month"
     )
-    missing = df.filter((pl.col("currency") != "USD") & pl.col("per_usd").is_null())
+    # join_asof needs sorted keys; the row index puts the caller's order back afterwards.
+    df = (
+        prices.with_row_index("_row")
+        .with_columns(month_of().alias("_month"))
+        .sort("currency", "_month")
+    )
+    df = df.join_asof(
+        rates,
+        left_on="_month",
+        right_on="fx_month",
+        by="currency",
+        strategy="backward",
+        check_sortedness=False,
+    )
+    df = df.sort("_row").drop("_row")
+    carried = (pl.col("_month").dt.year() * 12 + pl.col("_month").dt.month()) - (
+        pl.col("fx_month").dt.year() * 12 + pl.col("fx_month").dt.month()
+    )
+    usable = pl.col("per_usd").is_not_null() & (carried <= max_carry_months)
+    missing = df.filter((pl.col("currency") != "USD") & ~usable)
     if missing.height:
         first = missing.row(0, named=True)
+        latest = rates.filter(pl.col("currency") == first["currency"])["fx_month"].max()
         raise ValueError(
-            f"no exchange rate for {first['currency']} in {first['_month']:%Y-%m} "
-            f"({missing.height} rows); fx_rates covers "
-            f"{rates.filter(pl.col('currency') == first['currency'])['month'].max()} at the latest"
+            f"no exchange rate for {first['currency']} in {first['_month']:%Y-%m} ({missing.height} rows); "
+            f"fx_rates covers {first['currency']} to {latest} at the latest (max_carry_months={max_carry_months})"
         )
+    usd = pl.col("currency") == "USD"
     conv = [
-        pl.when(pl.col("currency") == "USD")
-        .then(pl.col(c))
-        .otherwise(pl.col(c) / pl.col("per_usd"))
-        .alias(f"{c}_usd")
+        pl.when(usd).then(pl.col(c)).otherwise(pl.col(c) / pl.col("per_usd")).alias(f"{c}_usd")
         for c in amount_cols
     ]
-    fx = (
-        pl.when(pl.col("currency") == "USD")
-        .then(None)
-        .otherwise(pl.col("per_usd"))
-        .alias("fx_per_usd")
-    )
-    return df.with_columns([*conv, fx]).drop("_month", "per_usd")
+    return df.with_columns(
+        [
+            *conv,
+            pl.when(usd).then(None).otherwise(pl.col("per_usd")).alias("fx_per_usd"),
+            pl.when(usd).then(None).otherwise(pl.col("fx_month")).alias("fx_month"),
+        ]
+    ).drop("_month", "per_usd")
 
 
 def constant_dollars(

@@ -63,6 +63,14 @@ def test_missing_rate_names_currency_and_month():
         prices.to_usd(df, FX, ["amount"])
 
 
+def test_latest_rate_is_carried_forward_only_when_asked_and_stated():
+    df = pl.DataFrame({"date": [date(2026, 11, 5)], "currency": ["CNY"], "amount": [7.0]})
+    out = prices.to_usd(df, FX, ["amount"], max_carry_months=2)
+    assert out["amount_usd"][0] == pytest.approx(1.0) and out["fx_month"][0] == date(2026, 9, 1)
+    with pytest.raises(ValueError, match="max_carry_months=1"):
+        prices.to_usd(df, FX, ["amount"], max_carry_months=1)
+
+
 CPI = pl.DataFrame({"month": [date(2020, 1, 1), date(2025, 1, 1)], "cpi_u": [250.0, 300.0]})
 
 
