@@ -145,3 +145,141 @@ def output_input_ratio(history: pl.DataFrame) -> pl.Expr:
     return (pl.col("output_usd_per_mtok") / pl.col("input_usd_per_mtok")).alias(
         "output_input_ratio"
     )
+
+
+def ratio_by_quarter(history: pl.DataFrame) -> pl.DataFrame:
+    """Output-to-input price ratio of first-party list prices: median and quartiles per quarter."""
+    return (
+        history.with_columns(
+            (pl.col("output_usd_per_mtok") / pl.col("input_usd_per_mtok")).alias("ratio"),
+            pl.col("date").dt.truncate("3mo").alias("quarter"),
+        )
+        .filter(pl.col("ratio").is_finite())
+        .group_by("quarter")
+        .agg(
+            pl.col("ratio").median().alias("median"),
+            pl.col("ratio").quantile(0.25).alias("q25"),
+            pl.col("ratio").quantile(0.75).alias("q75"),
+            pl.len().alias("n"),
+        )
+        .sort("quarter")
+    )
+
+
+def ratio_chart(ratios: pl.DataFrame) -> alt.LayerChart:
+    band = (
+        alt.Chart(ratios)
+        .mark_area(opacity=0.25, color="#0072B2")
+        .encode(
+            x=alt.X("quarter:T", title="Quarter"),
+            y=alt.Y("q25:Q", title="Output price / input price"),
+            y2="q75:Q",
+        )
+    )
+    line = (
+        alt.Chart(ratios)
+        .mark_line(point=True, color="#0072B2")
+        .encode(
+            x="quarter:T", y="median:Q", tooltip=["quarter:T", "median:Q", "q25:Q", "q75:Q", "n:Q"]
+        )
+    )
+    return (band + line).properties(
+        title="How much more output tokens cost than input tokens",
+        description="Median and interquartile range of the output-to-input price ratio of first-party list prices, by quarter",
+    )
+
+
+def discounts(token_prices: pl.DataFrame) -> pl.DataFrame:
+    """Cached-input and batch prices as a share of the standard price, by provider.
+
+    One row per provider with the median share and the number of priced models, over list-price
+    rows that carry both prices (USD).
+    """
+    tp = token_prices.filter(
+        (pl.col("price_kind") == "list")
+        & (pl.col("currency") == "USD")
+        & (pl.col("input_usd_per_mtok") > 0)
+    )
+    cached = tp.filter(pl.col("cached_input_usd_per_mtok").is_not_null()).with_columns(
+        (pl.col("cached_input_usd_per_mtok") / pl.col("input_usd_per_mtok")).alias("share")
+    )
+    batch = tp.filter(pl.col("batch_input_usd_per_mtok").is_not_null()).with_columns(
+        (pl.col("batch_input_usd_per_mtok") / pl.col("input_usd_per_mtok")).alias("share")
+    )
+
+    def summarise(df: pl.DataFrame, kind: str) -> pl.DataFrame:
+        return df.group_by("provider").agg(
+            pl.lit(kind).alias("discount"),
+            pl.col("share").median().alias("median_share"),
+            pl.col("model_id").n_unique().alias("models"),
+        )
+
+    out = pl.concat([summarise(cached, "cached input"), summarise(batch, "batch input")])
+    return out.filter(pl.col("models") >= 3).sort("discount", "models", descending=[False, True])
+
+
+def discounts_table(df: pl.DataFrame, per_kind: int = 8) -> GT:
+    top = df.group_by("discount", maintain_order=True).head(per_kind)
+    return (
+        GT(top, groupname_col="discount")
+        .cols_label(
+            provider="Provider",
+            median_share="Price as a share of the standard input price (median)",
+            models="Models",
+        )
+        .fmt_percent("median_share", decimals=0)
+    )
+
+
+def non_usd_prices(
+    token_prices: pl.DataFrame,
+    fx_rates: pl.DataFrame,
+    models: pl.DataFrame,
+    max_carry_months: int = 6,
+) -> pl.DataFrame:
+    """Prices quoted in another currency, converted to USD at the month's rate (or the latest
+    earlier rate, at most `max_carry_months` old, stated in `fx_month`)."""
+    from analysis import prices as prices_mod
+
+    foreign = token_prices.filter(pl.col("currency") != "USD")
+    amounts = ["input_original_per_mtok", "output_original_per_mtok", "blended_original_per_mtok"]
+    out = prices_mod.to_usd(foreign, fx_rates, amounts, max_carry_months=max_carry_months)
+    return out.join(models.select("model_id", "name"), on="model_id", how="left").select(
+        "name",
+        "provider",
+        "date",
+        "price_kind",
+        "currency",
+        *amounts,
+        "fx_month",
+        "fx_per_usd",
+        *[f"{c}_usd" for c in amounts],
+        "source_id",
+    )
+
+
+def non_usd_table(df: pl.DataFrame) -> GT:
+    amounts = ["input_original_per_mtok", "output_original_per_mtok", "blended_original_per_mtok"]
+    usd = [f"{c}_usd" for c in amounts]
+    return (
+        GT(df.drop("source_id").with_columns(pl.col("fx_month").dt.strftime("%Y-%m")))
+        .cols_label(
+            name="Model",
+            provider="Provider",
+            date="Date",
+            price_kind="Kind",
+            currency="Currency",
+            input_original_per_mtok="Input",
+            output_original_per_mtok="Output",
+            blended_original_per_mtok="Unspecified",
+            fx_month="Rate of",
+            fx_per_usd="Per USD",
+            input_original_per_mtok_usd="Input",
+            output_original_per_mtok_usd="Output",
+            blended_original_per_mtok_usd="Unspecified",
+        )
+        .tab_spanner("Quoted, per 1M tokens", amounts)
+        .tab_spanner("USD per 1M tokens", usd)
+        .fmt_number([*amounts, *usd, "fx_per_usd"], n_sigfig=3)
+        .sub_missing(missing_text="")
+    )
