@@ -150,16 +150,7 @@ def _reproduce_epoch(args) -> int:
 def _reproduce_a16z(args) -> int:
     from analysis import llmflation
 
-    series, fits = llmflation.reproduce_a16z(args.version)
-    series.write_csv(sys.stdout, date_format="%Y-%m-%d")
-    for name, fit in fits.items():
-        low, high = fit["ci90_low"], fit["ci90_high"]
-        print(
-            f"# {name}: factor per year {fit['factor_per_year']:.2f} (90% CI {low:.2f} to {high:.2f}), "
-            f"n = {fit['n']}, {fit['start_date']} to {fit['end_date']}",
-            file=sys.stderr,
-        )
-    return 0
+    return llmflation.write_reproduction(args.version)
 
 
 def parser() -> argparse.ArgumentParser:

@@ -75,6 +75,7 @@ def fit_log_trend(
     min_points: int = 3,
     level: float = 0.90,
     cov_type: str = "nonrobust",
+    cov_kwds: dict | None = None,
 ) -> DeclineFit:
     """OLS of log_base(price) on the date in days; factor per year with a `level` t-interval."""
     dates = list(dates)
@@ -86,7 +87,9 @@ def fit_log_trend(
     x = ordinal_days(dates)
     if np.ptp(x) == 0:
         raise InsufficientData(f"{method} needs observations on at least two dates")
-    res = sm.OLS(y, sm.add_constant(x)).fit(cov_type=cov_type)
+    # cov_type="HAC" with cov_kwds={"maxlags": k} gives Newey-West errors for autocorrelated
+    # series such as monthly minima that hold one price for many months.
+    res = sm.OLS(y, sm.add_constant(x)).fit(cov_type=cov_type, cov_kwds=cov_kwds)
     lo, hi = res.conf_int(alpha=1 - level)[1]
     slope = float(res.params[1])
     return DeclineFit(

@@ -102,3 +102,11 @@ def test_bootstrap_is_reproducible():
     assert bootstrap_factor_interval(dates, prices, n_boot=200) == bootstrap_factor_interval(
         dates, prices, n_boot=200
     )
+
+
+def test_newey_west_errors_are_available_for_autocorrelated_series():
+    dates, prices = synthetic(5.0, n=30)
+    plain = fit_log_trend(dates, prices)
+    hac = fit_log_trend(dates, prices, cov_type="HAC", cov_kwds={"maxlags": 3})
+    assert hac.factor_per_year == pytest.approx(plain.factor_per_year, rel=1e-12)
+    assert hac.slope_se != pytest.approx(plain.slope_se, rel=1e-6)
