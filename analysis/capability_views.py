@@ -240,3 +240,87 @@ def sensitivity_table(df: pl.DataFrame) -> GT:
         .fmt_number(["factor_per_year", "ci90_low", "ci90_high"], n_sigfig=3)
         .sub_missing(missing_text="")
     )
+
+
+def a16z_chart(series: pl.DataFrame, fit: dict) -> alt.LayerChart:
+    """The monthly cheapest price of a model with MMLU >= 42 (1:1 blend), log scale, with the
+    fitted trend over a16z's window."""
+    start, end = fit["start_month"], fit["end_month"]
+    slope = pl.Series([fit["factor_per_year"]]).log(10)[0] / 365
+    # An OLS line passes through the means: anchor the fitted slope at the window's mean date and log price.
+    window = series.filter(pl.col("month").is_between(start, end))
+    centre_day = sum(d.toordinal() for d in window["month"]) / window.height
+    centre_log = window["price"].log(10).mean()
+    line = pl.DataFrame({"month": [start, end]}).with_columns(
+        pl.col("month")
+        .map_elements(
+            lambda d: 10 ** (centre_log - slope * (d.toordinal() - centre_day)),
+            return_dtype=pl.Float64,
+        )
+        .alias("price")
+    )
+    points = (
+        alt.Chart(series)
+        .mark_line(point=True, interpolate="step-after", color="#0072B2")
+        .encode(
+            x=alt.X("month:T", title="Month"),
+            y=alt.Y(
+                "price:Q",
+                scale=alt.Scale(type="log"),
+                title="USD per 1M tokens (1:1 blend, log scale)",
+            ),
+            tooltip=["month:T", "model_id:N", "provider:N", "price:Q", "mmlu:Q", "source:N"],
+        )
+    )
+    trend = (
+        alt.Chart(line)
+        .mark_line(strokeDash=[6, 4], color="#D55E00")
+        .encode(x="month:T", y="price:Q")
+    )
+    return (points + trend).properties(
+        title=alt.Title(
+            "Cheapest model with MMLU >= 42, each month",
+            subtitle=f"trend over {start:%b %Y}-{end:%b %Y}: {fit['factor_per_year']:.1f}x per year (90% CI {fit['ci90_low']:.1f}x to {fit['ci90_high']:.1f}x)",
+        ),
+        description="Monthly cheapest 1:1-blended price of a model scoring at least 42 on MMLU, with the fitted trend over a16z's window",
+    )
+
+
+def a16z_table(fits_frame: pl.DataFrame) -> GT:
+    df = fits_frame.select(
+        "window",
+        "start_month",
+        "end_month",
+        "n",
+        "factor_per_year",
+        "ci90_low",
+        "ci90_high",
+        "endpoint_factor_per_year",
+        "first_model",
+        "first_price",
+        "last_model",
+        "last_price",
+    ).with_columns(
+        pl.col("start_month").dt.strftime("%Y-%m"), pl.col("end_month").dt.strftime("%Y-%m")
+    )
+    return (
+        GT(df)
+        .cols_label(
+            window="Window and rule",
+            start_month="From",
+            end_month="To",
+            n="Months",
+            factor_per_year="Fitted factor / year",
+            ci90_low="90% CI low",
+            ci90_high="90% CI high",
+            endpoint_factor_per_year="First-to-last factor / year",
+            first_model="First month's model",
+            first_price="Price",
+            last_model="Last month's model",
+            last_price="Price",
+        )
+        .fmt_number(
+            ["factor_per_year", "ci90_low", "ci90_high", "endpoint_factor_per_year"], n_sigfig=3
+        )
+        .fmt_number(["first_price", "last_price"], n_sigfig=3)
+    )
