@@ -283,3 +283,79 @@ def non_usd_table(df: pl.DataFrame) -> GT:
         .fmt_number([*amounts, *usd, "fx_per_usd"], n_sigfig=3)
         .sub_missing(missing_text="")
     )
+
+
+def dispersion_table(sensitivity: pl.DataFrame) -> GT:
+    """How often one open model's dearest provider charges at least the claimed multiple of its
+    cheapest, under each selection of prices (blended 3:1)."""
+    df = sensitivity.filter(pl.col("price") == "blended").select(
+        "selection",
+        "n_model_months",
+        "n_models",
+        "n_model_months_reaching",
+        "share_reaching",
+        "n_models_reaching",
+        "ratio_median",
+        "ratio_p90",
+        "ratio_max",
+    )
+    return (
+        GT(df)
+        .cols_label(
+            selection="Prices counted",
+            n_model_months="Model-months",
+            n_models="Models",
+            n_model_months_reaching="Reaching the claim",
+            share_reaching="Share",
+            n_models_reaching="Models reaching it",
+            ratio_median="Median",
+            ratio_p90="90th pct",
+            ratio_max="Max",
+        )
+        .tab_spanner("Dearest / cheapest provider", ["ratio_median", "ratio_p90", "ratio_max"])
+        .fmt_percent("share_reaching", decimals=0)
+        .fmt_number(["ratio_median", "ratio_p90", "ratio_max"], n_sigfig=3)
+    )
+
+
+def nominal_and_real(
+    series: pl.DataFrame, cpi: pl.DataFrame, price_col: str = "price", date_col: str = "month"
+) -> tuple[pl.DataFrame, object]:
+    """A price series in nominal dollars and in constant dollars of the latest CPI month.
+
+    Returns the long frame (date, dollars, price) for a chart and the base month used.
+    """
+    from analysis import prices as prices_mod
+
+    base = cpi["month"].max()
+    real = prices_mod.constant_dollars(series, cpi, [price_col], base_month=base, date_col=date_col)
+    long = pl.concat(
+        [
+            real.select(
+                pl.col(date_col).alias("date"),
+                pl.lit("nominal").alias("dollars"),
+                pl.col(price_col).alias("price"),
+            ),
+            real.select(
+                pl.col(date_col).alias("date"),
+                pl.lit(f"constant {base:%B %Y} dollars").alias("dollars"),
+                pl.col(f"{price_col}_real").alias("price"),
+            ),
+        ]
+    )
+    return long, base
+
+
+def nominal_real_chart(long: pl.DataFrame, title: str) -> alt.Chart:
+    return (
+        alt.Chart(long, description=f"{title}, in nominal and in constant dollars, log scale")
+        .mark_line(interpolate="step-after")
+        .encode(
+            x=alt.X("date:T", title="Month"),
+            y=alt.Y("price:Q", scale=alt.Scale(type="log"), title="USD per 1M tokens (log scale)"),
+            color=alt.Color("dollars:N", title=None),
+            strokeDash=alt.StrokeDash("dollars:N", legend=None),
+            tooltip=["date:T", "dollars:N", "price:Q"],
+        )
+        .properties(title=title)
+    )
