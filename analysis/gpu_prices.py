@@ -22,6 +22,7 @@ Choices, stated once:
 from __future__ import annotations
 
 from datetime import date
+from itertools import pairwise
 
 import numpy as np
 import polars as pl
@@ -30,6 +31,7 @@ import statsmodels.formula.api as smf
 
 from analysis.gpus import gpu_family
 from analysis.trends import (
+    DAYS_PER_YEAR,
     InsufficientData,
     decline_factor,
     fit_log_trend,
@@ -153,6 +155,89 @@ def monthly_median_across_providers(
     )
 
 
+def history_series(
+    prices: pl.DataFrame,
+    *,
+    gpus: list[str] | None = None,
+    pricings: list[str] | None = None,
+    since: date | None = None,
+    by_family: bool = True,
+) -> pl.DataFrame:
+    """Monthly price per GPU group and pricing type: the median of the provider-month panel.
+
+    The panel keeps aggregate rows, as `decline_rates` does, so a chart of this series shows
+    the observations the decline table is fitted to (spot prices rest mostly on the GPU price
+    index's across-provider spot median). Columns: gpu_group, pricing, month,
+    usd_per_gpu_hour, n_sources.
+    """
+    panel = monthly_panel(prices, by_family=by_family)
+    if gpus is not None:
+        panel = panel.filter(pl.col("gpu_group").is_in(gpus))
+    if pricings is not None:
+        panel = panel.filter(pl.col("pricing").is_in(pricings))
+    if since is not None:
+        panel = panel.filter(pl.col("month") >= since)
+    return (
+        panel.group_by("gpu_group", "pricing", "month")
+        .agg(pl.col("usd_per_gpu_hour").median(), pl.col("provider").n_unique().alias("n_sources"))
+        .sort("gpu_group", "pricing", "month")
+    )
+
+
+def largest_jump(series: pl.DataFrame, value_col: str = "usd_per_gpu_hour") -> dict:
+    """The largest rise from one observed month to the next of a (month, value) series, with how many months the
+    series sat at the old value before it and at the new value after it (a flat run on both
+    sides of a jump is the mark of a placeholder or a change of method in the source)."""
+    ordered = series.sort("month").select("month", value_col)
+    require_points("largest jump", ordered.height, 2)
+    months, values = ordered["month"].to_list(), ordered[value_col].to_list()
+    ratios = [b / a for a, b in pairwise(values)]
+    k = int(np.argmax(ratios))
+    before = _run_length(values[k::-1])
+    after = _run_length(values[k + 1 :])
+    return {
+        "from_month": months[k],
+        "from_value": values[k],
+        "to_month": months[k + 1],
+        "to_value": values[k + 1],
+        "ratio": ratios[k],
+        "months_at_from_value": before,
+        "months_at_to_value": after,
+    }
+
+
+def step_changes(
+    prices: pl.DataFrame, *, threshold: float = 3.0, gpus: list[str] | None = None
+) -> pl.DataFrame:
+    """Each source series (GPU group x provider x pricing, monthly) whose largest rise from
+    one observed month to the next exceeds `threshold` times. Rental prices do not multiply within a
+    month; a step like that, with flat runs on both sides, is a placeholder or an error in the
+    source, and a trend fitted through it is meaningless. Columns: gpu_group, pricing,
+    provider and the fields of `largest_jump`."""
+    panel = monthly_panel(prices)
+    if gpus is not None:
+        panel = panel.filter(pl.col("gpu_group").is_in(gpus))
+    rows = []
+    for (gpu, pricing, provider), grp in panel.group_by(
+        "gpu_group", "pricing", "provider", maintain_order=True
+    ):
+        if grp.height < 2:
+            continue
+        jump = largest_jump(grp)
+        if jump["ratio"] > threshold:
+            rows.append({"gpu_group": gpu, "pricing": pricing, "provider": provider, **jump})
+    schema = {"gpu_group": pl.String, "pricing": pl.String, "provider": pl.String}
+    return pl.DataFrame(rows) if rows else pl.DataFrame(schema=schema)
+
+
+def _run_length(values: list[float]) -> int:
+    """How many leading values equal the first."""
+    run = 1
+    while run < len(values) and values[run] == values[0]:
+        run += 1
+    return run
+
+
 # ---------------------------------------------------------------- decline rates
 
 
@@ -220,19 +305,24 @@ def _fit_decline(grp, provider_effects, log_base, min_points, min_span_days, lev
     span = (grp["month"].max() - grp["month"].min()).days
     if span < min_span_days:
         raise InsufficientData(f"history spans {span} days < {min_span_days}")
-    if provider_effects and grp["provider"].n_unique() > 1:
-        method = "log-linear trend, provider fixed effects"
-        factor, lo, hi, r2 = _fit_within_providers(grp, log_base, min_points, level)
-    else:
-        method = "log-linear trend"
-        fit = fit_log_trend(
-            grp["month"].to_list(),
-            grp["usd_per_gpu_hour"].to_list(),
-            log_base=log_base,
-            min_points=min_points,
-            level=level,
-        )
-        factor, lo, hi, r2 = fit.factor_per_year, fit.ci90_low, fit.ci90_high, fit.r_squared
+    # A series whose price never changes has no variance to explain: R² is undefined (null),
+    # not the -inf (and the warning) of 1 - 0/0.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if provider_effects and grp["provider"].n_unique() > 1:
+            method = "log-linear trend, provider fixed effects"
+            factor, lo, hi, r2 = _fit_within_providers(grp, log_base, min_points, level)
+        else:
+            method = "log-linear trend"
+            fit = fit_log_trend(
+                grp["month"].to_list(),
+                grp["usd_per_gpu_hour"].to_list(),
+                log_base=log_base,
+                min_points=min_points,
+                level=level,
+            )
+            factor, lo, hi, r2 = fit.factor_per_year, fit.ci90_low, fit.ci90_high, fit.r_squared
+    flat = grp["usd_per_gpu_hour"].n_unique() == 1  # rounding leaves 1 - tiny/tiny, not 0/0
+    r2 = None if flat or not np.isfinite(r2) else float(r2)
     # A larger factor is a steeper fall: its percent change is the lower bound.
     pcts = (pct_change_per_year(factor), pct_change_per_year(hi), pct_change_per_year(lo))
     return (method, factor, lo, hi, *pcts, r2)
@@ -342,6 +432,30 @@ def _index_frame(res, panel, periods, base, level) -> pl.DataFrame:
     )
 
 
+def unbroken_months_start(prices: pl.DataFrame, *, by_family: bool = False) -> date:
+    """First month of the unbroken run of months, ending at the latest month, in which the
+    hedonic panel (no aggregate rows) has observations. A monthly time-dummy index needs an
+    observation every month; where months are missing the index jumps between regimes of
+    sources, so a chapter starts the index here."""
+    months = (
+        monthly_panel(prices, by_family=by_family, drop_aggregates=True)["month"]
+        .unique()
+        .sort(descending=True)
+        .to_list()
+    )
+    require_points("unbroken run of months", len(months), 1)
+    start = months[0]
+    for month in months[1:]:
+        if _months_between_dates(month, start) != 1:
+            break
+        start = month
+    return start
+
+
+def _months_between_dates(a: date, b: date) -> int:
+    return (b.year - a.year) * 12 + b.month - a.month
+
+
 # ---------------------------------------------------------------- drawdown
 
 
@@ -362,16 +476,26 @@ def drawdown_from_peak(prices: pl.DataFrame, *, by_family: bool = True) -> pl.Da
 
 
 def drawdown_table(series: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    """Peak, latest and drawdown of a (by..., month, usd_per_gpu_hour) series."""
+    """Peak, latest and drawdown of a (by..., month, usd_per_gpu_hour) series. Where the series
+    has n_providers, the provider counts of the peak and latest months come along: a peak made
+    by a month with few (or dear) providers is the mix of providers, not the market."""
     ordered = series.sort([*by, "month"])
+    peak = pl.col("usd_per_gpu_hour").arg_max()
+    counts = []
+    if "n_providers" in series.columns:
+        counts = [
+            pl.col("n_providers").get(peak).alias("peak_n_providers"),
+            pl.col("n_providers").last().alias("latest_n_providers"),
+        ]
     return (
         ordered.group_by(by, maintain_order=True)
         .agg(
             pl.len().alias("n_months"),
-            pl.col("month").get(pl.col("usd_per_gpu_hour").arg_max()).alias("peak_month"),
+            pl.col("month").get(peak).alias("peak_month"),
             pl.col("usd_per_gpu_hour").max().alias("peak_usd_per_gpu_hour"),
             pl.col("month").last().alias("latest_month"),
             pl.col("usd_per_gpu_hour").last().alias("latest_usd_per_gpu_hour"),
+            *counts,
         )
         .with_columns(
             ((pl.col("latest_usd_per_gpu_hour") / pl.col("peak_usd_per_gpu_hour") - 1) * 100).alias(
@@ -386,6 +510,85 @@ def _months_between(a: str, b: str) -> pl.Expr:
     return (pl.col(b).dt.year() - pl.col(a).dt.year()) * 12 + (
         pl.col(b).dt.month().cast(pl.Int64) - pl.col(a).dt.month().cast(pl.Int64)
     )
+
+
+def providers_in_month(
+    prices: pl.DataFrame, gpu_group: str, pricing: str, month: date
+) -> pl.DataFrame:
+    """Each provider's monthly median for one GPU group, pricing type and month (aggregate
+    rows dropped), dearest first, with provider_class: who makes a month's median."""
+    return (
+        monthly_panel(prices, drop_aggregates=True)
+        .filter(
+            pl.col("gpu_group") == gpu_group,
+            pl.col("pricing") == pricing,
+            pl.col("month") == date(month.year, month.month, 1),
+        )
+        .with_columns(provider_class_expr())
+        .sort("usd_per_gpu_hour", descending=True)
+    )
+
+
+def provider_drawdowns(
+    prices: pl.DataFrame,
+    *,
+    pricing: str = "on-demand",
+    gpus: list[str] | None = None,
+    min_months: int = 6,
+    by_family: bool = True,
+) -> pl.DataFrame:
+    """Peak-to-latest drawdown of each provider's own monthly price (aggregate rows dropped),
+    for providers quoting the GPU in at least `min_months` months. Unlike the drawdown of the
+    median across providers, the mix of providers cannot make a peak: each provider is
+    compared with itself. Columns as `drawdown_table`, plus provider and provider_class."""
+    panel = monthly_panel(prices, by_family=by_family, drop_aggregates=True).filter(
+        pl.col("pricing") == pricing
+    )
+    if gpus is not None:
+        panel = panel.filter(pl.col("gpu_group").is_in(gpus))
+    table = drawdown_table(panel, ["gpu_group", "pricing", "provider"])
+    classes = panel.with_columns(provider_class_expr()).select("provider", "provider_class")
+    return (
+        table.filter(pl.col("n_months") >= min_months)
+        .join(classes.unique(), on="provider", how="left")
+        .sort("gpu_group", "drawdown_pct")
+    )
+
+
+def settled_range_check(
+    series: pl.DataFrame,
+    low: float,
+    high: float,
+    *,
+    end: date,
+    months: int = 12,
+    value_col: str = "usd_per_gpu_hour",
+) -> dict:
+    """How a monthly series sits against a claimed price range [low, high] over the `months`
+    months up to `end`: its lowest, highest and median monthly value, and the share of months
+    inside the range. For claims that a price "stabilised at $a-b"."""
+    first = date(end.year, end.month, 1)
+    start = _add_months(first, -(months - 1))
+    window = series.filter(pl.col("month") >= start, pl.col("month") <= first)
+    require_points("settled-range check", window.height, 1)
+    values = window[value_col]
+    inside = ((values >= low) & (values <= high)).sum()
+    return {
+        "start": window["month"].min(),
+        "end": window["month"].max(),
+        "n_months": window.height,
+        "low": low,
+        "high": high,
+        "min": float(values.min()),
+        "max": float(values.max()),
+        "median": float(values.median()),
+        "share_in_range": inside / window.height,
+    }
+
+
+def _add_months(d: date, k: int) -> date:
+    y, m = divmod(d.month - 1 + k, 12)
+    return date(d.year + y, m + 1, 1)
 
 
 # ---------------------------------------------------------------- hyperscaler gap
@@ -566,6 +769,9 @@ def flops_per_dollar_trend(
         "n": fit.n,
         "start_date": fit.start_date,
         "end_date": fit.end_date,
+        # log10(value) = intercept + slope x ordinal day: enough to draw the fitted line
+        "slope_log10_per_day": fit.slope_per_day,
+        "intercept_log10": fit.intercept,
         "growth_factor_per_year": growth,
         "ci90_low": 1 / fit.ci90_high,
         "ci90_high": 1 / fit.ci90_low,
@@ -573,4 +779,56 @@ def flops_per_dollar_trend(
         "r_squared": fit.r_squared,
         "epoch_reference_pct_per_year": EPOCH_FLOPS_PER_DOLLAR_GROWTH * 100,
         "data_version": data_version,
+    }
+
+
+def trend_values(trend: dict, dates: list[date], growth_per_year: float | None = None) -> list:
+    """Values of a `flops_per_dollar_trend` line at `dates`. With `growth_per_year` (e.g. 0.30)
+    the line keeps the fit's value at the middle of its window but grows at that rate instead:
+    a reference slope drawn through the data."""
+    x = ordinal_days(dates)
+    if growth_per_year is None:
+        return [
+            float(v) for v in 10 ** (trend["intercept_log10"] + trend["slope_log10_per_day"] * x)
+        ]
+    mid = ordinal_days([trend["start_date"]])[0] / 2 + ordinal_days([trend["end_date"]])[0] / 2
+    at_mid = trend["intercept_log10"] + trend["slope_log10_per_day"] * mid
+    slope = np.log10(1 + growth_per_year) / DAYS_PER_YEAR
+    return [float(v) for v in 10 ** (at_mid + slope * (x - mid))]
+
+
+def price_for_advantage(
+    specs: pl.DataFrame,
+    challenger: str,
+    incumbent: str,
+    incumbent_usd_per_hour: float,
+    advantage: float,
+    *,
+    precision: str = "fp8",
+) -> dict:
+    """The hourly price at which `challenger` would offer (1 + advantage) times the peak
+    FLOP/s per rental dollar of `incumbent` at `incumbent_usd_per_hour`, from the spec sheet.
+
+    Peak FLOP/s per dollar is an upper bound on what a claim of "performance per dollar" can
+    mean without benchmark results: the price it returns is the most the challenger could rent
+    for and still keep the advantage on paper.
+    """
+    col = PRECISION_COLUMNS[precision]
+    peaks = dict(
+        specs.filter(pl.col("gpu").is_in([challenger, incumbent])).select("gpu", col).rows()
+    )
+    missing = [g for g in (challenger, incumbent) if peaks.get(g) is None]
+    if missing:
+        raise InsufficientData(f"gpu_specs has no {col} for {', '.join(missing)}")
+    peak_ratio = peaks[challenger] / peaks[incumbent]
+    return {
+        "challenger": challenger,
+        "incumbent": incumbent,
+        "precision": precision,
+        "challenger_tflop_per_s": peaks[challenger],
+        "incumbent_tflop_per_s": peaks[incumbent],
+        "peak_ratio": peak_ratio,
+        "incumbent_usd_per_hour": incumbent_usd_per_hour,
+        "advantage": advantage,
+        "max_challenger_usd_per_hour": incumbent_usd_per_hour * peak_ratio / (1 + advantage),
     }

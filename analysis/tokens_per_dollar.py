@@ -41,6 +41,9 @@ MLPERF_MODEL_IDS = {
     "deepseek-r1": "deepseek-r1",
 }
 BYTES_PER_PARAMETER = {"fp8": 1.0, "fp16": 2.0}
+# Token-price rows whose seller is not named: a dataset's representative price, not one more
+# provider, so it is left out of the per-provider API prices.
+UNNAMED_PROVIDERS = ["unspecified"]
 
 
 class PriceNotFound(LookupError):
@@ -293,16 +296,17 @@ def mlperf_usd_per_mtok(
     )
 
 
-def cheapest_by_round(costs: pl.DataFrame) -> pl.DataFrame:
-    """The cheapest hardware $/Mtok per round, benchmark and scenario, with the system."""
-    by = ["round", "date", "base_model", "scenario"]
+def cheapest_by_round(costs: pl.DataFrame, *, by_accelerator: bool = False) -> pl.DataFrame:
+    """The cheapest hardware $/Mtok per round, benchmark and scenario, with the system
+    (with `by_accelerator`, the cheapest per accelerator too: how one GPU's cost moves)."""
+    by = ["round", "date", "base_model", "scenario"] + (["accelerator"] if by_accelerator else [])
     return (
         costs.sort("hardware_usd_per_mtok")
         .group_by(by, maintain_order=True)
         .first()
         .select(
             *by,
-            "accelerator",
+            *([] if by_accelerator else ["accelerator"]),
             "submitter",
             "system",
             "tokens_per_s_per_accelerator",
@@ -346,13 +350,15 @@ def api_prices_in_month(
 ) -> pl.DataFrame:
     """Third-party (first_party false) USD list prices of the models in force in `month`:
     the row's date is on or before the month's end and its last_seen (or date) on or after the
-    month's start. One row per model and provider (the latest price seen)."""
+    month's start. One row per model and named provider (the latest price seen); rows without
+    a named seller (`UNNAMED_PROVIDERS`) are left out."""
     start = date(month.year, month.month, 1)
     end = date(start.year + start.month // 12, start.month % 12 + 1, 1)  # next month's first day
     return (
         token_prices.filter(
             pl.col("model_id").is_in(ids),
             ~pl.col("first_party"),
+            ~pl.col("provider").is_in(UNNAMED_PROVIDERS),
             pl.col("currency") == "USD",
             pl.col("price_kind") == "list",
             pl.col(price_col).is_not_null(),
@@ -523,4 +529,82 @@ def floor_vs_observed(
         (pl.col("tokens_per_s_per_accelerator") > pl.col("bound_tokens_per_s")).alias(
             "exceeds_bound"
         ),
+    )
+
+
+def floor_table(specs: pl.DataFrame, gpus: list[str], models: pl.DataFrame) -> pl.DataFrame:
+    """`physical_floor` at batch 1 for every MLPerf benchmark model on each GPU: the compute
+    bound (any batch), the memory bound of one sequence, and the batch where they cross.
+    One row per model and GPU, with base_model, model_id and active parameters."""
+    frames = [
+        physical_floor(specs, gpus, row["active_parameters_b"], batch=1).with_columns(
+            pl.lit(row["base_model"]).alias("base_model"), pl.lit(row["model_id"]).alias("model_id")
+        )
+        for row in model_ids(models).iter_rows(named=True)
+    ]
+    return pl.concat(frames).sort("active_parameters_b", "gpu")
+
+
+def floor_to_api_ratio(floor_usd_per_mtok: float, api_usd_per_mtok: float) -> float:
+    """How many times the physical floor an API list price is (1 = priced at the floor)."""
+    return api_usd_per_mtok / floor_usd_per_mtok
+
+
+def ladder_ratio_exprs() -> list[pl.Expr]:
+    """The steps of the ladder as ratios: hardware cost over the floor, API median price over
+    hardware cost, and API median price over the floor (`floor_to_api_ratio`)."""
+    floor, hardware = pl.col("floor_usd_per_mtok"), pl.col("hardware_usd_per_mtok")
+    api = pl.col("api_median_usd_per_mtok")
+    return [
+        (hardware / floor).alias("hardware_over_floor"),
+        (api / hardware).alias("api_over_hardware"),
+        (api / floor).alias("api_over_floor"),
+    ]
+
+
+def cost_ladder(
+    costs: pl.DataFrame,
+    specs: pl.DataFrame,
+    models: pl.DataFrame,
+    token_prices: pl.DataFrame,
+    *,
+    round_: str | None = None,
+    scenario: str = "Offline",
+    price_col: str = "output_usd_per_mtok",
+    data_version: str | None = None,
+) -> pl.DataFrame:
+    """From the physical floor to the API list price, per open model, in one MLPerf round.
+
+    For each benchmark model, the cheapest priced result of `scenario` in the round (default:
+    the latest round in `costs`) gives the accelerator, its GPU-hour price in force and the
+    hardware $/Mtok at 100% utilisation. On the same accelerator at the same price, the floor
+    $/Mtok is the compute bound of `physical_floor` (full batch, FP8 where the chip data has
+    it). The API rungs are the cheapest and the median third-party list price (`price_col`) in
+    the round's month. Models without an API price keep nulls there.
+    """
+    rnd = round_ or costs.sort("date")["round"][-1]
+    chosen = cheapest_by_round(costs.filter(pl.col("round") == rnd, pl.col("scenario") == scenario))
+    rows = []
+    for r in chosen.join(model_ids(models), on="base_model").iter_rows(named=True):
+        floor = physical_floor(specs, [r["accelerator"]], r["active_parameters_b"])
+        if floor.height == 0 or floor["bound_tokens_per_s"][0] is None:
+            continue
+        api = api_prices_in_month(token_prices, [r["model_id"]], r["date"], price_col=price_col)
+        rows.append(
+            {
+                **r,
+                "precision": floor["precision"][0],
+                "bound_tokens_per_s": floor["bound_tokens_per_s"][0],
+                "floor_usd_per_mtok": usd_per_mtok(
+                    r["usd_per_gpu_hour"], floor["bound_tokens_per_s"][0]
+                ),
+                "api_price_col": price_col,
+                "n_api_providers": api.height,
+                "api_min_usd_per_mtok": api["api_price"].min() if api.height else None,
+                "api_median_usd_per_mtok": api["api_price"].median() if api.height else None,
+            }
+        )
+    version = pl.lit(data_version, dtype=pl.String).alias("data_version")
+    return (
+        pl.DataFrame(rows).with_columns(*ladder_ratio_exprs(), version).sort("active_parameters_b")
     )

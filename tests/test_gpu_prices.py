@@ -169,3 +169,105 @@ def test_flops_per_dollar_growth_recovered():
 def test_pct_change_per_year():
     assert gp.pct_change_per_year(1.25) == pytest.approx(-20.0)
     assert gp.pct_change_per_year(0.8) == pytest.approx(25.0)
+
+
+def test_step_changes_flag_a_placeholder_jump_with_its_flat_runs():
+    months = _months(9)
+    spot = [0.5] * 5 + [3.59] * 4  # flat, a 7.18x step, flat
+    rows = [("h200", "index-co", m, "spot", p) for m, p in zip(months, spot, strict=True)]
+    rows += [("h100", "lambda", m, "on-demand", 3.0 - 0.1 * k) for k, m in enumerate(months)]
+    steps = gp.step_changes(_prices(rows), threshold=3.0)
+    assert steps.height == 1  # the smooth on-demand series is not flagged
+    step = steps.row(0, named=True)
+    assert (step["gpu_group"], step["pricing"], step["provider"]) == ("h200", "spot", "index-co")
+    assert (step["from_month"], step["to_month"]) == (months[4], months[5])
+    assert step["ratio"] == pytest.approx(7.18)
+    assert (step["months_at_from_value"], step["months_at_to_value"]) == (5, 4)
+    assert gp.step_changes(_prices(rows), threshold=8.0).height == 0
+
+
+def test_unbroken_months_start_stops_at_the_last_gap():
+    months = _months(12)
+    kept = months[:3] + months[5:]  # months 4 and 5 missing
+    rows = [("a100", "lambda", m, "on-demand", 2.0) for m in kept]
+    rows += [("a100", "gpu-price-index", months[3], "on-demand", 2.0)]  # aggregates do not count
+    assert gp.unbroken_months_start(_prices(rows)) == months[5]
+
+
+def test_settled_range_check_counts_months_inside_the_range():
+    series = pl.DataFrame(
+        {"month": _months(6, date(2026, 4, 1)), "usd_per_gpu_hour": [4.0, 3.0, 2.9, 3.4, 3.6, 2.0]}
+    )
+    # The 4 months to 2026-09-15: June to September 2026 = 2.9, 3.4, 3.6, 2.0; two inside.
+    out = gp.settled_range_check(series, 2.85, 3.5, end=date(2026, 9, 15), months=4)
+    assert (out["start"], out["end"], out["n_months"]) == (date(2026, 6, 1), date(2026, 9, 1), 4)
+    assert out["share_in_range"] == pytest.approx(0.5)
+    assert (out["min"], out["max"]) == (2.0, 3.6)
+
+
+def test_provider_drawdowns_compare_each_provider_with_itself():
+    months = _months(6)
+    lambda_prices = [4.0, 3.0, 3.0, 2.0, 2.0, 2.0]
+    rows = [
+        ("h100-sxm", "lambda", m, "on-demand", p)
+        for m, p in zip(months, lambda_prices, strict=True)
+    ]
+    rows += [("h100-sxm", "aws", m, "on-demand", 10.0) for m in months]
+    rows += [("h100-sxm", "short", m, "on-demand", 9.0) for m in months[:2]]
+    out = gp.provider_drawdowns(_prices(rows), min_months=6)
+    got = {
+        r["provider"]: (r["drawdown_pct"], r["provider_class"]) for r in out.iter_rows(named=True)
+    }
+    assert got == {"lambda": (pytest.approx(-50.0), "smaller cloud"), "aws": (0.0, "hyperscaler")}
+
+
+def test_drawdown_table_carries_provider_counts_of_peak_and_latest():
+    series = pl.DataFrame(
+        {
+            "gpu_group": ["h100"] * 3,
+            "pricing": ["on-demand"] * 3,
+            "month": _months(3),
+            "usd_per_gpu_hour": [3.0, 7.0, 3.5],
+            "n_providers": [5, 2, 8],
+        }
+    )
+    row = gp.drawdown_table(series, ["gpu_group", "pricing"]).row(0, named=True)
+    assert (row["peak_n_providers"], row["latest_n_providers"]) == (2, 8)
+    assert row["drawdown_pct"] == pytest.approx(-50.0)
+
+
+def test_price_for_advantage_from_peak_ratio():
+    specs = pl.DataFrame({"gpu": ["tpu-x", "gpu-y"], "fp8_tflop_per_s": [4614.0, 4500.0]})
+    out = gp.price_for_advantage(specs, "tpu-x", "gpu-y", 6.6, 0.5)
+    # 4614 / 4500 = 1.025333; 6.6 x 1.025333 / 1.5 = 4.511467 per hour
+    assert out["peak_ratio"] == pytest.approx(1.025333, rel=1e-6)
+    assert out["max_challenger_usd_per_hour"] == pytest.approx(4.511467, rel=1e-6)
+    with pytest.raises(gp.InsufficientData, match="fp8_tflop_per_s for tpu-z"):
+        gp.price_for_advantage(specs, "tpu-z", "gpu-y", 6.6, 0.5)
+
+
+def test_trend_values_follow_the_fit_and_the_reference_slope():
+    dates = _months(60, date(2015, 1, 1))
+    frame = pl.DataFrame(
+        {
+            "release_date": dates,
+            "flop_per_s_per_usd": [1e9 * 1.2 ** ((d - dates[0]).days / 365) for d in dates],
+        }
+    )
+    trend = gp.flops_per_dollar_trend(frame)
+    ends = [trend["start_date"], trend["end_date"]]
+    assert gp.trend_values(trend, ends) == pytest.approx(
+        [frame["flop_per_s_per_usd"][0], frame["flop_per_s_per_usd"][-1]], rel=1e-9
+    )
+    ref = gp.trend_values(trend, ends, growth_per_year=0.3)
+    years = (ends[1] - ends[0]).days / 365
+    assert ref[1] / ref[0] == pytest.approx(1.3**years, rel=1e-9)
+
+
+@pytest.mark.parametrize("price", [1.26, 0.9])
+def test_decline_of_a_constant_price_has_no_r_squared_and_no_warning(recwarn, price):
+    rows = [("tpu-v3", "google-cloud", m, "1-year", price) for m in _months(12)]
+    row = gp.decline_rates(_prices(rows)).row(0, named=True)
+    assert row["factor_per_year"] == pytest.approx(1.0)
+    assert row["r_squared"] is None
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]

@@ -227,3 +227,43 @@ def test_api_prices_in_month_and_break_even():
     assert row["api_median_usd_per_mtok"] == pytest.approx(0.8)
     assert row["break_even_utilisation"] == pytest.approx(2.0 / 11.03625 / 0.8)
     assert row["n_api_providers"] == 2
+
+
+def test_api_prices_leave_out_rows_without_a_named_seller():
+    tp = pl.DataFrame(
+        {
+            "model_id": ["llama-2-70b"] * 2,
+            "provider": ["together", "unspecified"],
+            "first_party": [False, False],
+            "date": [date(2024, 8, 1)] * 2,
+            "last_seen": [None, None],
+            "output_usd_per_mtok": [0.9, 0.1],
+            "currency": ["USD"] * 2,
+            "price_kind": ["list"] * 2,
+        }
+    )
+    api = tpd.api_prices_in_month(tp, ["llama-2-70b"], date(2024, 8, 28))
+    assert api["provider"].to_list() == ["together"]
+
+
+def test_cheapest_by_round_per_accelerator():
+    costs = pl.DataFrame(
+        {
+            "round": ["v5.1"] * 3,
+            "date": [date(2025, 9, 4)] * 3,
+            "base_model": ["llama2-70b"] * 3,
+            "scenario": ["Offline"] * 3,
+            "accelerator": ["h100-sxm", "h100-sxm", "b200"],
+            "submitter": ["a", "b", "c"],
+            "system": ["x", "y", "z"],
+            "tokens_per_s_per_accelerator": [3000.0, 3900.0, 12000.0],
+            "usd_per_gpu_hour": [3.0, 3.0, 5.7],
+            "price_gpu": ["h100-sxm", "h100-sxm", "b200"],
+            "price_month": [date(2025, 9, 1)] * 3,
+            "price_pricing": ["on-demand"] * 3,
+            "hardware_usd_per_mtok": [0.278, 0.214, 0.132],
+        }
+    )
+    assert tpd.cheapest_by_round(costs)["accelerator"].to_list() == ["b200"]
+    per_gpu = tpd.cheapest_by_round(costs, by_accelerator=True).sort("accelerator")
+    assert per_gpu["submitter"].to_list() == ["c", "b"]
