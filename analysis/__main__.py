@@ -153,6 +153,17 @@ def _reproduce_a16z(args) -> int:
     return llmflation.write_reproduction(args.version)
 
 
+def _estimates(args) -> int:
+    from analysis import estimates
+
+    table = estimates.headline(args.version)
+    if args.json:
+        print(json.dumps(table.to_dicts(), indent=2, default=str))
+    else:
+        table.write_csv(sys.stdout, date_format="%Y-%m-%d")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m analysis", description="The book's data and build tools."
@@ -223,6 +234,13 @@ def parser() -> argparse.ArgumentParser:
     )
     re_a16z.add_argument("--version")
     re_a16z.set_defaults(func=_reproduce_a16z)
+
+    est = sub.add_parser(
+        "estimates", help="every quotable estimate with interval, n, window and data version"
+    )
+    est.add_argument("--version")
+    est.add_argument("--json", action="store_true")
+    est.set_defaults(func=_estimates)
 
     a = sub.add_parser("assets", help="write the offline vega bundle into assets/vega/")
     a.set_defaults(func=_assets)
