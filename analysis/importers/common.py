@@ -13,6 +13,21 @@ import polars as pl
 from analysis.errors import fail
 from analysis.schema import TABLES
 
+# What an importer may say about a model (see analysis/importers/__init__.py); nulls where silent.
+MODEL_INFO_SCHEMA: dict[str, pl.DataType] = {
+    "source_id": pl.String(),
+    "source_model_name": pl.String(),
+    "model_hint": pl.String(),
+    "name": pl.String(),
+    "organization": pl.String(),
+    "release_date": pl.Date(),
+    "open_weights": pl.Boolean(),
+    "parameters_b": pl.Float64(),
+    "active_parameters_b": pl.Float64(),
+    "reasoning": pl.Boolean(),
+    "source_locator": pl.String(),
+}
+
 
 @dataclass(frozen=True)
 class Provenance:

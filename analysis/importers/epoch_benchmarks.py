@@ -53,7 +53,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis.errors import fail
-from analysis.importers.common import frame, locator
+from analysis.importers.common import MODEL_INFO_SCHEMA, frame, locator
 
 HUB_ID = "epoch-benchmarking-hub"
 STITCHING_ID = "epoch-benchmark-stitching"
@@ -288,19 +288,6 @@ SKIPPED_FILES = {
     "model_versions.csv": "model metadata; used here only for release dates",
 }
 
-MODEL_INFO_SCHEMA = {
-    "source_id": pl.String(),
-    "source_model_name": pl.String(),
-    "model_hint": pl.String(),
-    "name": pl.String(),
-    "organization": pl.String(),
-    "release_date": pl.Date(),
-    "open_weights": pl.Boolean(),
-    "parameters_b": pl.Float64(),
-    "active_parameters_b": pl.Float64(),
-    "reasoning": pl.Boolean(),
-    "source_locator": pl.String(),
-}
 
 # Route prefixes (`chutes/`, `fireworks/`) and run settings (`_high`, `_32K`) are not the model.
 _SETTING = re.compile(r"_(?:minimal|low|medium|high|xhigh|thinking|\d+[kK])$")

@@ -42,7 +42,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis.errors import fail
-from analysis.importers.common import frame, locator
+from analysis.importers.common import MODEL_INFO_SCHEMA, frame, locator
 
 SOURCE_ID = "epoch-llm-price-trends"
 DATA_DIR = "epoch-llm-price-trends/2025-03-13_HEAD/data"
@@ -75,20 +75,6 @@ SCORE_COLUMNS = {
     "MATH 5": ("math-level-5", "percent"),
 }
 REQUIRED = ["Model Name", "Release Date", PRICE_COLUMN, *SCORE_COLUMNS]
-
-MODEL_INFO_SCHEMA = {
-    "source_id": pl.String(),
-    "source_model_name": pl.String(),
-    "model_hint": pl.String(),
-    "name": pl.String(),
-    "organization": pl.String(),
-    "release_date": pl.Date(),
-    "open_weights": pl.Boolean(),
-    "parameters_b": pl.Float64(),
-    "active_parameters_b": pl.Float64(),
-    "reasoning": pl.Boolean(),
-    "source_locator": pl.String(),
-}
 
 
 def model_hint(name: str) -> str:

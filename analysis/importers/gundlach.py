@@ -67,7 +67,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis.errors import fail
-from analysis.importers.common import frame, locator, provenance
+from analysis.importers.common import MODEL_INFO_SCHEMA, frame, locator, provenance
 
 SOURCE_ID = "gundlach-inference"
 FILE = "inference-price-trends-gundlach/2026-04-27_HEAD/data/inference_data_new_large.csv"
@@ -117,19 +117,6 @@ REQUIRED = [MODEL, RELEASE, ACCESS, BLENDED, INPUT, OUTPUT, NOTES, *SCORE_COLUMN
 MONTHLY = re.compile(r"^(\d{1,2})/1/(\d{4}) (input|output) price$")
 MONTHS = "january february march april may june july august september october november december"
 
-MODEL_INFO_SCHEMA = {
-    "source_id": pl.String(),
-    "source_model_name": pl.String(),
-    "model_hint": pl.String(),
-    "name": pl.String(),
-    "organization": pl.String(),
-    "release_date": pl.Date(),
-    "open_weights": pl.Boolean(),
-    "parameters_b": pl.Float64(),
-    "active_parameters_b": pl.Float64(),
-    "reasoning": pl.Boolean(),
-    "source_locator": pl.String(),
-}
 
 _SETTING = re.compile(r"_(?:minimal|low|medium|high|xhigh|\d+[kK])$")
 

@@ -94,6 +94,7 @@ import yaml
 
 from analysis.errors import fail
 from analysis.importers import common
+from analysis.importers.common import MODEL_INFO_SCHEMA
 
 ROCRY_DIR = "litellm-prices-rocry-mirror"
 TOKENCOST_DIR = "litellm-prices-tokencost-mirror"
@@ -470,21 +471,6 @@ def token_price_rows(sources_dir: Path, snapshots: list[Snapshot]) -> pl.DataFra
     if "model_hint" not in out.columns:  # no rows: keep the column the contract promises
         out = out.with_columns(pl.lit(None, dtype=pl.String).alias("model_hint"))
     return out.sort(["source_id", "source_model_name", "provider", "date"])
-
-
-MODEL_INFO_SCHEMA: dict[str, pl.DataType] = {
-    "source_id": pl.String(),
-    "source_model_name": pl.String(),
-    "model_hint": pl.String(),
-    "name": pl.String(),
-    "organization": pl.String(),
-    "release_date": pl.Date(),
-    "open_weights": pl.Boolean(),
-    "parameters_b": pl.Float64(),
-    "active_parameters_b": pl.Float64(),
-    "reasoning": pl.Boolean(),
-    "source_locator": pl.String(),
-}
 
 
 def build(sources_dir: Path) -> dict[str, pl.DataFrame]:

@@ -68,6 +68,7 @@ import polars as pl
 
 from analysis.errors import fail
 from analysis.importers import common
+from analysis.importers.common import MODEL_INFO_SCHEMA
 
 FBOULNOIS = "lmarena-fboulnois"
 CATALOG = "lmarena-catalog"
@@ -555,20 +556,6 @@ def _price_row(sources_dir: Path, snap: Snapshot, r: dict) -> dict:
 
 
 # ---------------------------------------------------------------- build
-
-MODEL_INFO_SCHEMA = {
-    "source_id": pl.String(),
-    "source_model_name": pl.String(),
-    "model_hint": pl.String(),
-    "name": pl.String(),
-    "organization": pl.String(),
-    "release_date": pl.Date(),
-    "open_weights": pl.Boolean(),
-    "parameters_b": pl.Float64(),
-    "active_parameters_b": pl.Float64(),
-    "reasoning": pl.Boolean(),
-    "source_locator": pl.String(),
-}
 
 
 def _model_info_frame(rows: list[dict]) -> pl.DataFrame:
