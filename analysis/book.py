@@ -49,9 +49,41 @@ def build_book(
     if not preview_only:
         quarto = find_quarto(root) or (install_quarto(root) if try_install else None)
         if quarto:
-            return subprocess.run([quarto, "render"], cwd=root).returncode  # output streams through
+            refresh_freeze(root)
+            # Quarto runs the chapters with QUARTO_PYTHON: point it at the Python running this.
+            env = {**os.environ, "QUARTO_PYTHON": os.environ.get("QUARTO_PYTHON", sys.executable)}
+            return subprocess.run([quarto, "render"], cwd=root, env=env).returncode
         console.print(NO_QUARTO_MESSAGE, markup=False, soft_wrap=True)
     return build_preview(root, console=console)
+
+
+FREEZE_DIR = "_freeze"
+FREEZE_STAMP = ".data-version"
+
+
+def refresh_freeze(root: Path) -> bool:
+    """Drop Quarto's frozen results when the data version changed since they were made.
+
+    `freeze: auto` re-runs a chapter only when its source changes, and new data does not change
+    the source; so the data version the frozen results came from is stamped beside them, and a
+    different version clears them. True when they were cleared.
+    """
+    from analysis import data
+
+    try:
+        version = data.current_version(root=root / "data")
+    except ValueError:
+        return False  # no released data here: nothing to compare
+    freeze = root / FREEZE_DIR
+    stamp = freeze / FREEZE_STAMP
+    stale = freeze.exists() and (
+        not stamp.exists() or stamp.read_text(encoding="utf-8").strip() != version
+    )
+    if stale:
+        shutil.rmtree(freeze)
+    freeze.mkdir(exist_ok=True)
+    stamp.write_text(version + "\n", encoding="utf-8")
+    return stale
 
 
 def find_quarto(root: Path) -> str | None:

@@ -210,3 +210,39 @@ def test_quarto_on_path_is_used_and_its_exit_code_returned(tmp_path):
     assert done.returncode == 3, done.stderr
     assert calls.read_text().splitlines()[-1] == f"{root} render"
     assert not (root / "_preview").exists()
+
+
+def test_quarto_gets_the_running_python_and_fresh_results_for_new_data(tmp_path):
+    """Quarto runs chapters with this Python, and frozen results of another data version go."""
+    root = write_project(tmp_path / "book")
+    data_dir = root / "data"
+    data_dir.mkdir(exist_ok=True)
+    (data_dir / "versions.json").write_text(
+        '{"releases": [{"version": "2026-02-01", "released": "2026-02-01", '
+        '"datapackage_sha256": "x", "description": "fixture"}]}'
+    )
+    frozen = root / "_freeze" / "chapters" / "old-result.json"
+    frozen.parent.mkdir(parents=True)
+    frozen.write_text("{}")
+    (root / "_freeze" / ".data-version").write_text("2026-01-01\n")
+    fake_bin = tmp_path / "bin"
+    fake_bin.mkdir()
+    seen = tmp_path / "quarto-python.txt"
+    quarto = fake_bin / "quarto"
+    quarto.write_text(f'#!/bin/sh\necho "$QUARTO_PYTHON" > "{seen}"\nexit 0\n')
+    quarto.chmod(0o755)
+    env_python = os.environ.pop("QUARTO_PYTHON", None)
+    try:
+        done = run_build(root, [fake_bin, Path("/usr/bin"), Path("/bin")])
+    finally:
+        if env_python is not None:
+            os.environ["QUARTO_PYTHON"] = env_python
+    assert done.returncode == 0, done.stderr
+    assert seen.read_text().strip() == sys.executable
+    assert not frozen.exists()
+    assert (root / "_freeze" / ".data-version").read_text().strip() == "2026-02-01"
+    # Same data version again: frozen results stay.
+    frozen.parent.mkdir(parents=True, exist_ok=True)
+    frozen.write_text("{}")
+    assert run_build(root, [fake_bin, Path("/usr/bin"), Path("/bin")]).returncode == 0
+    assert frozen.exists()
