@@ -3,11 +3,17 @@
 Every builder takes a frame (or dict) that `analysis.gpu_prices` or `analysis.tokens_per_dollar`
 returns and only selects, labels and formats: no estimate is computed here. Charts are Altair
 (the house theme comes from `analysis.charts`), tables are great_tables GT objects.
+
+The prose formatters (`usd`, `pct`, `month`, ...) and `Numbers`, the container of a chapter's
+quotable values, serve `analysis.gpu_hour_chapter` and `analysis.tokens_chapter`, which compute
+what the two chapters quote.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import date
+from typing import Any
 
 import altair as alt
 import polars as pl
@@ -52,6 +58,125 @@ def _months_text(start: str, end: str) -> pl.Expr:
     return pl.format(
         "{} to {}", pl.col(start).dt.to_string("%Y-%m"), pl.col(end).dt.to_string("%Y-%m")
     )
+
+
+# ------------------------------------------------------------------ prose: quotable values
+
+
+def usd(x: float, digits: int = 2) -> str:
+    """`$1,234.57`: dollars with a thousands separator and `digits` decimals."""
+    return f"${x:,.{digits}f}"
+
+
+def factor(x: float) -> str:
+    """`1.064`: a factor per year, three decimals."""
+    return f"{x:.3f}"
+
+
+def pct(x: float, signed: bool = False) -> str:
+    """`6%` (the magnitude, for prose that says "fall" or "rise") or, `signed`, `-6%`."""
+    return f"{x:+.0f}%" if signed else f"{abs(x):.0f}%"
+
+
+def month(d: date) -> str:
+    """`April 2025`."""
+    return f"{d:%B %Y}"
+
+
+def count(n: int, noun: str) -> str:
+    """`1 month`, `3 months`: a count with its noun, plural unless the count is 1."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+def times(x: float) -> str:
+    """`12.3`: a multiple, one decimal, with a thousands separator."""
+    return f"{x:,.1f}"
+
+
+def share(x: float) -> str:
+    """`45%` from 0.45."""
+    return f"{x * 100:.0f}%"
+
+
+def and_join(items: Iterable[str]) -> str:
+    """`a, b and c`; `a` for one item, `` for none."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def gpu_names(ids: Iterable[str]) -> list[str]:
+    """GPU ids as GPU names are written (`h100-sxm` -> `H100-SXM`)."""
+    return [i.upper() for i in ids]
+
+
+Format = str | Callable[[Any], str] | None
+
+
+class Numbers(Mapping[str, str]):
+    """A chapter's quotable values. `numbers[key]` is the text the prose shows
+    (`` `{python} numbers["h100_od_factor"]` ``); `numbers.raw[key]` is the value before
+    formatting (a float, int, date, list of ids...), for tests and memos.
+
+    `add(key, value, fmt)` stores `value` and its text: `fmt` is a format spec (`",.0f"`), a
+    function of the value (`usd`), or None for `str`. A key can be set once only, so two
+    sections of a chapter cannot quote different values under one name.
+    """
+
+    def __init__(self) -> None:
+        self.text: dict[str, str] = {}
+        self.raw: dict[str, Any] = {}
+
+    def add(self, key: str, value: Any, fmt: Format = None) -> None:
+        if key in self.text:
+            raise KeyError(f"quotable value {key!r} is set twice")
+        if fmt is None:
+            text = str(value)
+        elif isinstance(fmt, str):
+            text = format(value, fmt)
+        else:
+            text = fmt(value)
+        self.raw[key] = value
+        self.text[key] = text
+
+    def update(self, other: Numbers) -> Numbers:
+        """Add every value of `other` (raising on a key set in both); returns self."""
+        for key in other.text:
+            if key in self.text:
+                raise KeyError(f"quotable value {key!r} is set twice")
+        self.raw.update(other.raw)
+        self.text.update(other.text)
+        return self
+
+    @classmethod
+    def merge(cls, *parts: Numbers) -> Numbers:
+        """One Numbers from several (a chapter's sections); a key in two parts raises."""
+        merged = cls()
+        for part in parts:
+            merged.update(part)
+        return merged
+
+    def __getitem__(self, key: str) -> str:
+        return self.text[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.text)
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def __repr__(self) -> str:
+        return f"Numbers({self.text!r})"
+
+
+def one_row(frame: pl.DataFrame, what: str, *predicates: pl.Expr) -> dict:
+    """The first row of `frame` matching `predicates`, as a dict; raises LookupError naming
+    `what` (the quoted value the chapter looks for) if no row matches."""
+    rows = frame.filter(*predicates) if predicates else frame
+    if rows.height == 0:
+        raise LookupError(f"no row for {what}")
+    return rows.row(0, named=True)
 
 
 # ------------------------------------------------------------------ GPU-hour prices: charts

@@ -1,5 +1,6 @@
-"""Tests of analysis.hardware_views (the charts and tables of the hardware chapters) and of the
-floor-to-API ratio behind the ladder chart, on small hand-made frames."""
+"""Tests of analysis.hardware_views (the charts and tables of the hardware chapters, the prose
+formatters and `Numbers`) and of the floor-to-API ratio behind the ladder chart, on small
+hand-made frames."""
 
 from __future__ import annotations
 
@@ -336,3 +337,73 @@ def test_floor_table_view_groups_by_model():
     assert h100_70b["Compute bound"][0] == pytest.approx(989.4e12 / 140e9)
     assert h100_70b["Memory bound, batch 1"][0] == pytest.approx(3.35e12 / 140e9)
     assert h100_70b["Precision"][0] == "FP16"
+
+
+# ------------------------------------------------------------------ prose formatters and Numbers
+
+
+def test_prose_formatters_write_numbers_as_the_prose_shows_them():
+    assert hv.usd(1234.567) == "$1,234.57"
+    assert hv.usd(0.04912, 3) == "$0.049"
+    assert hv.factor(1.06357) == "1.064"
+    assert hv.month(date(2025, 4, 1)) == "April 2025"
+    assert hv.times(1234.56) == "1,234.6"
+    assert hv.share(0.0549) == "5%"
+    assert hv.share(4.318) == "432%"
+
+
+def test_pct_is_a_magnitude_unless_signed():
+    # The prose says "fall by 6%" and "rise 5%": the unsigned form drops the sign.
+    assert hv.pct(-5.97) == "6%"
+    assert hv.pct(4.6) == "5%"
+    assert hv.pct(-5.97, signed=True) == "-6%"
+    assert hv.pct(16.2, signed=True) == "+16%"
+
+
+def test_count_is_singular_only_for_one():
+    assert hv.count(1, "month") == "1 month"
+    assert hv.count(0, "month") == "0 months"
+    assert hv.count(2, "provider") == "2 providers"
+    assert hv.count(1200, "result") == "1,200 results"
+
+
+def test_and_join_lists_items_in_prose():
+    assert hv.and_join([]) == ""
+    assert hv.and_join(["v5.1"]) == "v5.1"
+    assert hv.and_join(["B200", "H200"]) == "B200 and H200"
+    assert hv.and_join(iter(["v4.0", "v4.1", "v5.1"])) == "v4.0, v4.1 and v5.1"
+    assert hv.gpu_names(["h100-sxm", "b200"]) == ["H100-SXM", "B200"]
+
+
+def test_numbers_keep_text_and_raw_value():
+    n = hv.Numbers()
+    n.add("n_rows", 11106, ",")
+    n.add("peak", 7.3812, hv.usd)
+    n.add("start", date(2023, 9, 1), "%Y-%m")
+    n.add("n", 12)
+    assert dict(n) == {"n_rows": "11,106", "peak": "$7.38", "start": "2023-09", "n": "12"}
+    assert n.raw == {"n_rows": 11106, "peak": 7.3812, "start": date(2023, 9, 1), "n": 12}
+    assert n["peak"] == "$7.38"
+    assert "n_rows" in n and len(n) == 4
+    with pytest.raises(KeyError, match="'n' is set twice"):
+        n.add("n", 13)
+
+
+def test_numbers_merge_refuses_a_key_set_twice():
+    a, b, c = hv.Numbers(), hv.Numbers(), hv.Numbers()
+    a.add("x", 1)
+    b.add("y", 2.5, ".1f")
+    c.add("x", 3)
+    merged = hv.Numbers.merge(a, b)
+    assert dict(merged) == {"x": "1", "y": "2.5"}
+    assert merged.raw == {"x": 1, "y": 2.5}
+    with pytest.raises(KeyError, match="'x' is set twice"):
+        hv.Numbers.merge(a, b, c)
+
+
+def test_one_row_names_what_is_missing():
+    frame = pl.DataFrame({"gpu": ["h100", "b200"], "v": [1, 2]})
+    assert hv.one_row(frame, "b200", pl.col("gpu") == "b200") == {"gpu": "b200", "v": 2}
+    assert hv.one_row(frame, "any row")["gpu"] == "h100"
+    with pytest.raises(LookupError, match="no row for the a100 price"):
+        hv.one_row(frame, "the a100 price", pl.col("gpu") == "a100")

@@ -1,0 +1,296 @@
+"""Tests of analysis.tokens_chapter: the section functions on small hand-made frames (which row
+each quoted value comes from, and how it is written), and the whole chapter on the released data
+(every key the prose quotes exists, the values equal what analysis.tokens_per_dollar returns, and
+the verdicts the prose states in words still hold)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import polars as pl
+import pytest
+
+from analysis import data
+from analysis import hardware_views as hv
+from analysis import tokens_chapter as tc
+from analysis import tokens_per_dollar as tpd
+from analysis.paths import ROOT
+
+CHAPTER = ROOT / "chapters" / "tokens-per-dollar.qmd"
+V40, V51 = date(2024, 3, 27), date(2025, 9, 4)
+
+
+# ------------------------------------------------------------------ hand-made frames
+
+
+def _per_acc() -> pl.DataFrame:
+    rows = [
+        # round, date, accelerator, base model, scenario, tokens/s per accelerator, pair identical
+        ("v4.0", V40, "h100-sxm", "llama2-70b", "Offline", 3000.0, True),
+        ("v4.0", V40, "h100-sxm", "llama2-70b", "Offline", 2800.0, False),
+        ("v5.1", V51, "h100-sxm", "llama2-70b", "Offline", 3900.0, True),
+        ("v5.1", V51, "b200", "llama2-70b", "Offline", 12000.0, False),
+        ("v5.1", V51, "gb200", "llama2-70b", "Server", 20000.0, False),
+        ("v5.1", V51, "l40s", "llama3.1-8b", "Offline", 50000.0, True),
+    ]
+    cols = ["round", "date", "accelerator", "base_model", "scenario"]
+    cols += ["tokens_per_s_per_accelerator", "accuracy_pair_identical"]
+    return pl.DataFrame(rows, schema=cols, orient="row")
+
+
+def test_throughput_numbers_follow_the_h100_and_name_the_fastest():
+    per_acc = _per_acc()
+    n = tc.throughput_numbers(per_acc, tpd.throughput_summary(per_acc))
+    assert (n["n_results"], n["n_accelerators"], n["n_identical_pairs"]) == ("6", "4", "3")
+    assert (n["rounds"], n["latest_round"]) == ("v4.0 and v5.1", "v5.1")
+    assert n.raw["rounds"] == ["v4.0", "v5.1"]
+    # The H100's best result per round: 3,000 in v4.0 (not 2,800), 3,900 in v5.1: 1.3 times.
+    assert (n["h100_first_tokens"], n["h100_first_round"]) == ("3,000", "v4.0")
+    assert (n["h100_last_tokens"], n["h100_last_round"]) == ("3,900", "v5.1")
+    assert n["h100_gain"] == "1.3"
+    # The fastest Offline Llama 2 70B result in v5.1: GB200 ran Server only, L40S another model.
+    assert (n["best_accelerator"], n["best_tokens"]) == ("B200", "12,000")
+
+
+def _costs(rows: list[tuple]) -> pl.DataFrame:
+    """(round, date, accelerator, tokens/s, $ per GPU-hour) -> a `mlperf_usd_per_mtok` frame."""
+    cols = ["round", "date", "accelerator", "tokens_per_s_per_accelerator", "usd_per_gpu_hour"]
+    frame = pl.DataFrame(rows, schema=cols, orient="row")
+    return frame.with_columns(
+        pl.lit("llama2-70b").alias("base_model"),
+        pl.lit("Offline").alias("scenario"),
+        pl.lit("NVIDIA").alias("submitter"),
+        pl.format("sys-{}", pl.col("accelerator")).alias("system"),
+        pl.col("accelerator").alias("price_gpu"),
+        pl.col("date").dt.truncate("1mo").alias("price_month"),
+        pl.lit("on-demand").alias("price_pricing"),
+        tpd.usd_per_mtok_expr("usd_per_gpu_hour", "tokens_per_s_per_accelerator").alias(
+            "hardware_usd_per_mtok"
+        ),
+    )
+
+
+def test_cost_numbers_cheapest_per_round_and_the_h100s_own():
+    costs = _costs(
+        [
+            # $4.78/h at 2,786 tokens/s: 4.78 / (2786 x 3600 / 1e6) = $0.4766 per M tokens
+            ("v4.0", V40, "h100-sxm", 2786.0, 4.78),
+            ("v5.1", V51, "h100-sxm", 3902.0, 3.03),  # $0.2157
+            ("v5.1", V51, "b200", 13000.0, 5.75),  # $0.1229: the cheapest in v5.1
+        ]
+    )
+    unmatched = pl.DataFrame({"accelerator": ["gaudi2", "b200", "gb200", "gaudi2"]})
+    n = tc.cost_numbers(_per_acc(), costs, unmatched)
+    assert (n["pricing"], n["max_lag"], n["n_priced"]) == ("on-demand", "3", "3")
+    assert (n["never_priced"], n["sometimes_priced"]) == ("GAUDI2 and GB200", "B200")
+    assert (n["llama_cost_first_usd"], n["llama_cost_first_accelerator"]) == ("$0.48", "H100-SXM")
+    assert (n["llama_cost_last_usd"], n["llama_cost_last_accelerator"]) == ("$0.12", "B200")
+    assert n["llama_cost_last_round"] == "v5.1"
+    assert n.raw["llama_cost_fall"] == pytest.approx((4.78 / 2786) / (5.75 / 13000))
+    assert n["llama_cost_fall"] == "3.9"
+    assert (n["h100_cost_first_usd"], n["h100_cost_last_usd"]) == ("$0.48", "$0.22")
+    assert n["h100_cost_last_gpu_hour_usd"] == "$3.03"
+
+
+def test_cost_numbers_need_a_priced_h100_result():
+    costs = _costs([("v5.1", V51, "b200", 13000.0, 5.75)])
+    with pytest.raises(LookupError, match="priced h100-sxm result"):
+        tc.cost_numbers(_per_acc(), costs, pl.DataFrame({"accelerator": ["gaudi2"]}))
+
+
+def test_price_coverage_splits_never_and_sometimes_priced():
+    costs = pl.DataFrame({"accelerator": ["h200", "b200"]})
+    unmatched = pl.DataFrame({"accelerator": ["mi300x", "h200", "gaudi2", "h200"]})
+    assert tc.price_coverage(costs, unmatched) == (["gaudi2", "mi300x"], ["h200"])
+
+
+def _specs() -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "gpu": ["h100-sxm", "b200"],
+            "fp16_tflop_per_s": [989.4, 2250.0],
+            "fp8_tflop_per_s": [None, 4500.0],
+            "memory_bandwidth_tb_per_s": [3.35, 8.0],
+        }
+    )
+
+
+def _models() -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "model_id": list(tpd.MLPERF_MODEL_IDS.values()),
+            "parameters_b": [70.0, 405.0, 8.0, 46.7, 671.0],
+            "active_parameters_b": [None, None, None, 12.9, 37.0],
+        }
+    )
+
+
+def test_floor_numbers_h100_bounds_and_share_reached():
+    floors = tpd.floor_table(_specs(), ["h100-sxm", "b200"], _models())
+    # Compute bound: 989.4e12 / (2 x 70e9) = 7,067 tokens/s; 3,902 of it is 55%.
+    n = tc.floor_numbers(floors, 3902.0)
+    assert n["fp16_gpus"] == "H100-SXM"  # the B200 has an FP8 rate
+    assert (n["h100_floor_precision"], n["h100_floor_compute"]) == ("FP16", "7,067")
+    assert n["h100_floor_memory"] == "24"  # 3.35e12 / (2 bytes x 70e9)
+    assert n.raw["h100_floor_compute"] == pytest.approx(989.4e12 / 140e9)
+    assert n["h100_share_of_bound"] == "55%"
+    assert (n["mixtral_active_b"], n["deepseek_active_b"]) == ("12.9", "37")
+
+
+def _ladder() -> pl.DataFrame:
+    frame = pl.DataFrame(
+        {
+            "base_model": ["llama3.1-8b", "llama2-70b", "llama3.1-405b"],
+            "round": ["v5.1"] * 3,
+            "accelerator": ["b200", "b200", "gb200"],
+            "floor_usd_per_mtok": [0.0056, 0.0494, 0.2855],
+            "hardware_usd_per_mtok": [0.0105, 0.1229, 7.65],
+            "api_median_usd_per_mtok": [0.069, 2.03, 3.5],
+        }
+    )
+    return frame.with_columns(*tpd.ladder_ratio_exprs())
+
+
+def test_ladder_numbers_rungs_ratios_and_ranges():
+    n = tc.ladder_numbers(_ladder())
+    assert (n["ladder_round"], n["ladder_n_models"], n["llama_rung_accelerator"]) == (
+        "v5.1",
+        "3",
+        "B200",
+    )
+    assert (n["llama_rung_floor_usd"], n["llama_rung_hardware_usd"]) == ("$0.049", "$0.123")
+    assert n["llama_rung_api_usd"] == "$2.03"
+    # 0.1229 / 0.0494 = 2.49; 2.03 / 0.1229 = 16.52; 2.03 / 0.0494 = 41.09
+    assert n["llama_rung_hardware_over_floor"] == "2.5"
+    assert n["llama_rung_api_over_hardware"] == "16.5"
+    assert n["llama_rung_api_over_floor"] == "41.1"
+    # Hardware over floor: 1.9 (8B), 2.5, 26.8 (405B); API over floor: 12.3 (405B) to 41.1.
+    assert (n["hardware_over_floor_min"], n["hardware_over_floor_max"]) == ("1.9", "26.8")
+    assert (n["api_over_floor_min"], n["api_over_floor_max"]) == ("12.3", "41.1")
+    assert (n["big_rung_hardware_usd"], n["big_rung_api_usd"]) == ("$7.65", "$3.50")
+
+
+def test_break_even_numbers_take_the_latest_round_offline():
+    break_even = pl.DataFrame(
+        {
+            "round": ["v4.0", "v5.1", "v5.1", "v5.1", "v5.1"],
+            "scenario": ["Offline", "Offline", "Server", "Offline", "Offline"],
+            "base_model": [
+                "llama2-70b",
+                "llama2-70b",
+                "llama2-70b",
+                "llama3.1-8b",
+                "llama3.1-405b",
+            ],
+            "break_even_utilisation": [0.5, 0.0605, 0.9, 0.48, 2.18],
+            "break_even_utilisation_at_min_price": [0.9, 0.1536, 0.95, 4.318, 25.5],
+            "api_min_usd_per_mtok": [0.7, 0.8, 0.8, 0.0243, 0.3],
+        }
+    )
+    n = tc.break_even_numbers(break_even, "v5.1")
+    assert (n["be_llama"], n["be_llama_at_min_price"]) == ("6%", "15%")
+    assert (n["be_small"], n["be_small_at_min_price"], n["be_small_api_min_usd"]) == (
+        "48%",
+        "432%",
+        "$0.02",
+    )
+    assert n["be_big"] == "218%"
+    with pytest.raises(LookupError, match=r"v4\.0 break-even of llama3\.1-8b"):
+        tc.break_even_numbers(break_even, "v4.0")
+
+
+def test_claim_findings_name_the_rounds_held():
+    n = hv.Numbers()
+    n.add("rounds", ["v4.0", "v4.1", "v5.1"], hv.and_join)
+    n.add("n_v6_results", 0)
+    shows = tc.claim_findings(n)
+    assert shows[tc.V6_CLAIM] == (
+        "Not in the data: MLPerf Inference rounds held are v4.0, v4.1 and v5.1; "
+        "0 results from any v6 round."
+    )
+    assert shows[tc.RL_PARAMS_CLAIM] == shows[tc.RL_GPUS_CLAIM] == tc.NO_TRAINING
+
+
+# ------------------------------------------------------------------ the released data
+
+
+@pytest.fixture(scope="module")
+def tables() -> dict[str, pl.DataFrame]:
+    version = data.current_version()
+    names = ["mlperf_results", "gpu_hour_prices", "gpu_specs", "token_prices", "models", "claims"]
+    return {"version": version, **{name: data.load(name, version) for name in names}}
+
+
+@pytest.fixture(scope="module")
+def chapter(tables) -> tc.TokensChapter:
+    return tc.build(
+        tables["mlperf_results"],
+        tables["gpu_hour_prices"],
+        tables["gpu_specs"],
+        tables["token_prices"],
+        tables["models"],
+        tables["claims"],
+        version=tables["version"],
+    )
+
+
+def test_every_value_the_prose_quotes_is_there(chapter):
+    keys = set(re.findall(r'numbers\["([a-z0-9_]+)"\]', CHAPTER.read_text(encoding="utf-8")))
+    assert len(keys) > 50
+    assert keys <= set(chapter.numbers), keys - set(chapter.numbers)
+    assert all(isinstance(v, str) and v for v in chapter.numbers.values())
+
+
+def test_numbers_equal_what_tokens_per_dollar_returns(chapter, tables):
+    mlperf, prices = tables["mlperf_results"], tables["gpu_hour_prices"]
+    specs, models, token_prices = tables["gpu_specs"], tables["models"], tables["token_prices"]
+    raw = chapter.numbers.raw
+    per_acc = tpd.mlperf_per_accelerator(mlperf)
+    costs = tpd.mlperf_usd_per_mtok(per_acc, prices, pricing="on-demand", max_lag_months=3)
+    assert (raw["n_results"], raw["n_priced"]) == (per_acc.height, costs.height)
+    assert raw["rounds"] == per_acc.sort("date")["round"].unique(maintain_order=True).to_list()
+
+    floors = tpd.floor_table(specs, ["h100-sxm", "h200", "b200"], models)
+    assert chapter.floors.equals(floors)
+    h100_floor = floors.filter(pl.col("base_model") == "llama2-70b", pl.col("gpu") == "h100-sxm")
+    best_h100 = (
+        tpd.throughput_summary(per_acc)
+        .filter(
+            pl.col("base_model") == "llama2-70b",
+            pl.col("scenario") == "Offline",
+            pl.col("accelerator") == "h100-sxm",
+        )
+        .sort("date")["best_tokens_per_s_per_acc"][-1]
+    )
+    share = best_h100 / h100_floor["compute_bound_tokens_per_s"][0]
+    assert raw["h100_share_of_bound"] == pytest.approx(share)
+
+    ladder = tpd.cost_ladder(costs, specs, models, token_prices)
+    llama = ladder.filter(pl.col("base_model") == "llama2-70b").row(0, named=True)
+    assert raw["llama_rung_api_over_floor"] == pytest.approx(llama["api_over_floor"])
+    assert raw["api_over_floor_max"] == pytest.approx(ladder["api_over_floor"].max())
+
+    be = tpd.break_even_utilisation(costs, token_prices, models).filter(
+        pl.col("scenario") == "Offline", pl.col("round") == raw["latest_round"]
+    )
+    small = be.filter(pl.col("base_model") == "llama3.1-8b").row(0, named=True)
+    assert raw["be_small"] == pytest.approx(small["break_even_utilisation"])
+    assert chapter.offline.equals(
+        tpd.cheapest_by_round(costs).filter(pl.col("scenario") == "Offline")
+    )
+
+
+def test_the_prose_verdicts_hold_on_the_released_data(chapter, tables):
+    """The prose states some findings in words, not numbers; each must still be true."""
+    raw = chapter.numbers.raw
+    # "... times the throughput from the same chip"; "... times less"; the H100's cost "fell".
+    assert raw["h100_gain"] > 1 and raw["llama_cost_fall"] > 1
+    assert raw["h100_cost_last_usd"] < raw["h100_cost_first_usd"]
+    # "Llama 3.1 405B breaks the ladder: its MLPerf cost ... is above the median API price".
+    assert raw["big_rung_hardware_usd"] > raw["big_rung_api_usd"]
+    # "at the cheapest price ... no on-demand GPU pays for itself"; the 405B share is "above 100%".
+    assert raw["be_small_at_min_price"] > 1 and raw["be_big"] > 1
+    # "the data ends at round ..., so the book cannot check it".
+    assert raw["n_v6_results"] == 0
+    assert not any(r.startswith("v6") for r in raw["rounds"])
