@@ -126,18 +126,7 @@ def trends_table(table: pl.DataFrame, *, bootstrap: bool = False) -> GT:
     df = table.with_columns(
         pl.col("benchmark").replace_strict(BENCHMARK_NAMES, default=pl.col("benchmark"))
     )
-    cols = [
-        "benchmark",
-        "threshold_model",
-        "threshold_score",
-        "n",
-        "start_date",
-        "end_date",
-        "factor_per_year",
-        "ci90_low",
-        "ci90_high",
-        "r_squared",
-    ]
+    cols = list(fc.RESULT_COLUMNS)
     if bootstrap:
         cols += ["boot90_low", "boot90_high"]
     gt = (
