@@ -68,6 +68,7 @@ def _data_validate(args) -> int:
         problems = _check_release_index(data.current_version(args.version))
         for p in problems:
             print(p)
+    sys.stdout.flush()
     print(f"{folder}: {len(problems)} problem(s)", file=sys.stderr)
     return 1 if problems else 0
 
