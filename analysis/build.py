@@ -1,9 +1,10 @@
 """Build a data version from the raw public sources: `python -m analysis data build --sources DIR`.
 
-Runs every importer, resolves model names to one id per model, checks keys, writes the tables
-and their Data Package descriptor into a temporary folder, validates it, and only then moves it
-into place as `data/<version>/` and records it in `data/versions.json`. Nothing half-written
-is left behind: a failure leaves `data/` as it was.
+Runs every importer, maps provider slugs to one id per seller (`analysis.providers`), resolves
+model names to one id per model, checks keys, writes the tables and their Data Package
+descriptor into a temporary folder, validates it, and only then moves it into place as
+`data/<version>/` and records it in `data/versions.json`. Nothing half-written is left behind:
+a failure leaves `data/` as it was.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import polars as pl
 from rich.progress import Progress
 
 from analysis import data as data_mod
+from analysis import providers
 from analysis.errors import DataError, Problem
 from analysis.schema import TABLE_ORDER, TABLES
 from analysis.validate import resource_descriptor, validate_folder
@@ -120,9 +122,10 @@ def _resolve_models(frames: dict) -> dict[str, pl.DataFrame]:
     if "token_prices" in out:
         org = models_table.select("model_id", "organization")
         tp = out["token_prices"].join(org, on="model_id", how="left")
-        tp = tp.with_columns(models.first_party_expr("provider", "organization")).drop(
-            "organization"
-        )
+        # A separate offer (deepinfra-turbo) is first party where its seller is.
+        tp = tp.with_columns(
+            models.first_party_expr(providers.seller_expr("provider"), "organization")
+        ).drop("organization")
         # Original-currency columns hold amounts quoted in another currency; USD rows leave them empty.
         usd = pl.col("currency") == "USD"
         original = [
@@ -172,6 +175,8 @@ def _finish(table: str, df: pl.DataFrame) -> pl.DataFrame:
 
 def assemble(frames: dict[str, list[pl.DataFrame]], sources: list[dict]) -> dict[str, pl.DataFrame]:
     merged = {t: _concat(dfs) for t, dfs in frames.items()}
+    if "token_prices" in merged:  # one provider id per seller, whichever source wrote it
+        merged["token_prices"] = providers.canonical_rows(merged["token_prices"])
     tables = {"sources": _sources_table(sources)}
     tables.update(_resolve_models(merged))
     for t in TABLE_ORDER:

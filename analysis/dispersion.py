@@ -10,28 +10,35 @@ Every function takes polars frames shaped like the data tables. Choices, stated 
 
 - Prices in force in a month. A `token_prices` row is in force from `date` through `last_seen`
   (sources sampled monthly give the first and last date they saw the same price); a row without
-  `last_seen` is in force in the month of its date only. For each endpoint (provider slug x
+  `last_seen` is in force in the month of its date only. For each endpoint (provider id x
   source x source model name x price kind) the latest row in force in the month is its price.
 - USD list prices by default (`price_kind == "list"`, `currency == "USD"`, base context tier).
   Promotional prices (OpenRouter endpoints with a discount) are a separate variant, never mixed
   in silently; off-peak and "reported" rows are never used. Price 0 rows and `:free` endpoints are
   dropped (a ratio to zero means nothing). Rows with no named provider (`unspecified`) are
   dropped.
-- One price per provider. Sources spell providers differently (`moonshotai`, `moonshot-ai`) and
-  OpenRouter splits a provider into regions and tiers (`google-vertex-europe`,
-  `deepinfra-turbo`, `fireworks-fast`): `provider_company` folds them into one provider. A
-  provider's price is its cheapest endpoint in each source (picked on the blended price, else
-  the output price, so output and blend come from one endpoint), then the median across sources.
+- One price per provider, the seller. The build gives every seller one id whichever source
+  spelled it (`moonshot-ai`, `moonshotai` -> `moonshot`) and folds OpenRouter's regional and
+  duplicate routes into it (`analysis/providers.py`). A seller's separate tiers keep ids of
+  their own in the data (`deepinfra-turbo`, `fireworks-fast`); here `provider_company` maps them
+  to their seller (`providers.seller`, which also reads the raw slugs of data built before the
+  mapping). A provider's price is its cheapest endpoint in each source (picked on the blended
+  price, else the output price, so output and blend come from one endpoint), then the median
+  across sources.
 - Aggregators. OpenRouter's own listing (`provider == "openrouter"`) and Vercel's AI Gateway
   resell upstream providers' prices: they are dropped from a model-month where at least one
   upstream provider is priced, so no price counts twice (a variant keeps them). The Hugging Face
-  router names its upstream (`huggingface-novita`) and bills that provider's price: it counts as
+  router names its upstream (`huggingface-novita`, a separate offer in the data): it counts as
   that provider.
-- Quantised endpoints. `token_prices` has no precision column; an endpoint counts as quantised
-  where its name says so: FP8/FP4/INT4/INT8/AWQ/GPTQ in the model name, Together's and
-  DeepInfra's `-Instruct-Turbo` (FP8) and `-Instruct-Lite` (INT4) builds, and DeepInfra's turbo
-  tier on OpenRouter. Most endpoints do not say, so the baseline keeps every precision and the
-  variant without the named quantised builds shows how much they matter.
+- Quantised endpoints. Where the source states the endpoint's precision (`quantization`, from
+  OpenRouter's endpoint list), an endpoint is quantised when that precision is below 16 bits
+  (fp8, int8, fp4, mxfp4, int4, ...; not fp32, fp16, bf16). Where it does not (every other
+  source, and OpenRouter's `unknown`), the name decides: FP8/FP4/INT4/INT8/AWQ/GPTQ in the model
+  name, and Together's and DeepInfra's `-Instruct-Turbo` (FP8) and `-Instruct-Lite` (INT4)
+  builds. A stated 8- or 4-bit precision can be the model's own (DeepSeek V3 ships in FP8,
+  gpt-oss in MXFP4): "quantised" means served below 16 bits, not necessarily cut down. Most
+  endpoints state nothing, so the baseline keeps every precision and the variant without the
+  quantised endpoints shows how much they matter.
 - First party. The developer's own API (DeepSeek for DeepSeek V3) is one of the providers in the
   baseline; a variant counts third-party providers only.
 """
@@ -44,40 +51,20 @@ from dataclasses import dataclass, replace
 import altair as alt
 import polars as pl
 
-from analysis import prices
+from analysis import prices, providers
 
 CLAIM_ID = "open-model-provider-spread"
 PRICES = {"output": "output_usd_per_mtok", "blended": "blended_3to1_usd_per_mtok"}
 NO_PROVIDER = "unspecified"
 
-# Same company, spelled differently by different sources.
-PROVIDER_ALIASES = {
-    "azure-ai": "azure",
-    "dashscope": "alibaba",
-    "fireworks-ai": "fireworks",
-    "friendli": "friendliai",
-    "gmi": "gmicloud",
-    "google-ai-studio": "google",
-    "moonshot-ai": "moonshot",
-    "moonshotai": "moonshot",
-    "together-ai": "together",
-    "vertex-ai": "google-vertex",
-    "zai": "z-ai",
-    "zhipu": "z-ai",
-    "zhipuai": "z-ai",
-}
-# OpenRouter's `<provider>/<region or tier>` endpoints, written `<provider>-<suffix>` by the importer.
-ENDPOINT_SUFFIX = (
-    r"-(fast|turbo|base|highspeed|opensource|default|zdr|eu|europe|us|global|us-east-?[0-9]+"
-    r"|claude-on-aws|[a-z0-9.-]*dedicated)$"
-)
 AGGREGATORS = ["openrouter", "vercel"]
-ROUTER_PREFIX = "huggingface-"
+# Stated precisions that are not quantised; any other stated precision is (fp8, fp4, int4, ...).
+FULL_PRECISION = ["fp32", "fp16", "bf16"]
+# Names that say the build is quantised, for endpoints whose source states no precision.
 QUANTISED_NAME = (
     r"(?i)((^|[^a-z0-9])(fp8|fp4|nvfp4|mxfp4|int4|int8|awq|gptq|w4a16|w8a8)([^a-z0-9]|$))"
     r"|instruct-(turbo|lite)([^a-z0-9]|$)"
 )
-QUANTISED_PROVIDERS = ["deepinfra-turbo"]
 
 PROVIDER_PRICE_SCHEMA = {
     "model_id": pl.String,
@@ -113,12 +100,12 @@ BASELINE = Selection()
 WITH_PROMOTIONAL = replace(
     BASELINE, label="with promotional prices", price_kinds=("list", "promotional")
 )
-WITHOUT_QUANTISED = replace(BASELINE, label="without named quantised endpoints", quantised=False)
+WITHOUT_QUANTISED = replace(BASELINE, label="without quantised endpoints", quantised=False)
 VARIANTS = [
     BASELINE,
     WITH_PROMOTIONAL,
     WITHOUT_QUANTISED,
-    replace(WITH_PROMOTIONAL, label="promotional in, named quantised out", quantised=False),
+    replace(WITH_PROMOTIONAL, label="promotional in, quantised out", quantised=False),
     replace(BASELINE, label="third-party providers only", first_party=False),
     replace(BASELINE, label="aggregator listings kept", aggregators=True),
     replace(BASELINE, label="OpenRouter endpoint scrape only", sources=("openrouter-sui414",)),
@@ -129,12 +116,9 @@ VARIANTS = [
 
 
 def provider_company() -> pl.Expr:
-    """The provider behind a slug: router prefix, region and tier suffixes stripped, spellings
-    folded."""
-    base = pl.col("provider").str.strip_prefix(ROUTER_PREFIX).str.replace(ENDPOINT_SUFFIX, "")
-    # A bare suffix-looking slug (e.g. "fast") must not become empty.
-    base = pl.when(base == "").then(pl.col("provider")).otherwise(base)
-    return base.replace(PROVIDER_ALIASES).alias("company")
+    """The seller behind a provider id: a separate tier's seller (`deepinfra-turbo` ->
+    `deepinfra`), else the canonical id (`analysis.providers.seller`)."""
+    return providers.seller_expr("provider").alias("company")
 
 
 def is_aggregator() -> pl.Expr:
@@ -142,9 +126,12 @@ def is_aggregator() -> pl.Expr:
 
 
 def is_quantised() -> pl.Expr:
-    """True where the endpoint's name (or OpenRouter tier) says it serves a quantised build."""
+    """True where the source states a precision below 16 bits; where it states none, where the
+    endpoint's name says it serves a quantised build."""
+    stated = pl.col("quantization")
     named = pl.col("source_model_name").str.contains(QUANTISED_NAME)
-    return (named | pl.col("provider").is_in(QUANTISED_PROVIDERS)).alias("quantised")
+    below_16_bits = ~stated.str.to_lowercase().is_in(FULL_PRECISION)
+    return pl.when(stated.is_not_null()).then(below_16_bits).otherwise(named).alias("quantised")
 
 
 def months_in_force() -> pl.Expr:
@@ -440,7 +427,7 @@ def one_model(
     )
 
 
-PROVIDER_KINDS = ["developer's own API", "third-party provider", "named quantised build"]
+PROVIDER_KINDS = ["developer's own API", "third-party provider", "quantised build"]
 
 
 def provider_chart(one: pl.DataFrame, model_name: str | None = None) -> alt.Chart:

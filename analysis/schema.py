@@ -183,7 +183,12 @@ _table(
         "or observed (sources sampled monthly give the first date a price was seen and the last).",
         [
             _id("model_id", "Canonical model id"),
-            _id("provider", "Who sells the tokens (slug): openai, together, bedrock, ..."),
+            _id(
+                "provider",
+                "Who sells the tokens: canonical id of the seller (analysis/providers.py), e.g. "
+                "openai, together, bedrock; a seller's separate offer has its own id "
+                "(deepinfra-turbo, huggingface-novita)",
+            ),
             Column("first_party", "boolean", "Provider is the model's developer", required=True),
             Column("date", "date", "Date the price was in force or first observed", required=True),
             Column("last_seen", "date", "Last date the same price was observed in the same source"),
@@ -226,6 +231,13 @@ _table(
                 "context_tier",
                 "string",
                 "Context-length tier the price applies to ('' = base/shortest)",
+            ),
+            Column(
+                "quantization",
+                "string",
+                "Precision the endpoint serves the model in, as the source states it, lowercased "
+                "(fp8, bf16, fp4, int4, ...); empty where the source does not say",
+                pattern=r"^[a-z0-9][a-z0-9._-]*$",
             ),
             Column("source_model_name", "string", "The model's name in the source", required=True),
             SOURCE,
@@ -331,6 +343,13 @@ _table(
             Column("date", "date", "Publication date of the round", required=True),
             Column("submitter", "string", "Submitting organisation", required=True),
             Column("system", "string", "System name as submitted", required=True),
+            Column(
+                "platform",
+                "string",
+                "Results folder of the system as submitted; unique per submitter, round and "
+                "division",
+                required=True,
+            ),
             _id("accelerator", "Canonical accelerator id (same ids as gpu_hour_prices.gpu)"),
             Column("source_accelerator_name", "string", "Accelerator as submitted", required=True),
             Column(
@@ -342,6 +361,13 @@ _table(
             ),
             Column(
                 "benchmark_model", "string", "Benchmark model: llama2-70b-99, ...", required=True
+            ),
+            Column(
+                "model_run",
+                "string",
+                "Model actually run, where the division allows a substitute (open division); "
+                "else the benchmark model's own",
+                required=True,
             ),
             Column("scenario", "string", "Scenario", required=True, enum=SCENARIOS),
             Column("category", "string", "Availability category: available / preview / rdi"),
@@ -356,7 +382,16 @@ _table(
             SOURCE,
             LOCATOR,
         ],
-        ["round", "submitter", "system", "benchmark_model", "scenario", "division", "source_id"],
+        [
+            "round",
+            "submitter",
+            "platform",
+            "benchmark_model",
+            "model_run",
+            "scenario",
+            "division",
+            "source_id",
+        ],
         [SOURCE_FK],
     )
 )

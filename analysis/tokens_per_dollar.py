@@ -77,10 +77,12 @@ def accuracy_expr() -> pl.Expr:
 
 
 def system_key_expr() -> pl.Expr:
-    """Same system across rounds: the name lowercased, spaces collapsed, with the submission
-    variant number some submitters append inside the bracketed system id (`..._1]`) removed."""
+    """Same system across rounds: the submitted name, lowercased, spaces collapsed. The results
+    folder (`platform`) is not used: submitters rename it between rounds (HPE's
+    `..._TRT_TRT` in v4.0 is `..._TRT` in v4.1 for the same Cray XD670). `software_gains`
+    adds submitter, accelerator and accelerator count to the key."""
     name = pl.col("system").str.to_lowercase().str.replace_all(r"\s+", " ").str.strip_chars()
-    return name.str.replace(r"_\d+\]$", "]").alias("system_key")
+    return name.alias("system_key")
 
 
 # ---------------------------------------------------------------- MLPerf throughput
@@ -95,15 +97,16 @@ def mlperf_per_accelerator(results: pl.DataFrame, *, accuracy: str = "99") -> pl
     )
     keep = ["", "99", "99.9"] if accuracy == "99" else ["", "99.9"]
     rows = rows.filter(pl.col("accuracy").is_in(keep))
-    key = ["round", "submitter", "system", "accelerator", "base_model", "scenario"]
+    # One system of one round: its results folder (`platform`) keeps apart systems submitted
+    # under one name (AMD's 1x and 8x MI300X in v4.1).
+    key = ["round", "submitter", "system", "platform", "accelerator", "base_model", "scenario"]
     # "" and "99" rank before "99.9": the looser target's own row wins when both exist.
-    ranked = rows.sort([*key, "accuracy"])
-    pair = ranked.group_by(key).agg(
-        (pl.col("tokens_per_s").n_unique() == 1).alias("same"), pl.len().alias("n_variants")
+    ranked = rows.sort([*key, "accuracy"]).with_columns(
+        (pl.col("tokens_per_s").n_unique().over(key) == 1).alias("same"),
+        pl.len().over(key).alias("n_variants"),
     )
     return (
         ranked.unique(subset=key, keep="first", maintain_order=True)
-        .join(pair, on=key)
         .with_columns(
             ((pl.col("n_variants") > 1) & pl.col("same")).alias("accuracy_pair_identical"),
             (pl.col("tokens_per_s") / pl.col("accelerator_count")).alias(
@@ -129,11 +132,14 @@ def throughput_summary(per_accelerator: pl.DataFrame) -> pl.DataFrame:
 
 
 def software_gains(per_accelerator: pl.DataFrame) -> pl.DataFrame:
-    """Throughput gains of the same system between rounds: same submitter, system key,
-    accelerator and accelerator count, benchmark and scenario (so the hardware is fixed and the
-    gain is software). Each consecutive pair of rounds a system appears in gives one row:
-    ratio = later / earlier tokens/s per accelerator. Where a submitter has several variants of
-    one key in a round, the best counts."""
+    """Throughput gains of the same system between rounds: same submitter, system key (the
+    submitted name, see `system_key_expr`), accelerator and accelerator count, benchmark and
+    scenario (so the hardware is fixed and the gain is software). The results folder is
+    round-specific and not part of the key. Each consecutive pair of rounds a system appears in
+    gives one row: ratio = later / earlier tokens/s per accelerator. Where a submitter has
+    several results of one key in a round (several folders, e.g. software stacks), the best
+    counts. What the name does not say is not held fixed: AMD's "Supermicro AS-8125GS-TNMR2"
+    with 8 MI300X has EPYC 9374F and EPYC Turin hosts in v4.1 and EPYC 9575F in v5.1."""
     key = ["submitter", "system_key", "accelerator", "accelerator_count", "base_model", "scenario"]
     best = per_accelerator.group_by([*key, "round", "date"]).agg(
         pl.col("tokens_per_s_per_accelerator").max()

@@ -133,25 +133,46 @@ def test_openrouter_listing_is_dropped_only_where_upstream_providers_are_priced(
     assert dispersion.provider_prices(rows, MODELS, kept).height == 5
 
 
-def test_regions_tiers_and_spellings_fold_into_one_provider_at_its_cheapest_endpoint():
+def test_a_sellers_tiers_fold_into_the_seller_at_its_cheapest_endpoint():
+    # Canonical ids as the build writes them: a seller's separate tiers keep their own ids.
     rows = prices(
         [
-            quote("open-a", "google-vertex", 0.5, 1.5),
-            quote("open-a", "google-vertex-europe", 0.55, 1.65),
             quote("open-a", "fireworks-fast", 0.9, 2.7),
             quote("open-a", "fireworks", 0.3, 0.9),
-            quote("open-a", "moonshotai", 0.6, 2.5, source_id="src-a"),
-            quote("open-a", "moonshot-ai", 0.6, 2.5, source_id="src-b"),
-            quote("open-a", "huggingface-moonshotai", 0.6, 2.5, source_id="src-c"),
+            quote("open-a", "deepinfra-turbo", 0.1, 0.4),
+            quote("open-a", "deepinfra", 0.2, 0.6),
+            quote("open-a", "moonshot", 0.6, 2.5, source_id="src-a"),
+            quote("open-a", "moonshot", 0.6, 2.5, source_id="src-b"),
         ]
     )
     pp = dispersion.provider_prices(rows, MODELS)
     assert pp.select("provider", "output_usd_per_mtok").sort("provider").rows() == [
+        ("deepinfra", 0.4),
         ("fireworks", 0.9),
-        ("google-vertex", 1.5),
         ("moonshot", 2.5),
     ]
-    assert pp.filter(pl.col("provider") == "moonshot")["n_sources"][0] == 3
+    assert pp.filter(pl.col("provider") == "deepinfra")["endpoint"][0] == "deepinfra-turbo open-a"
+    assert pp.filter(pl.col("provider") == "moonshot")["n_sources"][0] == 2
+
+
+def test_raw_slugs_of_data_built_before_the_mapping_fold_the_same_way():
+    rows = prices(
+        [
+            quote("open-a", "google-vertex", 0.5, 1.5),
+            quote("open-a", "google-vertex-europe", 0.55, 1.65),
+            quote("open-a", "moonshotai", 0.6, 2.5, source_id="src-a"),
+            quote("open-a", "moonshot-ai", 0.6, 2.5, source_id="src-b"),
+            quote("open-a", "huggingface-novita", 0.2, 0.8, source_id="src-c"),
+            quote("open-a", "novita", 0.2, 0.8, source_id="src-a"),
+        ]
+    )
+    pp = dispersion.provider_prices(rows, MODELS)
+    assert pp.select("provider", "output_usd_per_mtok").sort("provider").rows() == [
+        ("google", 1.5),
+        ("moonshot", 2.5),
+        ("novita", 0.8),
+    ]
+    assert pp.filter(pl.col("provider") == "novita")["sources"][0] == "src-a;src-c"
 
 
 def test_sources_disagreeing_on_one_provider_give_their_median():
@@ -187,6 +208,40 @@ def test_promotional_and_quantised_endpoints_count_only_in_their_variants():
     assert providers(dispersion.WITH_PROMOTIONAL) == ["baidu", "deepinfra", "lambda", "together"]
     assert providers(dispersion.WITHOUT_QUANTISED) == ["deepinfra"]
     assert dispersion.provider_prices(rows, MODELS)["quantised"].to_list() == [False, True, True]
+
+
+def test_a_stated_precision_decides_before_the_name():
+    rows = prices(
+        [
+            # Stated below 16 bits: quantised, whatever the name says.
+            quote("open-a", "parasail", 0.1, 0.3, quantization="fp8"),
+            quote("open-a", "chutes", 0.1, 0.3, quantization="mxfp4"),
+            # Stated at 16 bits: not quantised, even on a tier or with a quantised-looking name.
+            quote("open-a", "deepinfra-turbo", 0.2, 0.6, quantization="bf16"),
+            quote(
+                "open-a",
+                "together",
+                0.2,
+                0.6,
+                source_model_name="x-Instruct-Turbo",
+                quantization="fp16",
+            ),
+            # Not stated: the name decides.
+            quote("open-a", "lambda", 0.1, 0.3, source_model_name="open-a-int4"),
+            quote("open-a", "groq", 0.3, 0.9),
+        ]
+    )
+    pp = dispersion.provider_prices(rows, MODELS)
+    assert dict(pp.select("provider", "quantised").rows()) == {
+        "chutes": True,
+        "deepinfra": False,
+        "groq": False,
+        "lambda": True,
+        "parasail": True,
+        "together": False,
+    }
+    kept = dispersion.provider_prices(rows, MODELS, dispersion.WITHOUT_QUANTISED)
+    assert sorted(kept["provider"]) == ["deepinfra", "groq", "together"]
 
 
 def test_claim_value_comes_from_the_claims_table():

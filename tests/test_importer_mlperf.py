@@ -12,6 +12,7 @@ import pytest
 
 from analysis.errors import DataError
 from analysis.importers import mlperf
+from analysis.schema import TABLES
 
 FOLDER = "mlperf-inference"
 CM_V40_OFFLINE = (
@@ -124,7 +125,7 @@ V41 = [
         Performance_Result=1871.84,
         Performance_Units="Samples/s",
     ),
-    # Open result of a substitute labelled Tokens/s: kept, the system names the substitute.
+    # Open result of a substitute labelled Tokens/s: kept, model_run names the substitute.
     summary_record(
         ID="v4.1-0089",
         Category="open",
@@ -222,6 +223,10 @@ CM_V41 = [
 ]
 
 
+def mlperf_primary_key() -> list[str]:
+    return TABLES[mlperf.TABLE].primary_key
+
+
 def write_sources(root: Path, files: dict[str, object]) -> Path:
     """Write JSON files under `root` and the folder's _PROVENANCE.tsv, as the sources are laid out."""
     lines = ["file\trepo\tcommit\tcommit_date\tpath_in_repo\tbytes\tsha256"]
@@ -250,10 +255,6 @@ def fixture_sources(tmp_path: Path) -> Path:
     )
 
 
-def by_system(df: pl.DataFrame, fragment: str) -> pl.DataFrame:
-    return df.filter(pl.col("system").str.contains(fragment, literal=True))
-
-
 # --- Official summary format -------------------------------------------------------------------
 
 
@@ -263,11 +264,14 @@ def test_summary_keeps_llm_throughput_and_names_each_system(fixture_sources):
     df = pl.DataFrame(parsed.rows)
     assert df.height == 5
     amd = df.filter(pl.col("submitter") == "AMD").sort("accelerator_count", "scenario")
-    assert amd["system"].to_list() == [
-        "Supermicro AS-8125GS-TNMR2 [1xMI300X_2xEPYC-9374F]",
-        "Supermicro AS-8125GS-TNMR2 [1xMI300X_2xEPYC-9374F]",
-        "Supermicro AS-8125GS-TNMR2 [8xMI300X_2xEPYC-9374F]",
+    # One name for the 1x and the 8x system: the results folder tells them apart.
+    assert set(amd["system"]) == {"Supermicro AS-8125GS-TNMR2"}
+    assert amd["platform"].to_list() == [
+        "1xMI300X_2xEPYC-9374F",
+        "1xMI300X_2xEPYC-9374F",
+        "8xMI300X_2xEPYC-9374F",
     ]
+    assert amd["model_run"].to_list() == ["llama2-70b-99"] * 3
     assert amd["accelerator"].unique().to_list() == ["mi300x"]
     assert amd["tokens_per_s"].to_list() == [3062.72, 2520.27, 3062.72]
     assert set(df["source_id"]) == {"mlperf-inference-v4.1"}
@@ -278,9 +282,8 @@ def test_summary_accelerator_count_is_per_node_times_nodes(fixture_sources):
     rows = mlperf.parse_summary(fixture_sources / mlperf.SUMMARY_FILES[1], fixture_sources).rows
     gb200 = next(r for r in rows if r["accelerator"] == "gb200")
     assert gb200["accelerator_count"] == 72  # 18 nodes x 4
-    assert gb200["system"] == (
-        "(72x GB200-186GB_aarch64, TensorRT) [GB200-NVL72_GB200-186GB_aarch64x72_TRT]"
-    )
+    assert gb200["system"] == "(72x GB200-186GB_aarch64, TensorRT)"  # leading space removed
+    assert gb200["platform"] == "GB200-NVL72_GB200-186GB_aarch64x72_TRT"
     juniper = next(
         r
         for r in mlperf.parse_summary(fixture_sources / mlperf.SUMMARY_FILES[0]).rows
@@ -306,6 +309,7 @@ def test_summary_llama31_8b_interactive_queries_label_is_read_as_tokens(fixture_
     rows = mlperf.parse_summary(fixture_sources / mlperf.SUMMARY_FILES[1]).rows
     b200 = next(r for r in rows if r["benchmark_model"] == "llama3.1-8b")
     assert (b200["scenario"], b200["tokens_per_s"]) == ("Interactive", 102903.0)
+    assert b200["model_run"] == "llama3.1-8b"  # folder llama3_1-8b: the benchmark's own model
     # Without the evidence rule the same label on another benchmark is dropped.
     other = summary_record(version="v5.1", Performance_Units="Queries/s")
     path = write_sources(fixture_sources / "other", {mlperf.SUMMARY_FILES[1]: [other]})
@@ -314,13 +318,54 @@ def test_summary_llama31_8b_interactive_queries_label_is_read_as_tokens(fixture_
     assert parsed.skipped == {"unit Queries/s, no evidence it is tokens/s": 1}
 
 
-def test_summary_open_substitute_model_is_named_in_system(fixture_sources):
+def test_summary_open_substitute_model_is_model_run(fixture_sources):
     rows = mlperf.parse_summary(fixture_sources / mlperf.SUMMARY_FILES[0]).rows
     open_rows = [r for r in rows if r["division"] == "open"]
-    assert [r["system"] for r in open_rows] == [
-        "NVIDIA H200 (1x H200-SXM-141GB) [H200-SXM-141GBx1_TRT_DepthPruned/llama2-70b-depth-pruned]"
+    assert [
+        (r["system"], r["platform"], r["benchmark_model"], r["model_run"]) for r in open_rows
+    ] == [
+        (
+            "NVIDIA H200 (1x H200-SXM-141GB)",
+            "H200-SXM-141GBx1_TRT_DepthPruned",
+            "llama2-70b-99",
+            "llama2-70b-depth-pruned",
+        )
     ]
-    assert open_rows[0]["benchmark_model"] == "llama2-70b-99"
+    closed = [r for r in rows if r["division"] == "closed"]
+    assert all(r["model_run"] == r["benchmark_model"] for r in closed)
+
+
+def test_two_substitutes_on_one_system_are_two_keys(tmp_path):
+    # As Krai in v5.1: one system folder, one benchmark and scenario, two models run.
+    krai = {
+        "version": "v5.1",
+        "Submitter": "Krai",
+        "Category": "open",
+        "System": "HPE Cray XD670 (8x H200-SXM-141GB, vLLM v0.9.2)",
+        "Platform": "xd670_h200_x8_vllm_092",
+        "Model": "llama2-70b-99.9",
+        "Accelerator": "NVIDIA H200-SXM-141GB",
+        "a#": 8,
+    }
+    files = {
+        mlperf.SUMMARY_FILES[0]: [],
+        mlperf.SUMMARY_FILES[1]: [
+            summary_record(**krai, UsedModel="llama3_1-70b-fp8_dyn", Performance_Result=21000.0),
+            summary_record(**krai, UsedModel="llama3_1-70b-fp8_pre", Performance_Result=22000.0),
+        ],
+    }
+    df = mlperf.build(write_sources(tmp_path, files))["mlperf_results"]
+    assert df["model_run"].to_list() == ["llama3_1-70b-fp8_dyn", "llama3_1-70b-fp8_pre"]
+    assert df.select(mlperf_primary_key()).is_duplicated().sum() == 0
+
+
+def test_platform_must_be_the_location_folder(tmp_path):
+    bad = summary_record(Location="closed/AMD/results/another_folder/llama2-70b-99/Offline")
+    root = write_sources(tmp_path, {mlperf.SUMMARY_FILES[0]: [bad]})
+    parsed = mlperf.parse_summary(root / mlperf.SUMMARY_FILES[0])
+    assert [(p.row, p.column, p.value) for p in parsed.problems] == [
+        (1, "Platform", "1xMI300X_2xEPYC-9374F")
+    ]
 
 
 def test_summary_locator_names_file_commit_and_row(fixture_sources):
@@ -385,7 +430,8 @@ def test_cm_multi_node_count_and_category(fixture_sources):
     juniper = next(r for r in rows if r["submitter"] == "JuniperNetworks")
     assert (juniper["accelerator_count"], juniper["accelerator"]) == (16, "h100-sxm")
     assert juniper["category"] == "rdi"
-    assert juniper["system"] == "H100-2N-80GB [H100-2N-80GB]"
+    assert (juniper["system"], juniper["platform"]) == ("H100-2N-80GB", "H100-2N-80GB")
+    assert juniper["model_run"] == "llama2-70b-99"
 
 
 def test_cm_unknown_round_unit_is_skipped_not_guessed(tmp_path):
@@ -414,10 +460,12 @@ def test_build_merges_formats_and_drops_cm_duplicates_of_official_results(fixtur
         "date",
         "submitter",
         "system",
+        "platform",
         "accelerator",
         "source_accelerator_name",
         "accelerator_count",
         "benchmark_model",
+        "model_run",
         "scenario",
         "category",
         "division",
@@ -430,7 +478,9 @@ def test_build_merges_formats_and_drops_cm_duplicates_of_official_results(fixtur
         ("mlperf-inference-v4.1", 5),
         ("mlperf-inference-v5.1", 2),
     ]
-    amd_1x = by_system(df, "[1xMI300X").filter(pl.col("scenario") == "Offline")
+    amd_1x = df.filter(
+        pl.col("platform") == "1xMI300X_2xEPYC-9374F", pl.col("scenario") == "Offline"
+    )
     assert amd_1x["source_id"].to_list() == ["mlperf-inference-v4.1"]
     assert df["date"].dtype == pl.Date
     assert df.filter(pl.col("round") == "v5.1")["date"].unique().to_list() == [date(2025, 9, 4)]
@@ -442,8 +492,9 @@ def test_build_is_sorted_and_repeatable(fixture_sources):
     first = mlperf.build(fixture_sources)["mlperf_results"]
     again = mlperf.build(fixture_sources)["mlperf_results"]
     assert first.equals(again)
-    order = ["round", "benchmark_model", "scenario", "division", "submitter", "system", "source_id"]
-    assert first.equals(first.sort(order))
+    order = ["round", "benchmark_model", "scenario", "division", "submitter", "system", "platform"]
+    assert first.equals(first.sort([*order, "model_run", "source_id"]))
+    assert first.select(mlperf_primary_key()).is_duplicated().sum() == 0
 
 
 # --- The real sources --------------------------------------------------------------------------
@@ -479,8 +530,30 @@ def test_real_accelerators_are_canonical_and_counts_whole_systems(real):
         pl.col("accelerator") == "gb200", pl.col("benchmark_model") == "deepseek-r1"
     )
     assert set(nvl72["accelerator_count"]) == {72}
-    pk = ["round", "submitter", "system", "benchmark_model", "scenario", "division", "source_id"]
-    assert real.select(pk).is_duplicated().sum() == 0
+    assert real.select(mlperf_primary_key()).is_duplicated().sum() == 0
+
+
+@pytest.mark.sources
+def test_real_platform_and_model_run(real):
+    # A results folder carries one system name per submitter, round and division.
+    names = real.group_by("round", "submitter", "division", "platform").agg(
+        pl.col("system").n_unique()
+    )
+    assert (names["system"] == 1).all()
+    # AMD's 1x and 8x MI300X systems share a name in v4.1: two folders.
+    amd = real.filter(pl.col("round") == "v4.1", pl.col("system") == "Supermicro AS-8125GS-TNMR2")
+    assert {"1xMI300X_2xEPYC-9374F", "8xMI300X_2xEPYC-9374F"} <= set(amd["platform"])
+    # Every closed result ran the benchmark's own model; open v5.1 Llama-2-70B mostly did not.
+    closed = real.filter(pl.col("division") == "closed")
+    assert (closed["model_run"] == closed["benchmark_model"]).all()
+    open70 = real.filter(
+        pl.col("round") == "v5.1",
+        pl.col("division") == "open",
+        pl.col("benchmark_model") == "llama2-70b-99.9",
+    )
+    substitutes = open70.filter(pl.col("model_run") != pl.col("benchmark_model"))
+    assert (open70.height, substitutes.height) == (23, 20)
+    assert substitutes["model_run"].str.starts_with("llama3_1-70b").sum() == 19
 
 
 @pytest.mark.sources
@@ -514,7 +587,7 @@ def test_real_units_follow_the_evidence(real, sources_dir):
     )
     # Llama-3.1-8B Interactive (labelled Queries/s) never exceeds the system's Offline tokens/s.
     eight = real.filter(pl.col("benchmark_model") == "llama3.1-8b").pivot(
-        on="scenario", index=["submitter", "system"], values="tokens_per_s"
+        on="scenario", index=["submitter", "platform"], values="tokens_per_s"
     )
     interactive = eight.filter(pl.col("Interactive").is_not_null())
     assert interactive.height == 8
@@ -525,14 +598,15 @@ def test_real_units_follow_the_evidence(real, sources_dir):
 def test_real_known_values(real):
     dgx = real.filter(
         pl.col("round") == "v4.0",
-        pl.col("system").str.contains("[DGX-H100_H100-SXM-80GBx8_TRT]", literal=True),
+        pl.col("platform") == "DGX-H100_H100-SXM-80GBx8_TRT",
     )
     assert dgx.select("benchmark_model", "tokens_per_s", "accelerator_count").rows() == [
         ("llama2-70b-99.9", 21805.8, 8)
     ]
     mi300x = real.filter(
         pl.col("round") == "v4.1",
-        pl.col("system") == "Supermicro AS-8125GS-TNMR2 [8xMI300X_2xEPYC-9374F]",
+        pl.col("system") == "Supermicro AS-8125GS-TNMR2",
+        pl.col("platform") == "8xMI300X_2xEPYC-9374F",
         pl.col("benchmark_model") == "llama2-70b-99",
         pl.col("scenario") == "Offline",
     )

@@ -96,9 +96,20 @@ MODELS = [
 
 ENDPOINTS = [
     _endpoint("meta-llama/llama-3.3-70b-instruct", "deepinfra/turbo", "0.0000001", "0.00000032"),
-    _endpoint("meta-llama/llama-3.3-70b-instruct", "together", "0.00000104", "0.00000104"),
     _endpoint(
-        "meta-llama/llama-3.3-70b-instruct", "sambanova", "0.00000045", "0.0000009", discount="0.25"
+        "meta-llama/llama-3.3-70b-instruct",
+        "together",
+        "0.00000104",
+        "0.00000104",
+        quantization="unknown",
+    ),
+    _endpoint(
+        "meta-llama/llama-3.3-70b-instruct",
+        "sambanova",
+        "0.00000045",
+        "0.0000009",
+        discount="0.25",
+        quantization="BF16",
     ),
     _endpoint("meta-llama/llama-3.3-70b-instruct:free", "darkbloom", "0", "0"),
     _endpoint(
@@ -115,8 +126,11 @@ ENDPOINTS = [
         "0.0000022",
         "0.000011",
         provider_region="eu-west-1",
+        quantization="bf16",
     ),
-    _endpoint("anthropic/claude-sonnet-5", "amazon-bedrock", "0.000002", "0.00001"),
+    _endpoint(
+        "anthropic/claude-sonnet-5", "amazon-bedrock", "0.000002", "0.00001", quantization=""
+    ),
     _endpoint("anthropic/claude-sonnet-5", "google-vertex/europe", "0.0000022", "0.000011"),
     _endpoint("openai/text-embedding-3-small", "openai", "0.00000002", "0"),
 ]
@@ -222,6 +236,29 @@ def test_provider_endpoints_keep_the_cheapest_region_and_merge_batch(scrape):
     )
 
 
+def test_endpoint_quantization_is_the_stated_precision_lowercased_and_null_where_unstated(scrape):
+    prices = openrouter.build(scrape)["token_prices"]
+    llama = prices.filter(pl.col("source_model_name") == "meta-llama/llama-3.3-70b-instruct")
+    assert dict(llama.select("provider", "quantization").rows()) == {
+        "deepinfra-turbo": "fp8",
+        "together": None,  # "unknown" in the file
+        "sambanova": "bf16",  # "BF16"
+        "openrouter": None,  # OpenRouter's own listing states no precision
+    }
+    # The cheapest Bedrock endpoint is kept with its own (empty) precision, not the dearer bf16.
+    assert _get(prices, "anthropic/claude-sonnet-5", "bedrock")["quantization"] is None
+    assert prices.columns.index("quantization") == prices.columns.index("context_tier") + 1
+
+
+def test_bad_quantization_names_file_row_and_column(tmp_path):
+    rows = [
+        _endpoint("meta-llama/llama-3.3-70b-instruct", "together", "0", "0", quantization="8 bit")
+    ]
+    path = _write_csv(tmp_path / f"date={DAY}.csv", ENDPOINT_HEADER, rows)
+    with pytest.raises(DataError, match=r"row 1, column 'quantization': value '8 bit'"):
+        openrouter.parse_endpoints_csv(path, {("meta-llama/llama-3.3-70b-instruct", "standard")})
+
+
 def test_bad_price_names_file_row_and_column(tmp_path):
     rows = [_model("meta-llama/llama-3.3-70b-instruct", "0.0000001", "n/a")]
     path = _write_csv(tmp_path / f"date={DAY}.csv", MODEL_HEADER, rows)
@@ -231,11 +268,10 @@ def test_bad_price_names_file_row_and_column(tmp_path):
         openrouter.parse_models_csv(path)
 
 
-def test_missing_column_is_an_error(tmp_path):
-    path = _write_csv(
-        tmp_path / f"date={DAY}.csv", [c for c in ENDPOINT_HEADER if c != "discount"], []
-    )
-    with pytest.raises(DataError, match=r"column 'discount'.*missing"):
+@pytest.mark.parametrize("column", ["discount", "quantization"])
+def test_missing_column_is_an_error(tmp_path, column):
+    path = _write_csv(tmp_path / f"date={DAY}.csv", [c for c in ENDPOINT_HEADER if c != column], [])
+    with pytest.raises(DataError, match=rf"column '{column}'.*missing"):
         openrouter.parse_endpoints_csv(path, set())
 
 
@@ -254,3 +290,6 @@ def test_real_scrape_gives_provider_dispersion_for_open_models(sources_dir):
     assert per_model.filter(pl.col("source_model_name") == "openai/gpt-oss-120b")["n"].item() >= 10
     assert per_model.filter(pl.col("n") >= 5).height >= 40
     assert upstream["provider"].n_unique() >= 80
+    stated = set(upstream["quantization"].drop_nulls())
+    assert {"fp8", "bf16", "fp4", "int4"} <= stated and "unknown" not in stated
+    assert own["quantization"].null_count() == own.height

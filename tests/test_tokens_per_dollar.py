@@ -12,13 +12,15 @@ from analysis import tokens_per_dollar as tpd
 
 
 def _mlperf(rows: list[tuple]) -> pl.DataFrame:
-    """rows: (round, date, system, accelerator, count, benchmark_model, scenario, tokens_per_s)."""
+    """rows: (round, date, system, platform, accelerator, count, benchmark_model, scenario,
+    tokens_per_s)."""
     df = pl.DataFrame(
         rows,
         schema=[
             "round",
             "date",
             "system",
+            "platform",
             "accelerator",
             "accelerator_count",
             "benchmark_model",
@@ -55,64 +57,83 @@ def test_accuracy_pairs_counted_once():
     d = date(2024, 8, 28)
     rows = [
         # identical pair: one row
-        ("v4.1", d, "DGX H100 [x]", "h100-sxm", 8, "llama2-70b-99", "Offline", 24_525.0),
-        ("v4.1", d, "DGX H100 [x]", "h100-sxm", 8, "llama2-70b-99.9", "Offline", 24_525.0),
+        ("v4.1", d, "DGX H100", "x", "h100-sxm", 8, "llama2-70b-99", "Offline", 24_525.0),
+        ("v4.1", d, "DGX H100", "x", "h100-sxm", 8, "llama2-70b-99.9", "Offline", 24_525.0),
         # different pair: the 99% row for the 99% target
-        ("v4.1", d, "H200 [y]", "h200", 8, "llama2-70b-99", "Offline", 34_000.0),
-        ("v4.1", d, "H200 [y]", "h200", 8, "llama2-70b-99.9", "Offline", 30_000.0),
+        ("v4.1", d, "H200", "y", "h200", 8, "llama2-70b-99", "Offline", 34_000.0),
+        ("v4.1", d, "H200", "y", "h200", 8, "llama2-70b-99.9", "Offline", 30_000.0),
         # only 99.9 submitted: it meets the 99% target too
-        ("v4.1", d, "GH200 [z]", "gh200", 1, "llama2-70b-99.9", "Offline", 4_000.0),
+        ("v4.1", d, "GH200", "z", "gh200", 1, "llama2-70b-99.9", "Offline", 4_000.0),
         # a benchmark with one target
-        ("v4.1", d, "DGX H100 [x]", "h100-sxm", 8, "mixtral-8x7b", "Offline", 52_000.0),
+        ("v4.1", d, "DGX H100", "x", "h100-sxm", 8, "mixtral-8x7b", "Offline", 52_000.0),
     ]
     out = tpd.mlperf_per_accelerator(_mlperf(rows)).sort("system", "base_model")
     assert out.height == 4
     by = {(r["system"], r["base_model"]): r for r in out.iter_rows(named=True)}
-    assert by[("DGX H100 [x]", "llama2-70b")]["accuracy_pair_identical"]
-    assert by[("DGX H100 [x]", "llama2-70b")]["tokens_per_s_per_accelerator"] == 3065.625
-    assert by[("H200 [y]", "llama2-70b")]["tokens_per_s"] == 34_000.0
-    assert not by[("H200 [y]", "llama2-70b")]["accuracy_pair_identical"]
-    assert by[("GH200 [z]", "llama2-70b")]["accuracy"] == "99.9"
+    assert by[("DGX H100", "llama2-70b")]["accuracy_pair_identical"]
+    assert by[("DGX H100", "llama2-70b")]["tokens_per_s_per_accelerator"] == 3065.625
+    assert by[("H200", "llama2-70b")]["tokens_per_s"] == 34_000.0
+    assert not by[("H200", "llama2-70b")]["accuracy_pair_identical"]
+    assert by[("GH200", "llama2-70b")]["accuracy"] == "99.9"
     strict = tpd.mlperf_per_accelerator(_mlperf(rows), accuracy="99.9")
     h200 = strict.filter(pl.col("accelerator") == "h200")
     assert h200["tokens_per_s"].to_list() == [30_000.0]
 
 
-def test_software_gains_same_system_across_rounds():
+def test_one_name_two_folders_are_two_systems():
+    # AMD, v4.1: the 1x and 8x MI300X systems share a name; the results folder separates them.
+    d, name = date(2024, 8, 28), "Supermicro AS-8125GS-TNMR2"
     rows = [
         (
-            "v4.0",
-            date(2024, 4, 11),
-            "DGX H100 [DGX_X8_TRT]",
-            "h100-sxm",
-            8,
-            "llama2-70b-99.9",
+            "v4.1",
+            d,
+            name,
+            "1xMI300X_2xEPYC-9374F",
+            "mi300x",
+            1,
+            "llama2-70b-99",
             "Offline",
-            21_805.8,
+            3_062.7,
         ),
         (
             "v4.1",
-            date(2024, 8, 28),
-            "DGX H100  [dgx_x8_TRT]",
-            "h100-sxm",
+            d,
+            name,
+            "8xMI300X_2xEPYC-9374F",
+            "mi300x",
             8,
-            "llama2-70b-99.9",
+            "llama2-70b-99",
             "Offline",
-            24_524.9,
-        ),
-        (
-            "v4.1",
-            date(2024, 8, 28),
-            "DGX H100 [DGX_X8_TRT]",
-            "h100-sxm",
-            4,
-            "llama2-70b-99.9",
-            "Offline",
-            13_000.0,
+            23_515.0,
         ),
     ]
-    gains = tpd.software_gains(tpd.mlperf_per_accelerator(_mlperf(rows)))
-    assert gains.height == 1  # the 4-GPU system is different hardware
+    out = tpd.mlperf_per_accelerator(_mlperf(rows)).sort("accelerator_count")
+    assert out["tokens_per_s"].to_list() == [3_062.7, 23_515.0]
+
+
+def test_software_gains_same_system_across_rounds():
+    v40, v41 = date(2024, 4, 11), date(2024, 8, 28)
+    h100 = ("h100-sxm", 8, "llama2-70b-99.9", "Offline")
+    rows = [
+        ("v4.0", v40, "DGX H100", "DGX_X8_TRT_TRT", *h100, 21_805.8),
+        # the same system, its name spaced differently and its results folder renamed
+        ("v4.1", v41, "DGX  H100 ", "DGX_X8_TRT", *h100, 23_000.0),
+        # another folder of the same system in the round (another software stack): best counts
+        ("v4.1", v41, "DGX H100", "DGX_X8_TRT_vLLM", *h100, 24_524.9),
+        # same name, half the accelerators: different hardware
+        ("v4.1", v41, "DGX H100", "DGX_X4_TRT", "h100-sxm", 4, "llama2-70b-99.9", "Offline", 13e3),
+        # another submitter's system of the same name
+        ("v4.1", v41, "DGX H100", "DGX_X8_TRT", *h100, 25_000.0),
+    ]
+    frame = _mlperf(rows).with_columns(
+        pl.when(pl.col("tokens_per_s") == 25_000.0)
+        .then(pl.lit("Google"))
+        .otherwise(pl.col("submitter"))
+        .alias("submitter")
+    )
+    gains = tpd.software_gains(tpd.mlperf_per_accelerator(frame))
+    assert gains.height == 1
+    assert (gains["submitter"][0], gains["accelerator_count"][0]) == ("NVIDIA", 8)
     assert gains["ratio"][0] == pytest.approx(24_524.9 / 21_805.8)
 
 

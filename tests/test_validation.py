@@ -31,9 +31,9 @@ VALID = {
         "llama-3.1-70b,Llama 3.1 70B,Meta,2024-07-23,true,70,70,false,Llama 3.1 70B,true,epoch-llm-price-trends",
     ],
     "token_prices": [
-        "model_id,provider,first_party,date,last_seen,input_usd_per_mtok,output_usd_per_mtok,cached_input_usd_per_mtok,batch_input_usd_per_mtok,batch_output_usd_per_mtok,blended_usd_per_mtok,blend,currency,input_original_per_mtok,output_original_per_mtok,blended_original_per_mtok,price_kind,context_tier,source_model_name,source_id,source_locator",
-        "gpt-4o,openai,true,2024-08-06,,2.5,10,1.25,1.25,5,,,USD,2.5,10,,list,,GPT-4o,epoch-llm-price-trends,x.csv@abc#row 1",
-        "llama-3.1-70b,together,false,2024-09-01,,0.88,0.88,,,,,,USD,0.88,0.88,,list,,Llama 3.1 70B,epoch-llm-price-trends,x.csv@abc#row 2",
+        "model_id,provider,first_party,date,last_seen,input_usd_per_mtok,output_usd_per_mtok,cached_input_usd_per_mtok,batch_input_usd_per_mtok,batch_output_usd_per_mtok,blended_usd_per_mtok,blend,currency,input_original_per_mtok,output_original_per_mtok,blended_original_per_mtok,price_kind,context_tier,quantization,source_model_name,source_id,source_locator",
+        "gpt-4o,openai,true,2024-08-06,,2.5,10,1.25,1.25,5,,,USD,2.5,10,,list,,,GPT-4o,epoch-llm-price-trends,x.csv@abc#row 1",
+        "llama-3.1-70b,together,false,2024-09-01,,0.88,0.88,,,,,,USD,0.88,0.88,,list,,fp8,Llama 3.1 70B,epoch-llm-price-trends,x.csv@abc#row 2",
     ],
     "gpu_hour_prices": [
         "gpu,source_gpu_name,provider,date,pricing,usd_per_gpu_hour,statistic,region,gpus_per_instance,source_id,source_locator",
@@ -44,8 +44,8 @@ VALID = {
         "gpt-4o,mmlu,88.7,percent,2024-05-13,GPT-4o,epoch-llm-price-trends,x.csv@abc#row 1",
     ],
     "mlperf_results": [
-        "round,date,submitter,system,accelerator,source_accelerator_name,accelerator_count,benchmark_model,scenario,category,division,tokens_per_s,source_id,source_locator",
-        "v4.1,2024-08-28,NVIDIA,DGX-H100,h100-sxm,NVIDIA H100-SXM-80GB,8,llama2-70b-99,Offline,available,closed,24525,epoch-llm-price-trends,x.json@abc#row 1",
+        "round,date,submitter,system,platform,accelerator,source_accelerator_name,accelerator_count,benchmark_model,model_run,scenario,category,division,tokens_per_s,source_id,source_locator",
+        "v4.1,2024-08-28,NVIDIA,DGX-H100,DGX-H100_H100-SXM-80GBx8_TRT,h100-sxm,NVIDIA H100-SXM-80GB,8,llama2-70b-99,llama2-70b-99,Offline,available,closed,24525,epoch-llm-price-trends,x.json@abc#row 1",
     ],
     "gpu_specs": [
         "gpu,name,manufacturer,release_date,memory_gb,memory_bandwidth_tb_per_s,fp32_tflop_per_s,tf32_tflop_per_s,fp16_tflop_per_s,fp8_tflop_per_s,int8_tops,tdp_w,release_price_usd,source_id,source_locator",
@@ -240,6 +240,12 @@ def test_unknown_price_kind(valid):
     replace_cell(valid, "token_prices", 1, "price_kind", "flash-sale")
     p = only_problem(valid)
     assert (p.row, p.column, p.value) == (1, "price_kind", "flash-sale")
+
+
+def test_quantization_as_written_is_rejected(valid):
+    replace_cell(valid, "token_prices", 2, "quantization", "FP8")  # importers lowercase it
+    p = only_problem(valid)
+    assert (p.row, p.column, p.value) == (2, "quantization", "FP8")
 
 
 def test_required_value_missing(valid):

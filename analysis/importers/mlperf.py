@@ -16,14 +16,24 @@ throughput (not divided by the accelerator count). Facts checked on the files:
   `..._H100-SXM-80GBx16_TRT`) has Nodes 2 and a# 8 in both formats, NVIDIA's GB200-NVL72 system
   has Nodes 18 and a# 4. Unverified: two v4.0 open Juniper systems ("A100-2N-80GB",
   "H100-2N-80GB") give 16 per node x 2 nodes = 32; their names do not say.
-* `system` = the submitted system name followed by its results folder in brackets
-  (`Supermicro AS-8125GS-TNMR2 [8xMI300X_2xEPYC-9374F]`): names alone are not unique (AMD
-  submitted 1x and 8x MI300X systems under one name in v4.1). Open-division results that ran a
-  substitute model (e.g. Llama-3.1-70B under the llama2-70b-99.9 benchmark in v5.1) add that
-  model's folder: `[xd670_h200_x8_sglang_049/llama3_1-70b-fp8_dyn]`.
+* `system` is the system name as submitted (surrounding spaces removed). Names alone are not
+  unique: AMD submitted its 1x and 8x MI300X systems under one name in v4.1, and a submitter's
+  closed and open systems may share a folder under different names. `platform` is the system's
+  results folder (the summaries' `Platform` field; cm4mlperf's `Platform`, the same folder),
+  equal to the folder in `Location` for every result of both formats; it is unique per
+  submitter, round and division, but not stable across rounds (`analysis.tokens_per_dollar`
+  matches systems across rounds by name, accelerator and count).
+* `model_run` is the model the result ran: the folder named in `Location` (`UsedModel` in the
+  summaries, `Model` in cm4mlperf). Where that is the benchmark's own model (folders may spell
+  `llama3.1-8b` as `llama3_1-8b`), `model_run` repeats `benchmark_model`, as in every kept
+  closed-division result; open-division results that ran a substitute name it: 20 of
+  the 23 open v5.1 `llama2-70b-99.9` results (19 Llama-3.1-70B runs such as
+  `llama3_1-70b-fp8_dyn`, one `llama2-70b-fp8_quark`) and two `llama3.1-405b` ones
+  (`llama3_1-405b_finetuned`, `llama3_1-405b_pruned`). Krai and AMD each have two open v5.1
+  results of one system folder, benchmark and scenario, told apart by `model_run`.
 * The 99 and 99.9 accuracy variants are kept as separate rows (benchmark_model keeps the
   suffix); the analysis deduplicates. In the table built from the sources (2025 snapshot), 235
-  results exist in both variants (same round, source, system, division, scenario) and 211 of
+  results exist in both variants (same round, source, platform, division, scenario) and 211 of
   these pairs carry the exact same throughput: GPT-J 50 of 50, Llama-2-70B closed 154 of 178,
   Llama-2-70B open 7 of 7.
 * `date` is the round's publication date as the sources attest it: for the official summaries,
@@ -217,14 +227,16 @@ def _count(value: object) -> int | None:
     return int(number)
 
 
-def _system(name: str, location: str, benchmark: str, division: str) -> str:
-    """Submitted name plus results folder (and the substitute model, for open results)."""
-    parts = location.split("/")  # division/submitter/results/<platform>/<model>/<scenario>
-    folder = parts[3]
-    used_model = parts[4]
-    if division == "open" and used_model not in (benchmark, benchmark.replace(".", "_")):
-        folder = f"{folder}/{used_model}"
-    return f"{name.strip()} [{folder}]"
+def _folders(rec: dict, f: Fields) -> tuple[str, str] | Problem:
+    """(platform, model_run) of a result, checked against its `Location`."""
+    parts = rec["Location"].split("/")  # division/submitter/results/<platform>/<model>/<scenario>
+    if len(parts) != 6:
+        return _bad("Location", rec["Location"], "must be division/submitter/results/...")
+    platform, used = rec[f.platform], rec[f.model_run]
+    if (platform, used) != (parts[3], parts[4]):
+        return _bad(f.platform, platform, "Platform and model must name the Location's folders")
+    benchmark = rec[f.benchmark]
+    return platform, benchmark if used in (benchmark, benchmark.replace(".", "_")) else used
 
 
 def _skip_reason(rec: dict, f: Fields) -> str | None:
@@ -266,6 +278,8 @@ class Fields:
     availability: str
     value: str
     units: str
+    platform: str = "Platform"
+    model_run: str = "UsedModel"
 
 
 SUMMARY = Fields(
@@ -293,6 +307,7 @@ CM = Fields(
     availability="Availability",
     value="Result",
     units="Result_Units",
+    model_run="Model",
 )
 
 
@@ -391,15 +406,21 @@ def _row(rec: dict, f: Fields, date: str | None, source_id: str) -> dict | Probl
     if not isinstance(tokens, int | float) or isinstance(tokens, bool) or tokens <= 0:
         return _bad(f.value, tokens, "throughput must be a positive number")
     benchmark, division = rec[f.benchmark], rec[f.division]
+    folders = _folders(rec, f)
+    if isinstance(folders, Problem):
+        return folders
+    platform, model_run = folders
     return {
         "round": round_,
         "date": date,
         "submitter": rec[f.submitter],
-        "system": _system(rec[f.system], rec["Location"], benchmark, division),
+        "system": rec[f.system].strip(),
+        "platform": platform,
         "accelerator": canonical_accelerator(rec[f.accelerator]),
         "source_accelerator_name": rec[f.accelerator],
         "accelerator_count": count * node_count,
         "benchmark_model": benchmark,
+        "model_run": model_run,
         "scenario": rec["Scenario"],
         "category": category,
         "division": division,
@@ -452,5 +473,15 @@ def build(sources_dir: Path) -> dict[str, pl.DataFrame]:
     rows, _ = read_all(Path(sources_dir))
     rows = [{k: v for k, v in r.items() if not k.startswith("_")} for r in rows]
     df = common.frame(TABLE, rows)
-    order = ["round", "benchmark_model", "scenario", "division", "submitter", "system", "source_id"]
+    order = [
+        "round",
+        "benchmark_model",
+        "scenario",
+        "division",
+        "submitter",
+        "system",
+        "platform",
+        "model_run",
+        "source_id",
+    ]
     return {TABLE: df.sort(order)}

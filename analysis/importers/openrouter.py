@@ -12,10 +12,12 @@ Two files give rows:
 - `endpoints/date=2026-08-08.csv`, one row per upstream provider endpoint of a model:
   `provider_slug` (e.g. `deepinfra`, `together`, `google-vertex/europe`), `provider_region`,
   `price_prompt`, `price_completion`, `price_cache_read` (USD per token), `discount` (share off,
-  already applied to the prices: DeepSeek V3.2 on baidu 0.2072 = 0.28 x (1 - 0.26)), plus
-  quantization, latency and throughput. These are the per-provider list prices of one model:
-  provider = the upstream provider slug (`amazon-bedrock` -> `bedrock`, `/` -> `-`). Endpoints
-  exist only for 2026-08-08.
+  already applied to the prices: DeepSeek V3.2 on baidu 0.2072 = 0.28 x (1 - 0.26)),
+  `quantization` (fp8, bf16, fp4, int4, ..., or `unknown`), plus latency and throughput. These
+  are the per-provider list prices of one model: provider = the upstream provider slug
+  (`amazon-bedrock` -> `bedrock`, `/` -> `-`; the build maps it to the seller's canonical id,
+  `analysis/providers.py`), quantization = the stated precision lowercased (`unknown` and empty
+  are null). Endpoints exist only for 2026-08-08.
 
 Rules. Prices are converted with exact decimal arithmetic (no float noise from x 1e6).
 `free` variants (price 0) are price_kind "promotional"; endpoints with `discount` > 0 are
@@ -24,7 +26,8 @@ Rules. Prices are converted with exact decimal arithmetic (no float noise from x
 the batch price of the same model (and provider): they fill the batch columns of its standard
 row. `thinking` variants keep their own row. Where one provider has several endpoints for one
 model (Azure swedencentral, Bedrock eu-west-1 cost ~10% more than the default region), the
-cheapest endpoint is kept.
+cheapest endpoint is kept, with its own quantization. OpenRouter's own listing (the models file)
+states no precision: quantization is null there.
 
 Left out: router pseudo-models priced -1 (`openrouter/auto`, price set per request); floating
 aliases (`~anthropic/claude-opus-latest`); models whose output is not text only (image, audio);
@@ -41,6 +44,7 @@ deepseek), not the price of any model. The GPU files belong to the GPU-price imp
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -86,7 +90,10 @@ ENDPOINT_COLUMNS = (
     "price_prompt",
     "price_completion",
     "discount",
+    "quantization",
 )
+UNSTATED_PRECISION = {"", "unknown"}
+PRECISION = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 PROVIDER_SYNONYMS = {"amazon-bedrock": "bedrock"}
 
 
@@ -154,8 +161,24 @@ def text_models(path: Path) -> set[tuple[str, str]]:
     }
 
 
+def _quantization(path: Path, row: Row) -> str | None:
+    """The endpoint's stated precision, lowercased; None where the file says `unknown` or nothing."""
+    text = (row.fields.get("quantization") or "").strip().lower()
+    if text in UNSTATED_PRECISION:
+        return None
+    if not PRECISION.match(text):
+        raise fail(path, row.number, "quantization", text, "must be a precision such as fp8")
+    return text
+
+
 def _row(
-    path: Path, row: Row, provider: str, name: str, kind: str, prices: tuple[str, str, str]
+    path: Path,
+    row: Row,
+    provider: str,
+    name: str,
+    kind: str,
+    prices: tuple[str, str, str],
+    quantization: str | None = None,
 ) -> dict:
     input_col, output_col, cached_col = prices
     return {
@@ -168,6 +191,7 @@ def _row(
         "currency": "USD",
         "price_kind": kind,
         "context_tier": "",
+        "quantization": quantization,
         "source_model_name": name,
         "source_id": SOURCE_ID,
         "where": f"row {row.number}",
@@ -237,7 +261,8 @@ def parse_endpoints_csv(path: Path, text: set[tuple[str, str]]) -> list[dict]:
         discount = _discount(path, r)
         kind = "promotional" if f["variant"] == "free" or discount > 0 else "list"
         name = _variant_name(f["model_slug"], f["variant"])
-        row = _row(path, r, provider_slug(f["provider_slug"]), name, kind, prices)
+        provider = provider_slug(f["provider_slug"])
+        row = _row(path, r, provider, name, kind, prices, _quantization(path, r))
         key = (name, row["provider"], row["date"])
         target = batch if f["variant"] == "batch" else rows
         target[key] = _cheaper(target[key], row) if key in target else row
