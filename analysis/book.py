@@ -6,6 +6,11 @@ values, numbers figures and tables and resolves `@fig-`/`@tbl-`/`@sec-` referenc
 page per book file at the mirrored path (chapters/x.qmd -> _preview/chapters/x.html). Every page
 carries the banner below, a book-order navigation and Quarto's `quarto:offset` meta tag, so the
 chart HTML from analysis.charts finds `assets/vega/` exactly as it does in the rendered book.
+
+Both paths write the figure kit (analysis.figure_kit): the preview runs its chapters with
+`BOOK_FIGURE_KIT` pointing at `_preview/figures/` and adds `figures/index.html`, linked from every
+page's sidebar and the index page; with Quarto the kit goes to `_figures/`, and the post-render
+step (analysis/postrender.py) copies it to the site's `figures/` with the same index.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -26,11 +33,12 @@ from nbconvert import HTMLExporter
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from analysis import chapters
+from analysis import chapters, figure_kit
 from analysis.charts import write_vega_bundle
 from analysis.paths import ROOT
 
 PREVIEW_DIR = "_preview"
+KIT_DIR = "_figures"  # the figure kit Quarto renders write; analysis/postrender.py publishes it
 BANNER = "Offline preview, not the rendered book: rendered without Quarto"
 NO_QUARTO_MESSAGE = (
     "Quarto was not found and could not be installed here; to render the real book run "
@@ -51,7 +59,12 @@ def build_book(
         if quarto:
             refresh_freeze(root)
             # Quarto runs the chapters with QUARTO_PYTHON: point it at the Python running this.
-            env = {**os.environ, "QUARTO_PYTHON": os.environ.get("QUARTO_PYTHON", sys.executable)}
+            # The chapters write the figure kit into _figures/ (the post-render step publishes it).
+            env = {
+                **os.environ,
+                "QUARTO_PYTHON": os.environ.get("QUARTO_PYTHON", sys.executable),
+                figure_kit.KIT_ENV: str(root / KIT_DIR),
+            }
             return subprocess.run([quarto, "render"], cwd=root, env=env).returncode
         console.print(NO_QUARTO_MESSAGE, markup=False, soft_wrap=True)
     return build_preview(root, console=console)
@@ -67,6 +80,10 @@ def refresh_freeze(root: Path) -> bool:
     `freeze: auto` re-runs a chapter only when its source changes, and new data does not change
     the source; so the data version the frozen results came from is stamped beside them, and a
     different version clears them. True when they were cleared.
+
+    The figure kit (_figures/) is written only when a chapter runs, so it lives and dies with the
+    frozen results: a missing kit clears them (every chapter runs and writes its figures), and
+    when they are cleared or absent the kit is cleared too (no figures of other data are left).
     """
     from analysis import data
 
@@ -76,12 +93,18 @@ def refresh_freeze(root: Path) -> bool:
         return False  # no released data here: nothing to compare
     freeze = root / FREEZE_DIR
     stamp = freeze / FREEZE_STAMP
+    kit = root / KIT_DIR
     stale = freeze.exists() and (
-        not stamp.exists() or stamp.read_text(encoding="utf-8").strip() != version
+        not stamp.exists()
+        or stamp.read_text(encoding="utf-8").strip() != version
+        or not kit.is_dir()
     )
     if stale:
         shutil.rmtree(freeze)
+    if not freeze.exists():
+        shutil.rmtree(kit, ignore_errors=True)
     freeze.mkdir(exist_ok=True)
+    kit.mkdir(exist_ok=True)
     stamp.write_text(version + "\n", encoding="utf-8")
     return stale
 
@@ -142,7 +165,8 @@ def build_preview(root: Path | str = ROOT, console: Console | None = None) -> in
     pages = plan_pages(root)
     staging = Path(tempfile.mkdtemp(prefix=".preview-build-", dir=root))
     try:
-        _execute_pages(pages, console)
+        with _environment(figure_kit.KIT_ENV, str(staging / figure_kit.SITE_DIR)):
+            _execute_pages(pages, console)
         targets = _reference_targets(pages)
         book_title = _book_title(root)
         for page in pages:
@@ -150,6 +174,10 @@ def build_preview(root: Path | str = ROOT, console: Console | None = None) -> in
             out = staging / page.html_path
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(html, encoding="utf-8")
+        entries = figure_kit.read_entries(staging / figure_kit.SITE_DIR, _chapter_order(pages))
+        kit_index = staging / FIGURE_INDEX
+        kit_index.parent.mkdir(parents=True, exist_ok=True)
+        kit_index.write_text(render_figure_index(entries, pages, book_title), encoding="utf-8")
         write_vega_bundle(staging)
         _swap_in(staging, root / PREVIEW_DIR)
     except chapters.ChapterError as error:
@@ -159,7 +187,49 @@ def build_preview(root: Path | str = ROOT, console: Console | None = None) -> in
         shutil.rmtree(staging, ignore_errors=True)
     index = root / PREVIEW_DIR / "index.html"
     console.print(f"Offline preview written to {index}", markup=False, soft_wrap=True)
+    console.print(
+        f"Figure kit ({len(entries)} figures) written to {root / PREVIEW_DIR / FIGURE_INDEX}",
+        markup=False,
+        soft_wrap=True,
+    )
     return 0
+
+
+FIGURE_INDEX = Path(figure_kit.SITE_DIR) / figure_kit.INDEX_FILE
+
+
+@contextmanager
+def _environment(name: str, value: str) -> Iterator[None]:
+    """Set an environment variable for the kernels started inside the block, then restore it."""
+    before = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
+
+
+def _chapter_order(pages: list[Page]) -> list[str]:
+    return [chapters.chapter_slug(page.entry.path) for page in pages]
+
+
+def render_figure_index(entries: list[figure_kit.KitEntry], pages: list[Page], book_title) -> str:
+    """The preview's `figures/index.html`: the kit's table inside the preview's page frame."""
+    body = f"<p>{escape(figure_kit.INDEX_INTRO)}</p>\n" + figure_kit.index_table(entries)
+    return _PAGE.format(
+        offset="../",
+        title=escape(figure_kit.KIT_TITLE),
+        book_title=escape(book_title),
+        banner=escape(BANNER),
+        css=_CSS,
+        toc=_toc(FIGURE_INDEX, pages),
+        heading=f"<h1 class='title'>{escape(figure_kit.KIT_TITLE)}</h1>",
+        body=body,
+        pager="",
+    )
 
 
 def plan_pages(root: Path) -> list[Page]:
@@ -230,17 +300,42 @@ def render_page(
     )
     body, _ = exporter.from_notebook_node(notebook)
     depth = len(page.html_path.parts) - 1
+    offset = "../" * depth or "./"
+    body = _relative_kit_links(body, offset)
+    if page.entry.kind == "index":
+        body += (
+            f"<p class='figure-kit-note'>Every figure of the book, with its data and a citation: "
+            f"<a href='{FIGURE_INDEX.as_posix()}'>{figure_kit.KIT_TITLE}</a>.</p>"
+        )
     return _PAGE.format(
-        offset="../" * depth or "./",
+        offset=offset,
         title=escape(page.title),
         book_title=escape(book_title),
         banner=escape(BANNER),
         css=_CSS,
-        toc=_toc(page, pages),
+        toc=_toc(page.html_path, pages, current=page),
         heading=_front_matter_heading(page),
         body=_strip_remote_resources(body),
         pager=_pager(page, pages),
     )
+
+
+def _relative_kit_links(html: str, offset: str) -> str:
+    """Point the charts' "Download" links at the kit relative to the page.
+
+    They carry site-root paths (`data-kit-path`) that a script prefixes with the page's offset
+    under Quarto; the preview knows the offset, so its links work without the script.
+    nbconvert may reorder a tag's attributes, so each <a> tag is rewritten on its own.
+    """
+
+    def rewrite(tag: re.Match) -> str:
+        path = re.search(r'\bdata-kit-path="([^"]+)"', tag.group(0)).group(1)
+        return re.sub(r'\bhref="[^"]*"', f'href="{offset}{path}"', tag.group(0))
+
+    return _KIT_LINK.sub(rewrite, html)
+
+
+_KIT_LINK = re.compile(r'<a\b[^>]*\bdata-kit-path="[^"]+"[^>]*>')
 
 
 def _preview_notebook(page: Page, targets) -> nbformat.NotebookNode:
@@ -355,17 +450,24 @@ def _strip_remote_resources(html: str) -> str:
     return re.sub(r"@import\s+(?:url\()?[\"']?(?:https?:)?//[^;]*;", "", html, flags=re.I)
 
 
-def _toc(current: Page, pages: list[Page]) -> str:
+def _toc(from_path: Path, pages: list[Page], current: Page | None = None) -> str:
+    """The sidebar: every page in book order, then the figure kit; links relative to `from_path`."""
     items = []
     for page in pages:
-        href = _href(current, page)
+        href = _relative_href(page.html_path, from_path)
         label = f"{page.number}&nbsp;{escape(page.title)}" if page.number else escape(page.title)
         if page.entry.kind == "part":
             items.append(f"<li class='part'><a href='{href}'>{label}</a></li>")
         else:
             current_class = " class='current'" if page is current else ""
             items.append(f"<li{current_class}><a href='{href}'>{label}</a></li>")
-    return "<ol class='toc'>" + "".join(items) + "</ol>"
+    kit_class = "figure-kit current" if from_path == FIGURE_INDEX else "figure-kit"
+    kit_href = _relative_href(FIGURE_INDEX, from_path)
+    return (
+        "<ol class='toc'>"
+        + "".join(items)
+        + f"</ol><p class='{kit_class}'><a href='{kit_href}'>{figure_kit.KIT_TITLE}</a></p>"
+    )
 
 
 def _pager(current: Page, pages: list[Page]) -> str:
@@ -385,7 +487,11 @@ def _pager(current: Page, pages: list[Page]) -> str:
 
 
 def _href(current: Page, target: Page) -> str:
-    return os.path.relpath(target.html_path, start=current.html_path.parent).replace(os.sep, "/")
+    return _relative_href(target.html_path, current.html_path)
+
+
+def _relative_href(target: Path, from_path: Path) -> str:
+    return os.path.relpath(target, start=from_path.parent).replace(os.sep, "/")
 
 
 def _front_matter_heading(page: Page) -> str:
@@ -461,6 +567,10 @@ nav.sidebar ol { list-style: none; padding-left: 0; }
 nav.sidebar li { margin: .3em 0; }
 nav.sidebar li.part { font-weight: 600; margin-top: 1em; }
 nav.sidebar li.current a { font-weight: 700; color: #000; }
+nav.sidebar p.figure-kit { margin-top: 1.5em; font-weight: 600; }
+.figure-kit-links { font-size: 13px; color: #555; margin: .2em 0; }
+table.figure-kit td { vertical-align: top; font-size: 14px; }
+table.figure-kit td.citation { font-size: 13px; color: #333; }
 main { flex: 1; min-width: 0; max-width: 820px; padding-bottom: 3em; }
 pre { background: #f6f8fa; padding: .6em; overflow-x: auto; font-size: 13px; }
 details.code-fold summary { cursor: pointer; color: #555; font-size: 13px; }

@@ -179,7 +179,7 @@ def to_notebook(
     qmd_path = Path(qmd_path).resolve()
     root = Path(root).resolve() if root else project_root(qmd_path)
     notebook = jupytext.reads(qmd_path.read_text(encoding="utf-8"), fmt="Rmd")
-    cells = [setup_cell(root, fmt)]
+    cells = [setup_cell(root, fmt, chapter_slug(qmd_path))]
     for cell in notebook.cells:
         if cell.cell_type == "code":
             try:
@@ -219,15 +219,18 @@ def write_notebook(
     return target
 
 
-def setup_cell(root: Path, fmt: str) -> nbformat.NotebookNode:
-    """What Quarto does for us when it renders: run from the project root, know the format."""
+def setup_cell(root: Path, fmt: str, chapter: str | None = None) -> nbformat.NotebookNode:
+    """What Quarto does for us when it renders: run from the project root, know the format
+    and the document (`chapter`: its slug, which names its folder in the figure kit)."""
     source = (
         "# Added by analysis.chapters (Quarto does this itself when it renders):\n"
-        "# execute-dir: project, and tell analysis.charts which format is being rendered.\n"
+        "# execute-dir: project, and tell analysis.charts which format and chapter are rendered.\n"
         "import os\n"
         f"os.chdir({str(root)!r})\n"
         f"os.environ['BOOK_OUTPUT_FORMAT'] = {fmt!r}\n"
     )
+    if chapter:
+        source += f"os.environ['BOOK_CHAPTER'] = {chapter!r}\n"
     cell = nbformat.v4.new_code_cell(source)
     cell.metadata["tags"] = [SETUP_TAG, "remove-cell"]
     return cell

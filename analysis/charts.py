@@ -12,6 +12,10 @@ the output the current format needs:
 The format comes from Quarto's `QUARTO_EXECUTE_INFO` (a JSON file path; Quarto >= 1.8 sets it for
 the kernel). `BOOK_OUTPUT_FORMAT` overrides it: the offline preview and the chapter tests set it in
 their setup cell because no Quarto is running there.
+
+When `BOOK_FIGURE_KIT` names a folder (`make book` sets it), `show` also writes the chart's figure
+kit entry (PNG, SVG, CSV, JSON; see analysis.figure_kit), and the HTML output ends with a
+"Download: PNG · SVG · CSV · cite" line linking it in the site's `figures/`.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from typing import Any
 import altair as alt
 import vl_convert as vlc
 
+from analysis import figure_kit
 from analysis.paths import ROOT
 
 # One place for where the bundle lives, relative to the site (and project) root.
@@ -98,6 +103,8 @@ class RenderedChart:
     element_id: str
     description: str = ""
     base_format: str | None = field(default_factory=output_format)
+    title: str = ""
+    kit: figure_kit.KitEntry | None = None  # the figure kit entry, when one was written
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
         plain = {"text/plain": f"<chart {self.element_id}>"}
@@ -106,11 +113,15 @@ class RenderedChart:
         if self.base_format == "pdf":
             return {"application/pdf": _b64(vlc.vegalite_to_pdf(self.spec, **_versions())), **plain}
         if self.base_format == "typst":
-            return {"image/svg+xml": vlc.vegalite_to_svg(self.spec, **_versions()), **plain}
+            return {"image/svg+xml": self.svg(), **plain}
         return {"image/png": _b64(self.png(scale=2)), **plain}
 
     def png(self, scale: float = 2) -> bytes:
         return vlc.vegalite_to_png(self.spec, scale=scale, **_versions())
+
+    def svg(self) -> str:
+        """The chart as SVG, the same bytes every time (see `_stable_svg_ids`)."""
+        return _stable_svg_ids(vlc.vegalite_to_svg(self.spec, **_versions()))
 
     def html(self) -> str:
         fallback = base64.b64encode(self.png(scale=1)).decode("ascii")
@@ -121,19 +132,23 @@ class RenderedChart:
             bundle=VEGA_BUNDLE.as_posix(),
             png=fallback,
             alt=alt_text,
-        )
+        ) + (figure_kit.links_html(self.kit, self.element_id) if self.kit else "")
 
 
 def show(chart: alt.TopLevelMixin, name: str | None = None) -> RenderedChart:
     """Render `chart` for the current output format; call it as the last line of a figure cell.
 
     `name` makes the HTML element id readable (`vega-<name>-<n>`); the counter keeps ids unique
-    when a page shows the same chart twice.
+    when a page shows the same chart twice. It is also the figure's name in the figure kit,
+    written when `BOOK_FIGURE_KIT` is set.
     """
     spec = chart.to_dict()
     slug = re.sub(r"[^a-z0-9]+", "-", (name or "chart").lower()).strip("-") or "chart"
-    description = spec.get("description") or _title_text(spec.get("title"))
-    return RenderedChart(spec, f"vega-{slug}-{next(_chart_numbers)}", description)
+    title = _title_text(_first(spec, "title"))
+    description = str(_first(spec, "description") or title)
+    rendered = RenderedChart(spec, f"vega-{slug}-{next(_chart_numbers)}", description, title=title)
+    rendered.kit = figure_kit.write_entry(rendered, name)
+    return rendered
 
 
 def write_vega_bundle(dest_dir: Path | str) -> Path:
@@ -181,6 +196,43 @@ def _versions() -> dict[str, str]:
 
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
+
+
+def _first(spec: dict[str, Any], key: str) -> Any:
+    """`spec[key]`, else the first one in its layers, concatenated views or facet spec."""
+    if spec.get(key):
+        return spec[key]
+    subs = [spec.get("spec")] + [
+        s for k in ("layer", "concat", "hconcat", "vconcat") for s in spec.get(k) or []
+    ]
+    for sub in subs:
+        if isinstance(sub, dict):
+            found = _first(sub, key)
+            if found:
+                return found
+    return None
+
+
+def _stable_svg_ids(svg: str) -> str:
+    """Renumber gradient and clip-path ids from 1, in order of appearance.
+
+    Vega numbers them with counters global to its JS runtime, so the same chart rendered later in
+    a session (after the HTML fallback PNG, or after another chart) gets other ids.
+    """
+    ids = re.findall(r'\bid="((?:gradient_|clip)\d+)"', svg)
+    mapping: dict[str, str] = {}
+    for old in ids:
+        if old not in mapping:
+            prefix = "gradient_" if old.startswith("gradient_") else "clip"
+            count = sum(new.startswith(prefix) for new in mapping.values()) + 1
+            mapping[old] = f"{prefix}{count}"
+    if not mapping:
+        return svg
+
+    def swap(match: re.Match) -> str:
+        return mapping.get(match.group(0), match.group(0))
+
+    return re.sub(r'(?<=id=")[^"]+(?=")|(?<=#)(?:gradient_|clip)\d+\b', swap, svg)
 
 
 def _title_text(title: Any) -> str:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -246,3 +248,91 @@ def test_quarto_gets_the_running_python_and_fresh_results_for_new_data(tmp_path)
     frozen.write_text("{}")
     assert run_build(root, [fake_bin, Path("/usr/bin"), Path("/bin")]).returncode == 0
     assert frozen.exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# The figure kit in the preview and on the Quarto path
+
+
+def test_preview_has_a_figure_kit_index_listing_the_figure(built):
+    root, done = built
+    kit = root / "_preview" / "figures"
+    for suffix in (".png", ".svg", ".csv", ".json"):
+        assert (kit / "prices" / f"trend{suffix}").is_file(), suffix
+    record = json.loads((kit / "prices" / "trend.json").read_text())
+    assert record["id"] == "prices/trend"
+    assert record["label"] == "fig-prices-trend"  # read from the cell's `#|` lines
+    assert record["caption"] == "Price per million tokens by month"
+    assert record["description"] == "A line falling from 10 to 2.5 dollars over three months"
+    index = page(root, "figures/index.html")
+    assert book.BANNER in index
+    assert "<code>prices/trend</code>" in index
+    for file in ("trend.png", "trend.svg", "trend.csv", "trend.json"):
+        assert f"href='prices/{file}'" in index
+    assert record["citation"] in index and record["data_version"] in index
+    assert "Figure kit (1 figures) written to" in done.stderr
+
+
+def test_preview_pages_link_the_kit(built):
+    root, _ = built
+    chapter = page(root, "chapters/01-prices.html")
+    links = re.search(r'<p class="figure-kit-links"[^>]*>(.*?)</p>', chapter, re.S).group(1)
+    hrefs = dict(
+        (text, href)
+        for href, text in re.findall(r'<a\b[^>]*\bhref="([^"]+)"[^>]*>(\w+)</a>', links)
+    )
+    assert hrefs == {
+        "PNG": "../figures/prices/trend.png",
+        "SVG": "../figures/prices/trend.svg",
+        "CSV": "../figures/prices/trend.csv",
+        "cite": "../figures/index.html#prices/trend",
+    }
+    for href in hrefs.values():
+        assert (root / "_preview" / "chapters" / href.split("#")[0]).is_file(), href
+    assert "<a href='../figures/index.html'>Figure kit</a>" in chapter  # the sidebar
+    index = page(root, "index.html")
+    assert "<a href='figures/index.html'>Figure kit</a>" in index
+    assert "figure-kit-note" in index
+
+
+def test_quarto_render_gets_the_figure_kit_folder(tmp_path):
+    root = write_project(tmp_path / "book")
+    fake_bin = tmp_path / "bin"
+    fake_bin.mkdir()
+    seen = tmp_path / "kit.txt"
+    quarto = fake_bin / "quarto"
+    quarto.write_text(f'#!/bin/sh\necho "$BOOK_FIGURE_KIT" > "{seen}"\nexit 0\n')
+    quarto.chmod(0o755)
+    assert run_build(root, [fake_bin, Path("/usr/bin"), Path("/bin")]).returncode == 0
+    assert seen.read_text().strip() == str(root / book.KIT_DIR)
+
+
+def test_frozen_results_and_the_figure_kit_go_together(tmp_path):
+    """Frozen chapters do not run, so they write no figures: the kit and _freeze/ stay in step."""
+    root = write_project(tmp_path / "book")
+    (root / "data").mkdir()
+    (root / "data" / "versions.json").write_text(
+        '{"releases": [{"version": "2026-02-01", "released": "2026-02-01", '
+        '"datapackage_sha256": "x", "description": "fixture"}]}'
+    )
+    frozen = root / "_freeze" / "chapters" / "result.json"
+    figure = root / book.KIT_DIR / "prices" / "trend.png"
+
+    def freeze_and_kit(version: str, kit: bool) -> None:
+        frozen.parent.mkdir(parents=True, exist_ok=True)
+        frozen.write_text("{}")
+        (root / "_freeze" / ".data-version").write_text(version + "\n")
+        if kit:
+            figure.parent.mkdir(parents=True, exist_ok=True)
+            figure.write_bytes(b"png")
+
+    freeze_and_kit("2026-02-01", kit=True)
+    assert book.refresh_freeze(root) is False
+    assert frozen.exists() and figure.exists()  # same data, kit present: both kept
+    freeze_and_kit("2026-01-01", kit=True)
+    assert book.refresh_freeze(root) is True
+    assert not frozen.exists() and not figure.exists()  # new data: both go
+    shutil.rmtree(root / book.KIT_DIR)
+    freeze_and_kit("2026-02-01", kit=False)
+    assert book.refresh_freeze(root) is True  # no kit: every chapter must run again
+    assert not frozen.exists() and (root / book.KIT_DIR).is_dir()

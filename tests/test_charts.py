@@ -132,3 +132,20 @@ def test_pre_render_step_writes_the_bundle_into_the_project(tmp_path):
 
 def _png_width(png: bytes) -> int:
     return int.from_bytes(png[16:20], "big")  # IHDR width
+
+
+def test_svg_is_the_same_after_other_charts_were_rendered():
+    """Vega numbers SVG gradients per process; `svg()` renumbers them so the bytes repeat."""
+    data = pl.DataFrame({"x": [1, 2, 3], "y": [3.0, 1.0, 2.0]})
+    legend = alt.Chart(data).mark_point().encode(x="x", y="y", color="y")
+    first = charts.show(legend).svg()
+    charts.show(legend).png()  # renders the gradient again, moving vega's counter on
+    assert charts.show(legend).svg() == first
+    assert 'id="gradient_1"' in first and "url(#gradient_1)" in first
+
+
+def test_description_and_title_are_found_in_layers(chart):
+    layered = alt.layer(chart.properties(description="Prices fall"), chart.mark_point())
+    rendered = charts.show(layered.properties(title="Layered"))
+    assert rendered.description == "Prices fall"
+    assert rendered.title == "Layered"
