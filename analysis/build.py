@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import shutil
 import tempfile
 from datetime import date
 from pathlib import Path
@@ -276,7 +275,3 @@ def build(
     frames, sources = run_importers(Path(sources_dir), modules)
     tables = assemble(frames, sources)
     return write_version(tables, out_root, version, description)
-
-
-def copy_version(src_root: Path, version: str, dest_root: Path) -> None:
-    shutil.copytree(Path(src_root) / version, Path(dest_root) / version)

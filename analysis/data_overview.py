@@ -73,11 +73,6 @@ def coverage_chart(df: pl.DataFrame, what: str, date_col: str = "date") -> alt.C
     )
 
 
-def rows_by_source(table: str, version: str | None = None) -> pl.DataFrame:
-    df = data.load(table, version)
-    return df.group_by("source_id").len("rows").sort("rows", descending=True)
-
-
 def sources_table(version: str | None = None) -> GT:
     src = data.load("sources", version)
     counts = pl.concat(
@@ -121,7 +116,3 @@ def releases_table() -> GT:
         description="What changed",
         datapackage_sha256="sha256 of datapackage.json",
     )
-
-
-def unresolved_models(version: str | None = None) -> pl.DataFrame:
-    return data.load("models", version).filter(~pl.col("resolved")).select("model_id", "aliases")

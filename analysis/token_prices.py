@@ -141,12 +141,6 @@ def price_table(latest: pl.DataFrame, per_developer: int = 2) -> GT:
     )
 
 
-def output_input_ratio(history: pl.DataFrame) -> pl.Expr:
-    return (pl.col("output_usd_per_mtok") / pl.col("input_usd_per_mtok")).alias(
-        "output_input_ratio"
-    )
-
-
 def ratio_by_quarter(history: pl.DataFrame) -> pl.DataFrame:
     """Output-to-input price ratio of first-party list prices: median and quartiles per quarter."""
     return (
