@@ -9,6 +9,7 @@ import polars as pl
 from great_tables import GT
 
 from analysis import fixed_capability as fc
+from analysis.charts import PALETTE
 from analysis.trends import fit_log_trend
 
 BENCHMARK_NAMES = {
@@ -56,12 +57,12 @@ def staircase_chart(
     )
     stairs = (
         alt.Chart(steps)
-        .mark_line(point=True, interpolate="step-after", color="#0072B2")
+        .mark_line(point=True, interpolate="step-after", color=PALETTE[0])
         .encode(x="date:T", y="price:Q", tooltip=["model:N", "date:T", "price:Q", "score:Q"])
     )
     trend = (
         alt.Chart(line)
-        .mark_line(strokeDash=[6, 4], color="#D55E00")
+        .mark_line(strokeDash=[6, 4], color=PALETTE[3])
         .encode(x="date:T", y="price:Q")
     )
     return (base + stairs + trend).properties(
@@ -250,7 +251,7 @@ def a16z_chart(series: pl.DataFrame, fit: dict) -> alt.LayerChart:
     )
     points = (
         alt.Chart(series)
-        .mark_line(point=True, interpolate="step-after", color="#0072B2")
+        .mark_line(point=True, interpolate="step-after", color=PALETTE[0])
         .encode(
             x=alt.X("month:T", title="Month"),
             y=alt.Y(
@@ -263,7 +264,7 @@ def a16z_chart(series: pl.DataFrame, fit: dict) -> alt.LayerChart:
     )
     trend = (
         alt.Chart(line)
-        .mark_line(strokeDash=[6, 4], color="#D55E00")
+        .mark_line(strokeDash=[6, 4], color=PALETTE[3])
         .encode(x="month:T", y="price:Q")
     )
     return (points + trend).properties(

@@ -116,6 +116,17 @@ def date_rule_gt(tables: pl.DataFrame) -> GT:
     )
 
 
+def _band_and_line(df, x, y, low: str, high: str, colour, tooltip) -> list:
+    """An interval band (`low`..`high`, log scale) under its central line, one per colour."""
+    band = (
+        alt.Chart(df)
+        .mark_area(opacity=0.2)
+        .encode(x=x, y=alt.Y(f"{low}:Q", scale=alt.Scale(type="log")), y2=f"{high}:Q", color=colour)
+    )
+    line = alt.Chart(df).mark_line().encode(x=x, y=y, color=colour, tooltip=tooltip)
+    return [band, line]
+
+
 def index_chart(index: pl.DataFrame, points: pl.DataFrame | None = None) -> alt.LayerChart:
     """Quality-adjusted price index by month (`hedonic.price_index`, one or more samples stacked),
     each with its confidence band, on a log scale; optionally the models' own prices moved to the
@@ -129,22 +140,8 @@ def index_chart(index: pl.DataFrame, points: pl.DataFrame | None = None) -> alt.
     )
     x = alt.X("month:T", title="Date")
     y = alt.Y("price:Q", scale=alt.Scale(type="log"), title=PRICE_AXIS)
-    band = (
-        alt.Chart(df)
-        .mark_area(opacity=0.2)
-        .encode(x=x, y=alt.Y("ci_low:Q", scale=alt.Scale(type="log")), y2="ci_high:Q", color=colour)
-    )
-    line = (
-        alt.Chart(df)
-        .mark_line()
-        .encode(
-            x=x,
-            y=y,
-            color=colour,
-            tooltip=["sample:N", "month:T", "price:Q", "ci_low:Q", "ci_high:Q"],
-        )
-    )
-    layers = [band, line]
+    tooltip = ["sample:N", "month:T", "price:Q", "ci_low:Q", "ci_high:Q"]
+    layers = _band_and_line(df, x, y, "ci_low", "ci_high", colour, tooltip)
     if points is not None and points.height:
         pts = _names(
             points.select("model_id", "date", "price", "score", "adjusted_price", "sample")
@@ -294,22 +291,8 @@ def forecast_chart(
     )
     x = alt.X("date:T", title="Date", axis=DATE_AXIS)
     y = alt.Y("mean:Q", scale=alt.Scale(type="log"), title=PRICE_AXIS)
-    band = (
-        alt.Chart(fc)
-        .mark_area(opacity=0.2)
-        .encode(x=x, y=alt.Y("pi_low:Q", scale=alt.Scale(type="log")), y2="pi_high:Q", color=colour)
-    )
-    line = (
-        alt.Chart(fc)
-        .mark_line()
-        .encode(
-            x=x,
-            y=y,
-            color=colour,
-            tooltip=["forecast:N", "date:T", "mean:Q", "pi_low:Q", "pi_high:Q"],
-        )
-    )
-    layers = [band, line]
+    tooltip = ["forecast:N", "date:T", "mean:Q", "pi_low:Q", "pi_high:Q"]
+    layers = _band_and_line(fc, x, y, "pi_low", "pi_high", colour, tooltip)
     if fitted_from:
         fitted = pl.concat(
             [

@@ -9,6 +9,7 @@ import polars as pl
 from great_tables import GT
 
 from analysis import prices
+from analysis.charts import PALETTE
 
 # Organisations shown by name in charts; the rest are grouped as "Other".
 MAIN_ORGANIZATIONS = ["OpenAI", "Anthropic", "Google", "Meta", "Mistral AI", "DeepSeek"]
@@ -163,7 +164,7 @@ def ratio_by_quarter(history: pl.DataFrame) -> pl.DataFrame:
 def ratio_chart(ratios: pl.DataFrame) -> alt.LayerChart:
     band = (
         alt.Chart(ratios)
-        .mark_area(opacity=0.25, color="#0072B2")
+        .mark_area(opacity=0.25, color=PALETTE[0])
         .encode(
             x=alt.X("quarter:T", title="Quarter"),
             y=alt.Y("q25:Q", title="Output price / input price"),
@@ -172,7 +173,7 @@ def ratio_chart(ratios: pl.DataFrame) -> alt.LayerChart:
     )
     line = (
         alt.Chart(ratios)
-        .mark_line(point=True, color="#0072B2")
+        .mark_line(point=True, color=PALETTE[0])
         .encode(
             x="quarter:T", y="median:Q", tooltip=["quarter:T", "median:Q", "q25:Q", "q75:Q", "n:Q"]
         )
