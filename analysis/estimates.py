@@ -168,7 +168,7 @@ def token_price_estimates(version: str) -> list[dict]:
 
 
 def hardware_estimates(version: str) -> list[dict]:
-    from analysis import gpu_prices, tokens_per_dollar
+    from analysis import gpu_prices, tokens_chapter, tokens_per_dollar
 
     prices = data.load("gpu_hour_prices", version)
     rows = []
@@ -205,12 +205,19 @@ def hardware_estimates(version: str) -> list[dict]:
         )
     )
     per_acc = tokens_per_dollar.mlperf_per_accelerator(data.load("mlperf_results", version))
+    # The tokens-per-dollar chapter's own settings, so the memo number is the chapter's number.
     costs = tokens_per_dollar.mlperf_usd_per_mtok(
-        per_acc, prices, pricing="on-demand", max_lag_months=3
+        per_acc,
+        prices,
+        pricing=tokens_chapter.PRICING,
+        max_lag_months=tokens_chapter.MAX_LAG_MONTHS,
     )
     cheapest = (
         tokens_per_dollar.cheapest_by_round(costs)
-        .filter((pl.col("base_model") == "llama2-70b") & (pl.col("scenario") == "Offline"))
+        .filter(
+            (pl.col("base_model") == tokens_chapter.BENCHMARK)
+            & (pl.col("scenario") == tokens_chapter.SCENARIO)
+        )
         .sort("date")
     )
     latest = cheapest.row(-1, named=True)
