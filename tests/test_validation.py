@@ -221,11 +221,12 @@ def test_empty_file(valid):
     assert Path(p.file).name == "claims.csv" and "empty" in p.rule
 
 
-def test_missing_file(valid):
-    (valid / "cpi.csv").unlink()
-    problems = validate_folder(valid)
-    # Without a descriptor the folder simply has no cpi table; with one it must be reported.
-    assert problems == [] or any("cpi.csv" in p.file for p in problems)
+def test_missing_file(tmp_path):
+    """A folder without a descriptor holds the tables it has; a release must hold every table."""
+    version = _released(tmp_path)
+    (version / "cpi.csv").unlink()
+    p = only_problem(version)
+    assert Path(p.file).name == "cpi.csv" and p.rule == "file is missing"
 
 
 def test_id_not_a_slug(valid):
