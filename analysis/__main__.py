@@ -7,12 +7,12 @@ import json
 import sys
 from pathlib import Path
 
-from analysis import paths
-from analysis.errors import DataError
+from analysis.data import paths
+from analysis.data.errors import DataError
 
 
 def _data_build(args) -> int:
-    from analysis import build
+    from analysis.data import build
 
     dest = build.build(Path(args.sources), args.version, Path(args.out), args.description)
     print(f"built data version {args.version} in {dest}")
@@ -23,7 +23,7 @@ def _data_info(args) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from analysis import datainfo
+    from analysis.data import info as datainfo
 
     report = datainfo.info(args.version)
     if args.json:
@@ -57,8 +57,8 @@ def _data_info(args) -> int:
 
 
 def _data_validate(args) -> int:
-    from analysis import data
-    from analysis.validate import validate_folder
+    from analysis.data import release as data
+    from analysis.data.validate import validate_folder
 
     folder = Path(args.data_dir) if args.data_dir else data.version_dir(args.version)
     problems = validate_folder(folder)
@@ -75,8 +75,8 @@ def _data_validate(args) -> int:
 
 def _check_release_index(version: str):
     """The datapackage.json of a release must match the sha256 recorded when it was released."""
-    from analysis import data
-    from analysis.errors import Problem
+    from analysis.data import release as data
+    from analysis.data.errors import Problem
 
     rel = next(r for r in data.releases() if r.version == version)
     path = data.version_dir(version) / "datapackage.json"
@@ -95,14 +95,14 @@ def _check_release_index(version: str):
 
 
 def _data_export(args) -> int:
-    from analysis import data
+    from analysis.data import release as data
 
     data.load(args.table, args.version).write_csv(sys.stdout, date_format="%Y-%m-%d")
     return 0
 
 
 def _data_diff(args) -> int:
-    from analysis import datainfo
+    from analysis.data import info as datainfo
 
     rows = datainfo.diff(args.v1, args.v2)
     print("table,rows_before,rows_after,added,removed,changed")
@@ -114,13 +114,13 @@ def _data_diff(args) -> int:
 
 
 def _book(args) -> int:
-    from analysis import book
+    from analysis.book import build as book
 
     return book.build_book(paths.ROOT, preview_only=args.preview_only)
 
 
 def _chapters_lint(args) -> int:
-    from analysis import chapters
+    from analysis.book import notebook as chapters
 
     files = [Path(p) for p in args.files] or chapters.book_files(paths.ROOT)
     problems = chapters.lint(files)
@@ -130,14 +130,15 @@ def _chapters_lint(args) -> int:
 
 
 def _assets(args) -> int:
-    from analysis import charts
+    from analysis.book import show as charts
 
     print(charts.write_vega_bundle(paths.ROOT))
     return 0
 
 
 def _reproduce_epoch(args) -> int:
-    from analysis import data, fixed_capability
+    from analysis.data import release as data
+    from analysis.methods import fixed_capability
 
     table = fixed_capability.reproduce_epoch(
         data.load("token_prices", args.version),
@@ -149,13 +150,13 @@ def _reproduce_epoch(args) -> int:
 
 
 def _reproduce_a16z(args) -> int:
-    from analysis import llmflation
+    from analysis.methods import llmflation
 
     return llmflation.write_reproduction(args.version)
 
 
 def _estimates(args) -> int:
-    from analysis import estimates
+    from analysis.report import estimates
 
     table = estimates.headline(args.version)
     if args.json:

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from analysis.paths import SHARED_SOURCES  # noqa: E402
+from analysis.data.paths import SHARED_SOURCES  # noqa: E402
 
 STEP = """
 import json, resource, sys, time
@@ -32,19 +32,19 @@ print(json.dumps({{"seconds": elapsed, "max_rss_mb": rss_mb}}))
 STEPS = {
     "import analysis + polars": "import analysis.data",
     "load every table (latest version)": (
-        "from analysis import data\nfrom analysis.schema import TABLE_ORDER\n"
+        "from analysis import data\nfrom analysis.data.schema import TABLE_ORDER\n"
         "rows = sum(data.load(t).height for t in TABLE_ORDER)"
     ),
     "validate latest version (frictionless)": (
-        "from analysis import data\nfrom analysis.validate import validate_folder\n"
+        "from analysis import data\nfrom analysis.data.validate import validate_folder\n"
         "assert validate_folder(data.version_dir()) == []"
     ),
     "Epoch reproduction": (
-        "from analysis import data, fixed_capability as fc\n"
+        "from analysis import data\nfrom analysis.methods import fixed_capability as fc\n"
         "fc.reproduce_epoch(data.load('token_prices'), data.load('benchmark_scores'), data.load('models'))"
     ),
     "fixed-capability trends, full data": (
-        "from analysis import data, fixed_capability as fc\n"
+        "from analysis import data\nfrom analysis.methods import fixed_capability as fc\n"
         "fc.extension_trends(data.load('token_prices'), data.load('benchmark_scores'), data.load('models'))"
     ),
 }
@@ -70,7 +70,7 @@ def main() -> None:
     if Path(args.sources).exists():
         out = tempfile.mkdtemp(prefix="bench-data-")
         steps["build a version from the raw sources"] = (
-            f"from pathlib import Path\nfrom analysis import build\n"
+            f"from pathlib import Path\nfrom analysis.data import build\n"
             f"build.build(Path({args.sources!r}), '2000-01-01', Path({out!r}), 'benchmark')"
         )
     print(f"{'step':45} {'seconds':>9} {'max RSS MB':>11}")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.paths import SHARED_SOURCES
+from analysis.data.paths import SHARED_SOURCES
 
 
 @pytest.fixture(scope="session")

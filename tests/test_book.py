@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import book
+from analysis.book import build as book
 
 QUARTO_YML = """\
 project:
@@ -42,7 +42,7 @@ PRICES = """\
 #| label: prices-setup
 import altair as alt
 import polars as pl
-from analysis.charts import show
+from analysis.book.show import show
 prices = pl.DataFrame({"month": [1, 2, 3], "usd_per_mtok": [10.0, 5.0, 2.5]})
 ```
 
@@ -77,7 +77,7 @@ def write_project(root: Path, prices: str = PRICES) -> Path:
 def run_build(root: Path, path_dirs: list[Path], *args: str) -> subprocess.CompletedProcess:
     """`build_book` in a fresh process whose PATH is only `path_dirs` (so no quarto on it)."""
     code = (
-        "import sys; from analysis.book import build_book; "
+        "import sys; from analysis.book.build import build_book; "
         f"sys.exit(build_book({str(root)!r}, {', '.join(args)}))"
     )
     env = {**os.environ, "PATH": os.pathsep.join(map(str, path_dirs))}

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import chapters
-from analysis.paths import ROOT
+from analysis.book import notebook as chapters
+from analysis.data.paths import ROOT
 
 BIB = """\
 @misc{cottier2025prices,

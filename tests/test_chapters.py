@@ -1,6 +1,6 @@
 """Every chapter of the book runs, without Quarto.
 
-The real book: each file `_quarto.yml` renders is converted to .ipynb (analysis.chapters, with the
+The real book: each file `_quarto.yml` renders is converted to .ipynb (analysis.book.notebook, with the
 setup cell that does Quarto's `execute-dir: project`) into a temp folder, and nbval runs it there in
 a fresh kernel, in a pytest subprocess: nbval collects .ipynb files only, and a subprocess keeps its
 kernel and options apart from this run. `--nbval-lax`: outputs change with the data, so only
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import chapters
-from analysis.paths import ROOT
+from analysis.book import notebook as chapters
+from analysis.data.paths import ROOT
 
 BOOK_FILES = chapters.book_files(ROOT) if (ROOT / "_quarto.yml").exists() else []
 

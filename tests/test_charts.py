@@ -10,7 +10,7 @@ import altair as alt
 import polars as pl
 import pytest
 
-from analysis import charts
+from analysis.book import show as charts
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

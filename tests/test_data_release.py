@@ -12,11 +12,13 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis import build, data, datainfo
-from analysis.importers.common import slug
-from analysis.paths import DATA_DIR, ROOT
-from analysis.schema import TABLE_ORDER
-from analysis.validate import validate_folder
+from analysis.data import build
+from analysis.data import info as datainfo
+from analysis.data import release as data
+from analysis.data.importers.common import slug
+from analysis.data.paths import DATA_DIR, ROOT
+from analysis.data.schema import TABLE_ORDER
+from analysis.data.validate import validate_folder
 
 LATEST = data.latest_version()
 

@@ -8,8 +8,9 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis import data, dispersion
-from analysis.schema import TABLES
+from analysis.data import release as data
+from analysis.data.schema import TABLES
+from analysis.methods import dispersion
 
 JAN, FEB, MAR = date(2025, 1, 1), date(2025, 2, 1), date(2025, 3, 1)
 

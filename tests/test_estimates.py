@@ -10,8 +10,10 @@ import sys
 import polars as pl
 import pytest
 
-from analysis import data, estimates, fixed_capability
-from analysis.paths import ROOT
+from analysis.data import release as data
+from analysis.data.paths import ROOT
+from analysis.methods import fixed_capability
+from analysis.report import estimates
 
 
 @pytest.fixture(scope="module")

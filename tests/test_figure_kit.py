@@ -14,8 +14,11 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analysis import chapters, charts, data, figure_kit, postrender
-from analysis.paths import ROOT
+from analysis.book import figure_kit, postrender
+from analysis.book import notebook as chapters
+from analysis.book import show as charts
+from analysis.data import release as data
+from analysis.data.paths import ROOT
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 PRICES = pl.DataFrame(
@@ -187,7 +190,7 @@ def test_post_render_script_uses_quartos_output_dir(kit, tmp_path):
     out = tmp_path / "book-out"
     env = {**os.environ, postrender.OUTPUT_DIR_ENV: str(out)}
     done = subprocess.run(
-        [sys.executable, str(ROOT / "analysis" / "postrender.py")],
+        [sys.executable, str(ROOT / "analysis" / "book" / "postrender.py")],
         capture_output=True,
         text=True,
         timeout=120,

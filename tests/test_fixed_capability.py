@@ -7,8 +7,8 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis.fixed_capability import staircase, thresholds, trend, trends
-from analysis.trends import InsufficientData
+from analysis.methods.fixed_capability import staircase, thresholds, trend, trends
+from analysis.methods.trends import InsufficientData
 
 
 def obs(rows):

@@ -1,6 +1,6 @@
-"""Tests of analysis.gpu_hour_chapter: the section functions on small hand-made frames (which row
+"""Tests of analysis.chapters.gpu_hour_prices: the section functions on small hand-made frames (which row
 each quoted value comes from, and how it is written), and the whole chapter on the released data
-(every key the prose quotes exists, the values equal what analysis.gpu_prices returns, and the
+(every key the prose quotes exists, the values equal what analysis.methods.gpu_prices returns, and the
 verdicts the prose states in words still hold)."""
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis import data, gpu_prices
-from analysis import gpu_hour_chapter as gh
-from analysis import hardware_views as hv
-from analysis.paths import ROOT
+from analysis.chapters import gpu_hour_prices as gh
+from analysis.data import release as data
+from analysis.data.paths import ROOT
+from analysis.figures import hardware as hv
+from analysis.methods import gpu_prices
 
 CHAPTER = ROOT / "chapters" / "gpu-hour-prices.qmd"
 

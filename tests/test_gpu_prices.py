@@ -1,4 +1,4 @@
-"""Tests of analysis.gpu_prices on synthetic data with known answers."""
+"""Tests of analysis.methods.gpu_prices on synthetic data with known answers."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import gpu_prices as gp
+from analysis.methods import gpu_prices as gp
 
 
 def _months(n: int, start: date = date(2022, 1, 1)) -> list[date]:

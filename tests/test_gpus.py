@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from analysis.gpus import canonical_gpu, gpu_family
+from analysis.data.gpus import canonical_gpu, gpu_family
 
 EXPECTED = {
     # Epoch hardware prices and chip dataset

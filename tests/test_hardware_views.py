@@ -1,4 +1,4 @@
-"""Tests of analysis.hardware_views (the charts and tables of the hardware chapters, the prose
+"""Tests of analysis.figures.hardware (the charts and tables of the hardware chapters, the prose
 formatters and `Numbers`) and of the floor-to-API ratio behind the ladder chart, on small
 hand-made frames."""
 
@@ -11,8 +11,8 @@ import polars as pl
 import pytest
 from great_tables import GT
 
-from analysis import hardware_views as hv
-from analysis import tokens_per_dollar as tpd
+from analysis.figures import hardware as hv
+from analysis.methods import tokens_per_dollar as tpd
 
 ROUND_DATE = date(2025, 9, 4)
 

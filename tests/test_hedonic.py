@@ -10,8 +10,9 @@ import pytest
 import statsmodels.api as sm
 from scipy import stats
 
-from analysis import hedonic
-from analysis.hedonic import (
+from analysis.data.schema import TABLES
+from analysis.methods import hedonic
+from analysis.methods.hedonic import (
     fit_hedonic,
     hedonic_table,
     logit_score,
@@ -20,8 +21,7 @@ from analysis.hedonic import (
     quality_adjusted_prices,
     running_frontier,
 )
-from analysis.schema import TABLES
-from analysis.trends import InsufficientData
+from analysis.methods.trends import InsufficientData
 
 TEN_X_PER_YEAR = -np.log(10) / 365  # a, per day
 B = 1.5

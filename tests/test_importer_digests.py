@@ -7,8 +7,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import digests
+from analysis.data.errors import DataError
+from analysis.data.importers import digests
 
 DIGEST = """Inference Efficiency — 2026-09-27
 Context & numbers

@@ -9,9 +9,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import epoch_benchmarks as eb
-from analysis.importers.common import provenance
+from analysis.data.errors import DataError
+from analysis.data.importers import epoch_benchmarks as eb
+from analysis.data.importers.common import provenance
 
 HUB_COMMIT = "a6381e26b51c771ff73ecaffbb7dafbbbb411af5"
 STITCH_COMMIT = "f87d3cc8e8a8f8471be475ebce58fb9a73b4e756"

@@ -9,9 +9,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import epoch_hardware
-from analysis.schema import TABLES
+from analysis.data.errors import DataError
+from analysis.data.importers import epoch_hardware
+from analysis.data.schema import TABLES
 
 PRICE_HEADER = [
     "Price source",

@@ -8,10 +8,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import epoch_models
-from analysis.models import MODEL_INFO_COLUMNS, build_models, resolve
-from analysis.schema import TABLES
+from analysis.data.errors import DataError
+from analysis.data.importers import epoch_models
+from analysis.data.models import MODEL_INFO_COLUMNS, build_models, resolve
+from analysis.data.schema import TABLES
 
 ML_HEADER = "Model,Domain,Organization,Publication date,Parameters,Model accessibility,Training compute (FLOP)\n"
 ML_ROWS = [

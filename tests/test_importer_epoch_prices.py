@@ -9,9 +9,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import epoch_prices
-from analysis.importers.common import provenance
+from analysis.data.errors import DataError
+from analysis.data.importers import epoch_prices
+from analysis.data.importers.common import provenance
 
 COMMIT = "34b923314338360d1b1bbed6ec30d9299e54fdae"
 HEADER = (

@@ -9,8 +9,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import fred
+from analysis.data.errors import DataError
+from analysis.data.importers import fred
 
 FX = """Date,Country,Exchange rate
 2026-05-01,Australia,0.6512

@@ -8,8 +8,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import genai_prices
+from analysis.data.errors import DataError
+from analysis.data.importers import genai_prices
 
 HEAD = dt.date(2026, 8, 21)
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import gpu_index
+from analysis.data.errors import DataError
+from analysis.data.importers import gpu_index
 
 HEADER = (
     "period,index_code,status,value,provider_count,observation_count,snapshot_count,dispersion,"

@@ -10,9 +10,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import gpu_markets
-from analysis.schema import TABLES
+from analysis.data.errors import DataError
+from analysis.data.importers import gpu_markets
+from analysis.data.schema import TABLES
 
 COMMIT_T = "718a831c495f202f8c290d290b1f652aa7ed70d9"
 COMMIT_S = "83ec0dd32d3c132382396cf19f27568a4c42ae99"

@@ -9,9 +9,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import gundlach
-from analysis.importers.common import provenance
+from analysis.data.errors import DataError
+from analysis.data.importers import gundlach
+from analysis.data.importers.common import provenance
 
 COMMIT = "a6381e26b51c771ff73ecaffbb7dafbbbb411af5"
 # Headers as the file writes them: some with embedded CR LF, "Notes" twice, blank spacers.

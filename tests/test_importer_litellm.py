@@ -10,9 +10,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import litellm
-from analysis.schema import TABLES
+from analysis.data.errors import DataError
+from analysis.data.importers import litellm
+from analysis.data.schema import TABLES
 
 ROCRY = litellm.ROCRY_DIR
 TOKENCOST = litellm.TOKENCOST_DIR

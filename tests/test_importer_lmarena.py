@@ -10,9 +10,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import lmarena
-from analysis.schema import TABLES
+from analysis.data.errors import DataError
+from analysis.data.importers import lmarena
+from analysis.data.schema import TABLES
 
 FB = "lmarena-csv-fboulnois"
 CAT = "lmarena-arena-catalog"

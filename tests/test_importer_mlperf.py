@@ -10,9 +10,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import mlperf
-from analysis.schema import TABLES
+from analysis.data.errors import DataError
+from analysis.data.importers import mlperf
+from analysis.data.schema import TABLES
 
 FOLDER = "mlperf-inference"
 CM_V40_OFFLINE = (

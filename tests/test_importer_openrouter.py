@@ -9,8 +9,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import openrouter
+from analysis.data.errors import DataError
+from analysis.data.importers import openrouter
 
 MODEL_HEADER_LINE = (
     "scrape_date,scraped_at,id,model_slug,variant,permaslug,canonical_slug,name,author,created_at,"

@@ -9,8 +9,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis.errors import DataError
-from analysis.importers import simonw
+from analysis.data.errors import DataError
+from analysis.data.importers import simonw
 
 COMMITS = {"2025-10-10": "51758ee303f2" + "0" * 28, "2025-11-07": "e96acfddc154" + "0" * 28}
 

@@ -7,15 +7,16 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis import data, llmflation
-from analysis.llmflation import (
+from analysis.data import release as data
+from analysis.data.schema import TABLES
+from analysis.methods import llmflation
+from analysis.methods.llmflation import (
     a16z_fit,
     monthly_minimum,
     qualifying_models,
     single_priced_models,
 )
-from analysis.schema import TABLES
-from analysis.trends import InsufficientData
+from analysis.methods.trends import InsufficientData
 
 
 def price_rows(rows: list[dict]) -> pl.DataFrame:
@@ -203,7 +204,7 @@ def test_reproduce_a16z_command_prints_the_series_and_the_fits():
     import subprocess
     import sys
 
-    from analysis.paths import ROOT
+    from analysis.data.paths import ROOT
 
     run = subprocess.run(
         [sys.executable, "-m", "analysis", "reproduce", "a16z"],

@@ -10,9 +10,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analysis import models
-from analysis.errors import DataError
-from analysis.models import (
+from analysis.data import models
+from analysis.data.errors import DataError
+from analysis.data.models import (
     RULES,
     build_models,
     first_party_expr,
@@ -21,7 +21,7 @@ from analysis.models import (
     normalize,
     resolve,
 )
-from analysis.schema import SLUG, TABLES
+from analysis.data.schema import SLUG, TABLES
 
 RULE = {r.name: r.apply for r in RULES}
 

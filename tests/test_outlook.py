@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import statsmodels.api as sm
 
-from analysis import outlook
-from analysis.trends import InsufficientData, decline_factor, ordinal_days
+from analysis.methods import outlook
+from analysis.methods.trends import InsufficientData, decline_factor, ordinal_days
 
 START = date(2022, 1, 1)
 TRUE_BREAK = date(2024, 1, 1)

@@ -10,8 +10,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis import hedonic, outlook
-from analysis import outlook_views as views
+from analysis.figures import outlook as views
+from analysis.methods import hedonic, outlook
 
 START = date(2023, 1, 1)
 BREAK = date(2024, 6, 1)

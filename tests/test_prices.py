@@ -7,7 +7,7 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis import prices
+from analysis.methods import prices
 
 
 def test_blends():

@@ -8,9 +8,10 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis import build, data, models, providers
-from analysis.importers.common import MODEL_INFO_SCHEMA
-from analysis.schema import SLUG, TABLES
+from analysis.data import build, models, providers
+from analysis.data import release as data
+from analysis.data.importers.common import MODEL_INFO_SCHEMA
+from analysis.data.schema import SLUG, TABLES
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,8 @@
 """The chapter on quality-adjusted prices: the numbers its prose quotes.
 
 First the formatters and the phrases chosen by a comparison, on hand-made values; then
-`quality_adjusted.compute` on the released data, checked against what `analysis.hedonic`,
-`analysis.fixed_capability` and `analysis.outlook` return, and against the chapter's prose.
+`quality_adjusted.compute` on the released data, checked against what `analysis.methods.hedonic`,
+`analysis.methods.fixed_capability` and `analysis.methods.outlook` return, and against the chapter's prose.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analysis import data, hedonic, outlook
-from analysis import fixed_capability as fc
-from analysis import quality_adjusted as qa
-from analysis.paths import ROOT
+from analysis.chapters import quality_adjusted as qa
+from analysis.data import release as data
+from analysis.data.paths import ROOT
+from analysis.methods import fixed_capability as fc
+from analysis.methods import hedonic, outlook
 
 CHAPTER = ROOT / "chapters" / "quality-adjusted.qmd"
 

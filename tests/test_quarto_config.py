@@ -8,8 +8,8 @@ import jsonschema
 import pytest
 import yaml
 
-from analysis import chapters
-from analysis.paths import QUARTO_SCHEMA, ROOT
+from analysis.book import notebook as chapters
+from analysis.data.paths import QUARTO_SCHEMA, ROOT
 
 CONFIG_TEXT = (ROOT / "_quarto.yml").read_text(encoding="utf-8")
 CONFIG = yaml.safe_load(CONFIG_TEXT)

@@ -10,8 +10,9 @@ import sys
 import polars as pl
 import pytest
 
-from analysis import data, fixed_capability
-from analysis.paths import ROOT
+from analysis.data import release as data
+from analysis.data.paths import ROOT
+from analysis.methods import fixed_capability
 
 COLUMNS = "benchmark,threshold_model,threshold_score,n,start_date,end_date,factor_per_year,ci90_low,ci90_high,r_squared"
 

@@ -1,6 +1,6 @@
-"""Tests of analysis.tokens_chapter: the section functions on small hand-made frames (which row
+"""Tests of analysis.chapters.tokens_per_dollar: the section functions on small hand-made frames (which row
 each quoted value comes from, and how it is written), and the whole chapter on the released data
-(every key the prose quotes exists, the values equal what analysis.tokens_per_dollar returns, and
+(every key the prose quotes exists, the values equal what analysis.methods.tokens_per_dollar returns, and
 the verdicts the prose states in words still hold)."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis import data
-from analysis import hardware_views as hv
-from analysis import tokens_chapter as tc
-from analysis import tokens_per_dollar as tpd
-from analysis.paths import ROOT
+from analysis.chapters import tokens_per_dollar as tc
+from analysis.data import release as data
+from analysis.data.paths import ROOT
+from analysis.figures import hardware as hv
+from analysis.methods import tokens_per_dollar as tpd
 
 CHAPTER = ROOT / "chapters" / "tokens-per-dollar.qmd"
 V40, V51 = date(2024, 3, 27), date(2025, 9, 4)

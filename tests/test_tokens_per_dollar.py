@@ -1,4 +1,4 @@
-"""Tests of analysis.tokens_per_dollar: the $/Mtok formula, accuracy-variant rule, price joins
+"""Tests of analysis.methods.tokens_per_dollar: the $/Mtok formula, accuracy-variant rule, price joins
 and the physical floor, each against a hand-computed example."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis import tokens_per_dollar as tpd
+from analysis.methods import tokens_per_dollar as tpd
 
 
 def _mlperf(rows: list[tuple]) -> pl.DataFrame:

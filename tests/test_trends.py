@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import statsmodels.api as sm
 
-from analysis.trends import (
+from analysis.methods.trends import (
     InsufficientData,
     bootstrap_factor_interval,
     decline_factor,

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from analysis import build
-from analysis.paths import ROOT
-from analysis.schema import TABLE_ORDER, TABLES
-from analysis.validate import validate_folder
+from analysis.data import build
+from analysis.data.paths import ROOT
+from analysis.data.schema import TABLE_ORDER, TABLES
+from analysis.data.validate import validate_folder
 
 SLUG = TABLES["sources"].column("source_id").pattern
 
@@ -293,7 +293,7 @@ def test_every_problem_is_reported_not_only_the_first(valid):
 
 def _released(tmp_path: Path) -> Path:
     """A released version written by the real build code from the valid fixture."""
-    from analysis.data import read_table_csv
+    from analysis.data.release import read_table_csv
 
     folder = write_valid(tmp_path / "fixture")
     tables = {t: read_table_csv(folder / f"{t}.csv", t) for t in TABLE_ORDER}
@@ -311,8 +311,8 @@ def test_checksum_of_a_released_version(tmp_path):
 
 
 def test_released_versions_cannot_be_overwritten(tmp_path):
-    from analysis.data import read_table_csv
-    from analysis.errors import DataError
+    from analysis.data.errors import DataError
+    from analysis.data.release import read_table_csv
 
     version = _released(tmp_path)
     tables = {t: read_table_csv(version / f"{t}.csv", t) for t in TABLE_ORDER}

@@ -1,0 +1,614 @@
+"""`make book`: render with Quarto when it is here, else build an offline preview in _preview/.
+
+The preview runs every chapter (analysis.book.notebook.execute), converts it with nbconvert's `basic`
+template (body only: no require.js or MathJax from a CDN), folds the code, substitutes inline
+values, numbers figures and tables and resolves `@fig-`/`@tbl-`/`@sec-` references, and writes one
+page per book file at the mirrored path (chapters/x.qmd -> _preview/chapters/x.html). Every page
+carries the banner below, a book-order navigation and Quarto's `quarto:offset` meta tag, so the
+chart HTML from analysis.book.show finds `assets/vega/` exactly as it does in the rendered book.
+
+Both paths write the figure kit (analysis.book.figure_kit): the preview runs its chapters with
+`BOOK_FIGURE_KIT` pointing at `_preview/figures/` and adds `figures/index.html`, linked from every
+page's sidebar and the index page; with Quarto the kit goes to `_figures/`, and the post-render
+step (analysis/book/postrender.py) copies it to the site's `figures/` with the same index.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+import nbformat
+import yaml
+from nbconvert import HTMLExporter
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from analysis.book import figure_kit
+from analysis.book import notebook as chapters
+from analysis.book.show import write_vega_bundle
+from analysis.data.paths import ROOT
+
+PREVIEW_DIR = "_preview"
+KIT_DIR = (
+    "_figures"  # the figure kit Quarto renders write; analysis/book/postrender.py publishes it
+)
+BANNER = "Offline preview, not the rendered book: rendered without Quarto"
+NO_QUARTO_MESSAGE = (
+    "Quarto was not found and could not be installed here; to render the real book run "
+    '"pip install quarto-cli" (or get it from https://quarto.org/docs/get-started/) then '
+    '"make book". Building an offline preview in _preview/ instead.'
+)
+INSTALL_TIMEOUT_SECONDS = 180
+
+
+def build_book(
+    root: Path | str = ROOT, preview_only: bool = False, try_install: bool = True
+) -> int:
+    """Render the book with Quarto if possible, else build the offline preview; an exit code."""
+    root = Path(root).resolve()
+    console = Console(stderr=True, highlight=False)
+    if not preview_only:
+        quarto = find_quarto(root) or (install_quarto(root) if try_install else None)
+        if quarto:
+            refresh_freeze(root)
+            # Quarto runs the chapters with QUARTO_PYTHON: point it at the Python running this.
+            # The chapters write the figure kit into _figures/ (the post-render step publishes it).
+            env = {
+                **os.environ,
+                "QUARTO_PYTHON": os.environ.get("QUARTO_PYTHON", sys.executable),
+                figure_kit.KIT_ENV: str(root / KIT_DIR),
+            }
+            return subprocess.run([quarto, "render"], cwd=root, env=env).returncode
+        console.print(NO_QUARTO_MESSAGE, markup=False, soft_wrap=True)
+    return build_preview(root, console=console)
+
+
+FREEZE_DIR = "_freeze"
+FREEZE_STAMP = ".data-version"
+
+
+def refresh_freeze(root: Path) -> bool:
+    """Drop Quarto's frozen results when the data version changed since they were made.
+
+    `freeze: auto` re-runs a chapter only when its source changes, and new data does not change
+    the source; so the data version the frozen results came from is stamped beside them, and a
+    different version clears them. True when they were cleared.
+
+    The figure kit (_figures/) is written only when a chapter runs, so it lives and dies with the
+    frozen results: a missing kit clears them (every chapter runs and writes its figures), and
+    when they are cleared or absent the kit is cleared too (no figures of other data are left).
+    """
+    from analysis.data import release as data
+
+    try:
+        version = data.current_version(root=root / "data")
+    except ValueError:
+        return False  # no released data here: nothing to compare
+    freeze = root / FREEZE_DIR
+    stamp = freeze / FREEZE_STAMP
+    kit = root / KIT_DIR
+    stale = freeze.exists() and (
+        not stamp.exists()
+        or stamp.read_text(encoding="utf-8").strip() != version
+        or not kit.is_dir()
+    )
+    if stale:
+        shutil.rmtree(freeze)
+    if not freeze.exists():
+        shutil.rmtree(kit, ignore_errors=True)
+    freeze.mkdir(exist_ok=True)
+    kit.mkdir(exist_ok=True)
+    stamp.write_text(version + "\n", encoding="utf-8")
+    return stale
+
+
+def find_quarto(root: Path) -> str | None:
+    """A `quarto` that answers `--version`: on PATH, in the project's .venv or beside this Python."""
+    candidates = [
+        shutil.which("quarto"),
+        root / ".venv" / "bin" / "quarto",
+        Path(sys.executable).parent / "quarto",
+    ]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file() and _answers_version(str(candidate)):
+            return str(candidate)
+    return None
+
+
+def install_quarto(root: Path, timeout: int = INSTALL_TIMEOUT_SECONDS) -> str | None:
+    """Try `pip install quarto-cli` into this environment; it needs GitHub, so it may fail."""
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "quarto-cli"]
+    try:
+        subprocess.run(command, timeout=timeout, capture_output=True, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return find_quarto(root)
+
+
+def _answers_version(quarto: str) -> bool:
+    try:
+        done = subprocess.run([quarto, "--version"], capture_output=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Offline preview
+
+
+@dataclass
+class Page:
+    entry: chapters.BookEntry
+    html_path: Path  # relative to the output folder
+    title: str
+    number: str  # "1", "A", or "" for unnumbered pages
+    echo: bool  # show (folded) code unless the book or the cell says echo: false
+    executed: chapters.ExecutedChapter | None = None
+
+
+def build_preview(root: Path | str = ROOT, console: Console | None = None) -> int:
+    """Execute every book file and write the HTML preview into root/_preview/; an exit code.
+
+    Builds into a temporary folder beside _preview/ and swaps it in only when every chapter ran,
+    so a failing chapter leaves the previous preview (or none) untouched.
+    """
+    root = Path(root).resolve()
+    console = console or Console(stderr=True, highlight=False)
+    pages = plan_pages(root)
+    staging = Path(tempfile.mkdtemp(prefix=".preview-build-", dir=root))
+    try:
+        with _environment(figure_kit.KIT_ENV, str(staging / figure_kit.SITE_DIR)):
+            _execute_pages(pages, console)
+        targets = _reference_targets(pages)
+        book_title = _book_title(root)
+        for page in pages:
+            html = render_page(page, pages, targets, book_title)
+            out = staging / page.html_path
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(html, encoding="utf-8")
+        entries = figure_kit.read_entries(staging / figure_kit.SITE_DIR, _chapter_order(pages))
+        kit_index = staging / FIGURE_INDEX
+        kit_index.parent.mkdir(parents=True, exist_ok=True)
+        kit_index.write_text(render_figure_index(entries, pages, book_title), encoding="utf-8")
+        write_vega_bundle(staging)
+        _swap_in(staging, root / PREVIEW_DIR)
+    except chapters.ChapterError as error:
+        console.print(f"Preview not built: {error}", markup=False, soft_wrap=True)
+        return 1
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    index = root / PREVIEW_DIR / "index.html"
+    console.print(f"Offline preview written to {index}", markup=False, soft_wrap=True)
+    console.print(
+        f"Figure kit ({len(entries)} figures) written to {root / PREVIEW_DIR / FIGURE_INDEX}",
+        markup=False,
+        soft_wrap=True,
+    )
+    return 0
+
+
+FIGURE_INDEX = Path(figure_kit.SITE_DIR) / figure_kit.INDEX_FILE
+
+
+@contextmanager
+def _environment(name: str, value: str) -> Iterator[None]:
+    """Set an environment variable for the kernels started inside the block, then restore it."""
+    before = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
+
+
+def _chapter_order(pages: list[Page]) -> list[str]:
+    return [chapters.chapter_slug(page.entry.path) for page in pages]
+
+
+def render_figure_index(entries: list[figure_kit.KitEntry], pages: list[Page], book_title) -> str:
+    """The preview's `figures/index.html`: the kit's table inside the preview's page frame."""
+    body = f"<p>{escape(figure_kit.INDEX_INTRO)}</p>\n" + figure_kit.index_table(entries)
+    return _PAGE.format(
+        offset="../",
+        title=escape(figure_kit.KIT_TITLE),
+        book_title=escape(book_title),
+        banner=escape(BANNER),
+        css=_CSS,
+        toc=_toc(FIGURE_INDEX, pages),
+        heading=f"<h1 class='title'>{escape(figure_kit.KIT_TITLE)}</h1>",
+        body=body,
+        pager="",
+    )
+
+
+def plan_pages(root: Path) -> list[Page]:
+    book_echo = _book_echo(root)
+    pages, chapter_count, appendix_count = [], 0, 0
+    for entry in chapters.book_entries(root):
+        number = ""
+        if _unnumbered(entry.path):
+            pass  # `# Title {.unnumbered}`: Quarto gives it no number either
+        elif entry.kind == "chapter":
+            chapter_count += 1
+            number = str(chapter_count)
+        elif entry.kind == "appendix":
+            number = chr(ord("A") + appendix_count)
+            appendix_count += 1
+        html_path = entry.path.relative_to(root).with_suffix(".html")
+        pages.append(Page(entry, html_path, _title(entry.path), number, book_echo))
+    return pages
+
+
+def _execute_pages(pages: list[Page], console: Console) -> None:
+    columns = [
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    ]
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task("Running chapters", total=len(pages))
+        for page in pages:
+            progress.update(task, description=f"Running {page.html_path.with_suffix('.qmd')}")
+            page.executed = chapters.execute(page.entry.path, fmt="html")
+            progress.advance(task)
+        progress.update(task, description="Ran every chapter")
+
+
+def _reference_targets(pages: list[Page]) -> dict[str, tuple[Path, str]]:
+    """label -> (page path, link text): "Figure 1.2", "Table 3.1" or a section's title."""
+    targets: dict[str, tuple[Path, str]] = {}
+    for page in pages:
+        counts = {"fig": 0, "tbl": 0}
+        for cell in page.executed.notebook.cells:
+            label = cell.metadata.get("label", "")
+            kind = label.split("-", 1)[0]
+            if cell.cell_type == "code" and kind in counts:
+                counts[kind] += 1
+                number = f"{page.number}.{counts[kind]}" if page.number else str(counts[kind])
+                name = "Figure" if kind == "fig" else "Table"
+                targets[label] = (page.html_path, f"{name} {number}")
+            if cell.cell_type == "markdown":
+                for match in _HEADING.finditer(cell.source):
+                    anchor = _heading_id(match.group(3))
+                    if anchor:
+                        targets[anchor] = (page.html_path, match.group(2).strip())
+    return targets
+
+
+def render_page(
+    page: Page, pages: list[Page], targets: dict[str, tuple[Path, str]], book_title: str
+) -> str:
+    notebook = _preview_notebook(page, targets)
+    exporter = HTMLExporter(
+        template_name="basic",
+        exclude_input=True,
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+        anchor_link_text="",
+    )
+    body, _ = exporter.from_notebook_node(notebook)
+    depth = len(page.html_path.parts) - 1
+    offset = "../" * depth or "./"
+    body = _relative_kit_links(body, offset)
+    if page.entry.kind == "index":
+        body += (
+            f"<p class='figure-kit-note'>Every figure of the book, with its data and a citation: "
+            f"<a href='{FIGURE_INDEX.as_posix()}'>{figure_kit.KIT_TITLE}</a>.</p>"
+        )
+    return _PAGE.format(
+        offset=offset,
+        title=escape(page.title),
+        book_title=escape(book_title),
+        banner=escape(BANNER),
+        css=_CSS,
+        toc=_toc(page.html_path, pages, current=page),
+        heading=_front_matter_heading(page),
+        body=_strip_remote_resources(body),
+        pager=_pager(page, pages),
+    )
+
+
+def _relative_kit_links(html: str, offset: str) -> str:
+    """Point the charts' "Download" links at the kit relative to the page.
+
+    They carry site-root paths (`data-kit-path`) that a script prefixes with the page's offset
+    under Quarto; the preview knows the offset, so its links work without the script.
+    nbconvert may reorder a tag's attributes, so each <a> tag is rewritten on its own.
+    """
+
+    def rewrite(tag: re.Match) -> str:
+        path = re.search(r'\bdata-kit-path="([^"]+)"', tag.group(0)).group(1)
+        return re.sub(r'\bhref="[^"]*"', f'href="{offset}{path}"', tag.group(0))
+
+    return _KIT_LINK.sub(rewrite, html)
+
+
+_KIT_LINK = re.compile(r'<a\b[^>]*\bdata-kit-path="[^"]+"[^>]*>')
+
+
+def _preview_notebook(page: Page, targets) -> nbformat.NotebookNode:
+    """The executed notebook rearranged for reading: code folded, captions and anchors added."""
+    cells = []
+    for cell in page.executed.notebook.cells:
+        if cell.cell_type == "raw" or chapters.is_setup_cell(cell):
+            continue  # front matter and the setup cell are not part of the page
+        if cell.cell_type == "markdown":
+            source = _prepare_prose(cell.source, page, targets)
+            cells.append(nbformat.v4.new_markdown_cell(source))
+            continue
+        cells += _code_cells(cell, page, targets)
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = cells
+    return notebook
+
+
+def _code_cells(cell, page: Page, targets) -> list[nbformat.NotebookNode]:
+    options = cell.metadata.get("quarto_options", {})
+    if options.get("include") is False:
+        return []
+    label = cell.metadata.get("label", "")
+    before, after = [], []
+    if options.get("echo", page.echo) is not False:
+        code = "\n".join(line for line in cell.source.splitlines() if not line.startswith("#|"))
+        before.append(
+            _raw(
+                f"<details class='code-fold'><summary>Code</summary><pre><code>"
+                f"{escape(code)}</code></pre></details>"
+            )
+        )
+    if options.get("output") is False:
+        cell = nbformat.from_dict({**cell, "outputs": []})
+    if label.startswith("tbl-"):
+        caption = _caption(options.get("tbl-cap"), label, targets)
+        before.append(_raw(f"<div id='{label}' class='caption table-caption'>{caption}</div>"))
+    elif label.startswith("fig-"):
+        before.append(_raw(f"<div id='{label}' class='figure-anchor'></div>"))
+        after.append(
+            _raw(
+                f"<div class='caption figure-caption'>"
+                f"{_caption(options.get('fig-cap'), label, targets)}</div>"
+            )
+        )
+    return [*before, cell, *after]
+
+
+def _caption(text, label: str, targets) -> str:
+    name = targets[label][1] if label in targets else label
+    caption = escape(_plain_citations(str(text))) if text else ""
+    return f"<strong>{escape(name)}</strong>{': ' + caption if caption else ''}"
+
+
+def _prepare_prose(source: str, page: Page, targets) -> str:
+    """Markdown as Quarto would show it: inline values, headings' ids, references, citations."""
+    inline = page.executed.inline
+    source = chapters.INLINE_EXPRESSION.sub(lambda m: inline.get(m.group(1), m.group(0)), source)
+    source = _HEADING.sub(_heading_html, source)
+    source = re.sub(r"(?m)^:::+.*$", "", source)  # Quarto's fenced divs (callouts, columns)
+    source = _CROSSREF.sub(lambda m: _crossref_link(m.group(1), page, targets), source)
+    return _plain_citations(source)
+
+
+def _plain_citations(text: str) -> str:
+    """`[@key, p. 3]` -> `(key, p. 3)`: the preview has no citation processor."""
+    text = _CITATION_GROUP.sub(lambda m: "(" + m.group(1).replace("@", "") + ")", text)
+    return _BARE_CITATION.sub(r"\1", text)
+
+
+def _crossref_link(label: str, page: Page, targets) -> str:
+    if label not in targets:
+        return f"**?@{label}**"  # what Quarto prints for an unresolved reference
+    target_path, text = targets[label]
+    href = os.path.relpath(target_path, start=page.html_path.parent).replace(os.sep, "/")
+    if target_path == page.html_path:
+        href = ""
+    return f"[{text}]({href}#{label})"
+
+
+def _heading_html(match: re.Match) -> str:
+    level, text, attributes = len(match.group(1)), match.group(2).strip(), match.group(3)
+    anchor = _heading_id(attributes)
+    id_attribute = f' id="{anchor}"' if anchor else ""
+    return f"<h{level}{id_attribute}>{escape(text)}</h{level}>"
+
+
+def _heading_id(attributes: str | None) -> str | None:
+    found = re.search(r"#([\w-]+)", attributes or "")
+    return found.group(1) if found else None
+
+
+_HEADING = re.compile(r"(?m)^(#{1,6})[ \t]+(.*?)[ \t]*(\{[^}]*\})?[ \t]*$")
+_CROSSREF = re.compile(r"(?<![\w@])@((?:fig|tbl|sec)-[\w-]*\w)")
+_CITATION_GROUP = re.compile(r"\[([^\[\]]*@[^\[\]]*)\]")
+_BARE_CITATION = re.compile(r"(?<![\w@/.\\])@([A-Za-z0-9_][\w:.#$%&+?<>~/-]*\w)")
+
+
+def _raw(html: str) -> nbformat.NotebookNode:
+    """A markdown cell holding one line of HTML: markdown passes an HTML block through untouched
+    (nbconvert's raw cells are sanitised and would lose <details>); one line because an HTML block
+    ends at the first blank line."""
+    return nbformat.v4.new_markdown_cell(html.replace("\n", "&#10;"))
+
+
+def _strip_remote_resources(html: str) -> str:
+    """Drop anything the browser would fetch from the network (the preview must work offline)."""
+    html = re.sub(
+        r"<script\b[^>]*\bsrc=[\"']?(?:https?:)?//[^>]*>\s*</script>", "", html, flags=re.I
+    )
+    html = re.sub(r"<link\b[^>]*\bhref=[\"']?(?:https?:)?//[^>]*>", "", html, flags=re.I)
+    return re.sub(r"@import\s+(?:url\()?[\"']?(?:https?:)?//[^;]*;", "", html, flags=re.I)
+
+
+def _toc(from_path: Path, pages: list[Page], current: Page | None = None) -> str:
+    """The sidebar: every page in book order, then the figure kit; links relative to `from_path`."""
+    items = []
+    for page in pages:
+        href = _relative_href(page.html_path, from_path)
+        label = f"{page.number}&nbsp;{escape(page.title)}" if page.number else escape(page.title)
+        if page.entry.kind == "part":
+            items.append(f"<li class='part'><a href='{href}'>{label}</a></li>")
+        else:
+            current_class = " class='current'" if page is current else ""
+            items.append(f"<li{current_class}><a href='{href}'>{label}</a></li>")
+    kit_class = "figure-kit current" if from_path == FIGURE_INDEX else "figure-kit"
+    kit_href = _relative_href(FIGURE_INDEX, from_path)
+    return (
+        "<ol class='toc'>"
+        + "".join(items)
+        + f"</ol><p class='{kit_class}'><a href='{kit_href}'>{figure_kit.KIT_TITLE}</a></p>"
+    )
+
+
+def _pager(current: Page, pages: list[Page]) -> str:
+    index = pages.index(current)
+    links = []
+    if index > 0:
+        previous = pages[index - 1]
+        links.append(
+            f"<a rel='prev' href='{_href(current, previous)}'>&larr; {escape(previous.title)}</a>"
+        )
+    if index < len(pages) - 1:
+        following = pages[index + 1]
+        links.append(
+            f"<a rel='next' href='{_href(current, following)}'>{escape(following.title)} &rarr;</a>"
+        )
+    return " ".join(links)
+
+
+def _href(current: Page, target: Page) -> str:
+    return _relative_href(target.html_path, current.html_path)
+
+
+def _relative_href(target: Path, from_path: Path) -> str:
+    return os.path.relpath(target, start=from_path.parent).replace(os.sep, "/")
+
+
+def _front_matter_heading(page: Page) -> str:
+    title = _front_matter(page.entry.path).get("title")
+    return f"<h1 class='title'>{escape(str(title))}</h1>" if title else ""
+
+
+def _title(path: Path) -> str:
+    """The page title: front matter `title`, else the first level-1 heading, else the file stem."""
+    title = _front_matter(path).get("title")
+    if title:
+        return str(title)
+    for line in path.read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"^#\s+(.*?)\s*(\{[^}]*\})?\s*$", line)
+        if heading:
+            return heading.group(1)
+    return path.stem
+
+
+def _unnumbered(path: Path) -> bool:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"^#\s+.*?(\{[^}]*\})\s*$", line)
+        if heading:
+            return bool(re.search(r"\.unnumbered\b|(^|\s|\{)-(\s|\})", heading.group(1)))
+        if line.startswith("# "):
+            return False
+    return False
+
+
+def _front_matter(path: Path) -> dict:
+    text = path.read_text(encoding="utf-8")
+    found = re.match(r"^---\s*\n(.*?)\n---\s*\n", text, flags=re.S)
+    if not found:
+        return {}
+    try:
+        data = yaml.safe_load(found.group(1))
+    except yaml.YAMLError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _quarto_config(root: Path) -> dict:
+    return yaml.safe_load((root / "_quarto.yml").read_text(encoding="utf-8")) or {}
+
+
+def _book_title(root: Path) -> str:
+    return str((_quarto_config(root).get("book") or {}).get("title") or "Book")
+
+
+def _book_echo(root: Path) -> bool:
+    return (_quarto_config(root).get("execute") or {}).get("echo", True) is not False
+
+
+def _swap_in(staging: Path, target: Path) -> None:
+    """Replace `target` with `staging` in two renames, so no half-written preview is visible."""
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}-old-{os.getpid()}")
+        target.rename(old)
+    staging.rename(target)
+    if old:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+_CSS = """
+body { margin: 0; font: 16px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+       color: #1a1a1a; }
+.preview-banner { background: #fff3cd; border-bottom: 2px solid #e0a800; padding: .6em 1em;
+                  font-weight: 600; }
+.layout { display: flex; gap: 2em; max-width: 1200px; margin: 0 auto; padding: 0 1em; }
+nav.sidebar { flex: 0 0 230px; font-size: 14px; padding-top: 1em; }
+nav.sidebar ol { list-style: none; padding-left: 0; }
+nav.sidebar li { margin: .3em 0; }
+nav.sidebar li.part { font-weight: 600; margin-top: 1em; }
+nav.sidebar li.current a { font-weight: 700; color: #000; }
+nav.sidebar p.figure-kit { margin-top: 1.5em; font-weight: 600; }
+.figure-kit-links { font-size: 13px; color: #555; margin: .2em 0; }
+table.figure-kit td { vertical-align: top; font-size: 14px; }
+table.figure-kit td.citation { font-size: 13px; color: #333; }
+main { flex: 1; min-width: 0; max-width: 820px; padding-bottom: 3em; }
+pre { background: #f6f8fa; padding: .6em; overflow-x: auto; font-size: 13px; }
+details.code-fold summary { cursor: pointer; color: #555; font-size: 13px; }
+.caption { font-size: 14px; color: #333; margin: .3em 0 1.2em; }
+.table-caption { margin: 1.2em 0 .3em; }
+table { border-collapse: collapse; }
+th, td { padding: .25em .6em; border-bottom: 1px solid #ddd; }
+nav.pager { display: flex; justify-content: space-between; border-top: 1px solid #ddd;
+            margin-top: 2em; padding-top: 1em; }
+"""
+
+_PAGE = """\
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="quarto:offset" content="{offset}">
+<title>{title} | {book_title} (offline preview)</title>
+<style>{css}</style>
+</head>
+<body>
+<div class="preview-banner" role="note">{banner}. Install Quarto and run "make book" for the
+real book.</div>
+<div class="layout">
+<nav class="sidebar" aria-label="Book contents">
+<p><a href="{offset}index.html"><strong>{book_title}</strong></a></p>
+{toc}
+</nav>
+<main>
+{heading}
+{body}
+<nav class="pager" aria-label="Previous and next chapter">{pager}</nav>
+</main>
+</div>
+</body>
+</html>
+"""

@@ -1,0 +1,381 @@
+"""The figure kit: every chart of the book as PNG, SVG, CSV and a citable JSON record.
+
+When the environment variable `BOOK_FIGURE_KIT` names a folder, `analysis.book.show.show` calls
+`write_entry`, which writes, for a chart `name` in chapter `slug`:
+
+    <kit>/<slug>/<name>.png          the chart at scale 2
+    <kit>/<slug>/<name>.svg
+    <kit>/<slug>/<name>.csv          the data the chart draws (its inline data)
+    <kit>/<slug>/<name>-layer3.csv   ... one more per layer whose data differs
+    <kit>/<slug>/<name>.json         id, title, alt text, caption, data version, citation, sha256s
+
+The chapter slug comes from `BOOK_CHAPTER` (set by the setup cell of `analysis.book.notebook`), else
+from the document Quarto is executing. Every file is byte-deterministic (no timestamps; SVG ids
+renumbered) and written atomically (temp file, then rename). Without `BOOK_FIGURE_KIT` nothing is
+written.
+
+`make book` sets the variable: the offline preview writes the kit to `_preview/figures/`; with
+Quarto it goes to `_figures/`, and `analysis/book/postrender.py` copies it to the site's `figures/`.
+`write_index` writes the kit's `index.html`, one row per figure.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from analysis.book.show import RenderedChart
+
+KIT_ENV = "BOOK_FIGURE_KIT"
+CHAPTER_ENV = "BOOK_CHAPTER"
+SITE_DIR = "figures"  # where the kit sits in a built site, relative to the site root
+INDEX_FILE = "index.html"
+KIT_TITLE = "Figure kit"
+
+# (kit folder, chapter slug) -> names written by this process, in order. A chapter runs in one
+# fresh kernel, so the first entry a process writes for a chapter clears that chapter's folder:
+# renamed or removed figures leave nothing stale behind.
+_written: dict[tuple[str, str], list[str]] = {}
+
+
+@dataclass(frozen=True)
+class KitEntry:
+    figure_id: str  # "<chapter slug>/<name>"
+    files: dict[str, str]  # file name -> sha256, the JSON record excluded
+    record: dict[str, Any]
+
+    @property
+    def chapter(self) -> str:
+        return self.figure_id.split("/", 1)[0]
+
+    def path(self, suffix: str) -> str:
+        """The kit-relative path of this figure's `.png`, `.svg`, `.csv` or `.json`."""
+        return f"{self.figure_id}{suffix}"
+
+
+def kit_dir() -> Path | None:
+    """The folder the kit is written to, or None when `BOOK_FIGURE_KIT` is not set."""
+    value = os.environ.get(KIT_ENV)
+    return Path(value).resolve() if value else None
+
+
+def current_chapter() -> str | None:
+    """The slug of the chapter being executed: $BOOK_CHAPTER, else the document Quarto runs."""
+    slug = os.environ.get(CHAPTER_ENV)
+    if slug:
+        return slug
+    document = _quarto_document()
+    if document:
+        from analysis.book.notebook import chapter_slug
+
+        return chapter_slug(document)
+    return None
+
+
+def write_entry(chart: RenderedChart, name: str | None) -> KitEntry | None:
+    """Write the kit entry of `chart`; None (and nothing written) when the kit is off."""
+    root = kit_dir()
+    if root is None:
+        return None
+    slug = current_chapter()
+    if not slug:
+        import warnings
+
+        warnings.warn(
+            f"{KIT_ENV} is set but the chapter is unknown (set {CHAPTER_ENV}): "
+            "no figure kit entry written",
+            stacklevel=3,
+        )
+        return None
+    from analysis.data import release as data
+
+    folder = root / slug
+    written = _written.setdefault((str(root), slug), [])
+    if not written and folder.is_dir():
+        for old in folder.iterdir():
+            if old.is_file():
+                old.unlink()
+    name = _slug(name) or f"figure-{len(written) + 1}"
+    if name not in written:  # the same name again (a cell run twice) rewrites its entry
+        written.append(name)
+    figure_id = f"{slug}/{name}"
+
+    files: dict[str, bytes] = {
+        f"{name}.png": chart.png(scale=2),
+        f"{name}.svg": chart.svg().encode("utf-8"),
+    }
+    for suffix, rows in chart_data(chart.spec):
+        files[f"{name}{'-' + suffix if suffix else ''}.csv"] = to_csv(rows)
+    hashes = {file: hashlib.sha256(content).hexdigest() for file, content in files.items()}
+
+    options = _cell_options()
+    title = chart.title or str(options.get("fig-cap") or name)
+    version = data.current_version()
+    record = {
+        "id": figure_id,
+        "title": title,
+        "description": str(options.get("fig-alt") or chart.description or title),
+        "caption": str(options["fig-cap"]) if options.get("fig-cap") else None,
+        "label": str(options["label"]) if options.get("label") else None,
+        "chapter": slug,
+        "order": written.index(name) + 1,
+        "data_version": version,
+        "citation": f"Figure {figure_id}: {title}. {data.citation(version)}",
+        "files": hashes,
+    }
+    files[f"{name}.json"] = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode()
+    folder.mkdir(parents=True, exist_ok=True)
+    for file, content in files.items():  # the JSON record last: it vouches for the others
+        write_atomic(folder / file, content)
+    return KitEntry(figure_id, hashes, record)
+
+
+def chart_data(spec: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The distinct inline datasets a chart draws, in spec order, each with its file suffix.
+
+    The first is the chart's data (suffix ""); a later layer whose data differs gets
+    `layer<n>` (1-based, as the layer sits in the spec), a concatenated view `view<n>`.
+    Data loaded from a URL or generated by Vega is not inline and is skipped.
+    """
+    datasets = spec.get("datasets") or {}
+    found: list[tuple[str, list[dict[str, Any]]]] = []
+    seen: list[list[dict[str, Any]]] = []
+
+    def rows_of(data: Any) -> list[dict[str, Any]] | None:
+        if not isinstance(data, dict):
+            return None
+        if isinstance(data.get("values"), list):
+            return data["values"]
+        if data.get("name") in datasets:
+            return datasets[data["name"]]
+        return None
+
+    def walk(view: dict[str, Any], parts: list[str], inherited) -> None:
+        rows = rows_of(view.get("data"))
+        rows = rows if rows is not None else inherited
+        if rows is not None and not any(rows is s or rows == s for s in seen):
+            seen.append(rows)
+            found.append(("-".join(parts) if found else "", rows))
+        for key in ("layer", "concat", "hconcat", "vconcat"):
+            label = "layer" if key == "layer" else "view"
+            for number, sub in enumerate(view.get(key) or [], start=1):
+                if isinstance(sub, dict):
+                    walk(sub, [*parts, f"{label}{number}"], rows)
+        if isinstance(view.get("spec"), dict):  # facet and repeat: one inner view
+            walk(view["spec"], parts, rows)
+
+    walk(spec, [], None)
+    return found
+
+
+def to_csv(rows: list[dict[str, Any]]) -> bytes:
+    """Rows as CSV: columns in first-seen order, floats as Python writes them (they round-trip),
+    booleans as true/false, missing values empty, nested values as JSON; `\\n` line ends."""
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([_cell(row.get(column)) for column in columns])
+    return out.getvalue().encode("utf-8")
+
+
+def write_atomic(path: Path, content: bytes) -> bool:
+    """Write `content` to `path` through a temp file and a rename; False when it was unchanged."""
+    if path.is_file() and path.read_bytes() == content:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as tmp:
+        tmp.write(content)
+    os.chmod(tmp.name, 0o644)  # temp files are private (0600); the kit is published
+    Path(tmp.name).replace(path)
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the kit back: the index page and the download links
+
+
+def read_entries(root: Path | str, chapter_order: list[str] | None = None) -> list[KitEntry]:
+    """Every entry in the kit folder: chapters in `chapter_order` (others after, by name), then
+    figures in the order the chapter shows them."""
+    root = Path(root)
+    records = [
+        json.loads(path.read_text(encoding="utf-8")) for path in sorted(root.glob("*/*.json"))
+    ]
+    rank = {slug: number for number, slug in enumerate(chapter_order or [])}
+    records.sort(key=lambda r: (rank.get(r["chapter"], len(rank)), r["chapter"], r["order"]))
+    return [KitEntry(r["id"], r["files"], r) for r in records]
+
+
+def index_table(entries: list[KitEntry], prefix: str = "") -> str:
+    """The kit as an HTML table, one row per figure; links are `prefix` + kit-relative path."""
+    if not entries:
+        return "<p>No figures in the kit.</p>"
+    rows = []
+    for entry in entries:
+        r = entry.record
+        links = [
+            f"<a href='{escape(prefix + entry.chapter + '/' + file)}'>{_file_label(file)}</a>"
+            for file in [*entry.files, f"{entry.figure_id.split('/', 1)[1]}.json"]
+        ]
+        rows.append(
+            f"<tr id='{escape(entry.figure_id)}'>"
+            f"<td><code>{escape(entry.figure_id)}</code><br>{escape(r['title'])}</td>"
+            f"<td>{escape(r['data_version'])}</td>"
+            f"<td>{' · '.join(links)}</td>"
+            f"<td class='citation'>{escape(r['citation'])}</td></tr>"
+        )
+    return (
+        "<table class='figure-kit'><thead><tr><th>Figure</th><th>Data version</th>"
+        "<th>Files</th><th>Citation</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+    )
+
+
+INDEX_INTRO = (
+    "Every figure of the book, as the chapters draw it: PNG (scale 2) and SVG images, the data "
+    "the chart draws as CSV (one more CSV per layer with data of its own), and a JSON record "
+    "with the figure's id, title, alt text, caption, data version, citation and the sha256 of "
+    "each file."
+)
+
+
+def index_page(entries: list[KitEntry], book_title: str = "") -> str:
+    """A standalone `index.html` for the kit folder (the Quarto site's `figures/index.html`)."""
+    title = f"{KIT_TITLE}: {book_title}" if book_title else KIT_TITLE
+    return _INDEX_PAGE.format(
+        title=escape(title),
+        intro=escape(INDEX_INTRO),
+        table=index_table(entries),
+    )
+
+
+def write_index(root: Path | str, chapter_order: list[str] | None = None, book_title="") -> Path:
+    root = Path(root)
+    target = root / INDEX_FILE
+    write_atomic(target, index_page(read_entries(root, chapter_order), book_title).encode())
+    return target
+
+
+def links_html(entry: KitEntry, element_id: str) -> str:
+    """ "Download: PNG · SVG · CSV · cite" under a chart, linking the kit in the site's `figures/`.
+
+    The hrefs are site-root relative; a script prefixes the page's `quarto:offset` (as the vega
+    bundle is found). The offline preview writes the offset in directly, so they work without it.
+    """
+    name = entry.figure_id.split("/", 1)[1]
+    suffixes = [".png", ".svg", ".csv"] if f"{name}.csv" in entry.files else [".png", ".svg"]
+    links = [
+        f'<a href="{SITE_DIR}/{entry.path(suffix)}" data-kit-path="{SITE_DIR}/{entry.path(suffix)}"'
+        f" download>{suffix[1:].upper()}</a>"
+        for suffix in suffixes
+    ]
+    cite = f"{SITE_DIR}/{INDEX_FILE}#{entry.figure_id}"
+    citation = escape(entry.record["citation"], quote=True)
+    links.append(f'<a href="{cite}" data-kit-path="{cite}" title="{citation}">cite</a>')
+    return _LINKS_HTML.format(id=f"{element_id}-kit", links=" · ".join(links))
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _quarto_document() -> str | None:
+    """The document Quarto is executing: `document-path` in Quarto's execute-info file (1.8+),
+    else `QUARTO_DOCUMENT_FILE`."""
+    info_path = os.environ.get("QUARTO_EXECUTE_INFO")
+    if info_path:
+        try:
+            info = json.loads(Path(info_path).read_text(encoding="utf-8"))
+            if isinstance(info.get("document-path"), str):
+                return info["document-path"]
+        except (OSError, ValueError, AttributeError):
+            pass
+    return os.environ.get("QUARTO_DOCUMENT_FILE") or None
+
+
+def _cell_options() -> dict[str, Any]:
+    """The `#|` options of the cell being run (label, fig-cap, fig-alt), when IPython runs it.
+
+    Quarto and analysis.book.notebook both keep the `#|` lines in the source the kernel receives.
+    """
+    try:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+        source = shell.history_manager.input_hist_raw[-1] if shell else ""
+        from analysis.book.notebook import option_lines, parse_options
+
+        return parse_options(option_lines(source))
+    except Exception:  # not in IPython, no history, options not YAML: no options
+        return {}
+
+
+def _slug(name: str | None) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", (name or "").lower()).strip("-")
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return str(value)
+
+
+def _file_label(file: str) -> str:
+    stem, suffix = file.rsplit(".", 1)
+    layer = re.search(r"-((?:layer|view)\d+(?:-(?:layer|view)\d+)*)$", stem)
+    return f"{suffix.upper()} ({layer.group(1)})" if suffix == "csv" and layer else suffix.upper()
+
+
+_LINKS_HTML = """\
+<p class="figure-kit-links" id="{id}">Download: {links}</p>
+<script>
+(function () {{
+  var meta = document.querySelector('meta[name="quarto:offset"]');
+  var offset = meta ? meta.getAttribute("content") : "./";
+  document.querySelectorAll("#{id} a[data-kit-path]").forEach(function (link) {{
+    link.setAttribute("href", offset + link.getAttribute("data-kit-path"));
+  }});
+}})();
+</script>
+"""
+
+_INDEX_PAGE = """\
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+body {{ margin: 2em auto; max-width: 1200px; padding: 0 1em;
+       font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1a1a1a; }}
+table {{ border-collapse: collapse; }}
+th, td {{ padding: .35em .6em; border-bottom: 1px solid #ddd; text-align: left;
+          vertical-align: top; }}
+td.citation {{ font-size: 13px; color: #333; }}
+</style>
+</head>
+<body>
+<p><a href="../index.html">&larr; Back to the book</a></p>
+<h1>{title}</h1>
+<p>{intro}</p>
+{table}
+</body>
+</html>
+"""

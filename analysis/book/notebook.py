@@ -1,0 +1,551 @@
+"""Run and check the book's chapters without Quarto.
+
+Quarto cannot be installed on the machines that build and test this project, so chapters are
+tested the way Quarto's Jupyter engine runs them: the `.qmd` text is parsed with jupytext's
+R Markdown reader (jupytext's "qmd" format would call the Quarto binary), `#| eval: false` chunks
+are dropped, and the notebook runs in a fresh `python3` kernel from the project root
+(`execute-dir: project`).
+
+Inline expressions (`` `{python} expr` ``) are evaluated once, after every code cell has run.
+Quarto evaluates each one where its paragraph sits; the two differ only if a later cell rebinds a
+name the prose already used, which the book avoids (prose reports final results). One evaluation
+pass keeps it to a single kernel round-trip and one error message listing every bad expression.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jupytext
+import nbformat
+import yaml
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
+from analysis.data.paths import ROOT
+
+SETUP_TAG = "book-setup"
+KERNEL_NAME = "python3"
+INLINE_EXPRESSION = re.compile(r"(?<!`)`\{python\}\s+([^`\n]+?)\s*`(?!`)")
+CROSSREF_PREFIXES = [
+    "fig",
+    "tbl",
+    "sec",
+    "eq",
+    "lst",
+    "thm",
+    "lem",
+    "cor",
+    "prp",
+    "cnj",
+    "def",
+    "exm",
+    "exr",
+    "sol",
+    "rem",
+    "alg",
+]  # Quarto's kinds
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+class ChapterError(RuntimeError):
+    """A chapter failed to run: the message names the chapter file, the cell and the exception."""
+
+
+@dataclass(frozen=True)
+class BookEntry:
+    path: Path  # absolute
+    kind: str  # "index", "part", "chapter" or "appendix"
+
+
+@dataclass
+class ExecutedChapter:
+    path: Path
+    notebook: nbformat.NotebookNode
+    inline: dict[str, str] = field(default_factory=dict)  # expression -> text shown in prose
+
+
+# ---------------------------------------------------------------------------------------------
+# Book structure
+
+
+def project_root(path: Path | str) -> Path:
+    """The nearest folder at or above `path` that holds `_quarto.yml`."""
+    start = Path(path).resolve()
+    for folder in [start, *start.parents]:
+        if (folder / "_quarto.yml").is_file():
+            return folder
+    raise FileNotFoundError(f"no _quarto.yml found at or above {start}")
+
+
+def book_entries(root: Path | str = ROOT) -> list[BookEntry]:
+    """Every .qmd the book renders, in book order, with its role; index.qmd first."""
+    root = Path(root).resolve()
+    config = yaml.safe_load((root / "_quarto.yml").read_text(encoding="utf-8")) or {}
+    book = config.get("book") or {}
+    entries = [
+        *_walk_chapters(root, book.get("chapters") or [], "chapter"),
+        *_walk_chapters(root, book.get("appendices") or [], "appendix"),
+    ]
+    index = root / "index.qmd"
+    if index.exists() and all(entry.path != index for entry in entries):
+        entries.insert(0, BookEntry(index, "chapter"))
+    entries.sort(key=lambda entry: entry.path != index)  # stable: only moves index to the front
+    seen: set[Path] = set()
+    unique = []
+    for entry in entries:
+        if entry.path not in seen:
+            seen.add(entry.path)
+            kind = "index" if entry.path == index else entry.kind
+            unique.append(BookEntry(entry.path, kind))
+    return unique
+
+
+def book_files(root: Path | str = ROOT) -> list[Path]:
+    """Every .qmd the book renders, in book order (from `_quarto.yml`), index.qmd first."""
+    return [entry.path for entry in book_entries(root)]
+
+
+def _walk_chapters(root: Path, items: list, kind: str) -> Iterator[BookEntry]:
+    for item in items:
+        if isinstance(item, str):
+            yield from _qmd_entry(root, item, kind)
+        elif isinstance(item, dict):
+            part = item.get("part")
+            if isinstance(part, str):
+                yield from _qmd_entry(
+                    root, part, "part"
+                )  # a part title that is not a file is skipped
+            if isinstance(item.get("href"), str):
+                yield from _qmd_entry(root, item["href"], kind)
+            yield from _walk_chapters(root, item.get("chapters") or [], kind)
+
+
+def _qmd_entry(root: Path, name: str, kind: str) -> Iterator[BookEntry]:
+    if name.endswith(".qmd"):
+        yield BookEntry((root / name).resolve(), kind)
+
+
+def chapter_slug(path: Path | str) -> str:
+    """`chapters/01-token-prices.qmd` -> `token-prices`: the prefix every label must carry."""
+    return re.sub(r"^\d+[-_]", "", Path(path).stem)
+
+
+# ---------------------------------------------------------------------------------------------
+# Cell options (`#| key: value` lines at the top of a chunk)
+
+
+def option_lines(source: str) -> list[str]:
+    lines = []
+    for line in source.splitlines():
+        if not line.startswith("#|"):
+            break
+        lines.append(line)
+    return lines
+
+
+def parse_options(lines: list[str]) -> dict:
+    """The YAML in a cell's `#|` lines; raises ValueError when it is not a YAML mapping."""
+    if not lines:
+        return {}
+    text = "\n".join(re.sub(r"^#\| ?", "", line) for line in lines)
+    try:
+        options = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise ValueError(f"cell options are not valid YAML: {_one_line(error)}") from None
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise ValueError(f"cell options must be `key: value` lines, got {text!r}")
+    return options
+
+
+# ---------------------------------------------------------------------------------------------
+# Notebook
+
+
+def to_notebook(
+    qmd_path: Path | str, fmt: str = "html", root: Path | str | None = None
+) -> nbformat.NotebookNode:
+    """The chapter as a notebook Quarto would run, with a hidden setup cell first.
+
+    Each code cell keeps its `#|` lines and gets `metadata.label` and `metadata.quarto_options`.
+    """
+    qmd_path = Path(qmd_path).resolve()
+    root = Path(root).resolve() if root else project_root(qmd_path)
+    notebook = jupytext.reads(qmd_path.read_text(encoding="utf-8"), fmt="Rmd")
+    cells = [setup_cell(root, fmt, chapter_slug(qmd_path))]
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            try:
+                options = parse_options(option_lines(cell.source))
+            except ValueError as error:
+                chapter = _relative(qmd_path, root)
+                first = cell.source.splitlines()[0]
+                raise ChapterError(f"{chapter}: cell starting `{first}`: {error}") from None
+            if options.get("eval") is False:
+                continue
+            cell.metadata["quarto_options"] = options
+            if "label" in options:
+                cell.metadata["label"] = str(options["label"])
+        cells.append(cell)
+    notebook.cells = cells
+    notebook.metadata["kernelspec"] = {
+        "name": KERNEL_NAME,
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    notebook.metadata["book_chapter"] = str(qmd_path.relative_to(root))
+    return notebook
+
+
+def write_notebook(
+    qmd_path: Path | str, dest_dir: Path | str, fmt: str = "html", root: Path | str | None = None
+) -> Path:
+    """Write the chapter's notebook (setup cell included) for tools that need .ipynb, e.g. nbval.
+
+    `chapters/01-x.qmd` becomes `dest_dir/chapters/01-x.qmd.ipynb`, so reports name the chapter.
+    """
+    qmd_path = Path(qmd_path).resolve()
+    root = Path(root).resolve() if root else project_root(qmd_path)
+    target = Path(dest_dir) / f"{qmd_path.relative_to(root).as_posix()}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(to_notebook(qmd_path, fmt, root), target)
+    return target
+
+
+def setup_cell(root: Path, fmt: str, chapter: str | None = None) -> nbformat.NotebookNode:
+    """What Quarto does for us when it renders: run from the project root, know the format
+    and the document (`chapter`: its slug, which names its folder in the figure kit)."""
+    source = (
+        "# Added by analysis.book.notebook (Quarto does this itself when it renders):\n"
+        "# execute-dir: project, and tell analysis.book.show which format and chapter are rendered.\n"
+        "import os\n"
+        f"os.chdir({str(root)!r})\n"
+        f"os.environ['BOOK_OUTPUT_FORMAT'] = {fmt!r}\n"
+    )
+    if chapter:
+        source += f"os.environ['BOOK_CHAPTER'] = {chapter!r}\n"
+    cell = nbformat.v4.new_code_cell(source)
+    cell.metadata["tags"] = [SETUP_TAG, "remove-cell"]
+    return cell
+
+
+def is_setup_cell(cell: nbformat.NotebookNode) -> bool:
+    return SETUP_TAG in cell.metadata.get("tags", [])
+
+
+def cell_description(notebook: nbformat.NotebookNode, index: int) -> str:
+    """`cell 'fig-x'` when labelled, else `code cell 3 (first line: ...)`, counted in the chapter."""
+    cell = notebook.cells[index]
+    if cell.metadata.get("label"):
+        return f"cell '{cell.metadata['label']}'"
+    code_cells = [
+        c for c in notebook.cells[: index + 1] if c.cell_type == "code" and not is_setup_cell(c)
+    ]
+    body = [line for line in cell.source.splitlines() if line.strip() and not line.startswith("#|")]
+    first = body[0].strip() if body else ""
+    return f"code cell {len(code_cells)} (first line: `{first}`)"
+
+
+# ---------------------------------------------------------------------------------------------
+# Execution
+
+
+def execute(
+    qmd_path: Path | str,
+    fmt: str = "html",
+    timeout: int = 600,
+    root: Path | str | None = None,
+) -> ExecutedChapter:
+    """Run a chapter in a fresh kernel from the project root, then evaluate its inline code.
+
+    Raises ChapterError naming the chapter file and the failing cell or inline expression.
+    """
+    qmd_path = Path(qmd_path).resolve()
+    root = Path(root).resolve() if root else project_root(qmd_path)
+    chapter = qmd_path.relative_to(root).as_posix()
+    notebook = to_notebook(qmd_path, fmt, root)
+    client = NotebookClient(
+        notebook,
+        timeout=timeout,
+        kernel_name=KERNEL_NAME,
+        resources={"metadata": {"path": str(root)}},
+    )
+    client.reset_execution_trackers()
+    try:
+        # The kernel process's own stderr holds only launcher chatter (a warning about TCP
+        # transport); the chapter's output and errors arrive through the messaging channels.
+        with client.setup_kernel(stderr=subprocess.DEVNULL):
+            for index, cell in enumerate(notebook.cells):
+                if cell.cell_type == "code":
+                    _run_cell(client, notebook, index, chapter)
+            inline = _evaluate_inline(client, notebook, chapter)
+    except DeadKernelError as error:
+        raise ChapterError(f"{chapter}: the kernel died: {error}") from None
+    return ExecutedChapter(qmd_path, notebook, inline)
+
+
+def _run_cell(client: NotebookClient, notebook, index: int, chapter: str) -> None:
+    where = cell_description(notebook, index)
+    try:
+        client.execute_cell(notebook.cells[index], index)
+    except CellExecutionError as error:
+        trace = _ANSI.sub("", error.traceback or "")
+        raise ChapterError(
+            f"{chapter}: {where} failed: {error.ename}: {error.evalue}\n\n{trace}"
+        ) from None
+    except CellTimeoutError:
+        raise ChapterError(f"{chapter}: {where} timed out after {client.timeout} s") from None
+
+
+def inline_expressions(markdown: str) -> list[str]:
+    return [match.group(1) for match in INLINE_EXPRESSION.finditer(markdown)]
+
+
+def _evaluate_inline(client: NotebookClient, notebook, chapter: str) -> dict[str, str]:
+    expressions = list(
+        dict.fromkeys(
+            expr
+            for cell in notebook.cells
+            if cell.cell_type == "markdown"
+            for expr in inline_expressions(cell.source)
+        )
+    )
+    if not expressions:
+        return {}
+    probe = nbformat.v4.new_code_cell(_INLINE_EVALUATOR.replace("EXPRESSIONS", repr(expressions)))
+    notebook.cells.append(probe)  # nbclient stores the executed cell back at its index
+    try:
+        client.execute_cell(probe, len(notebook.cells) - 1)
+    except CellExecutionError as error:
+        raise ChapterError(f"{chapter}: evaluating inline expressions failed: {error}") from None
+    finally:
+        notebook.cells.pop()
+    stdout = "".join(out.get("text", "") for out in probe.outputs if out.get("name") == "stdout")
+    results = json.loads(stdout.strip().splitlines()[-1])
+    failures = [f"`{{python}} {r['expr']}`: {r['error']}" for r in results if "error" in r]
+    if failures:
+        raise ChapterError(f"{chapter}: inline expression failed: " + "; ".join(failures))
+    return {r["expr"]: r["value"] for r in results}
+
+
+# Runs in the kernel. Strings show without quotes; other values as IPython shows them
+# (Markdown if they offer it, else plain text), which is what Quarto puts in the prose.
+_INLINE_EVALUATOR = """\
+def _book_inline(expressions):
+    import json
+    from IPython import get_ipython
+    shell = get_ipython()
+    results = []
+    for expr in expressions:
+        try:
+            value = eval(expr, shell.user_ns)
+        except Exception as error:
+            results.append({"expr": expr, "error": f"{type(error).__name__}: {error}"})
+            continue
+        if isinstance(value, str):
+            text = value
+        else:
+            data = shell.display_formatter.format(value)[0]
+            text = data.get("text/markdown", data.get("text/plain", str(value)))
+        results.append({"expr": expr, "value": text})
+    print(json.dumps(results))
+_book_inline(EXPRESSIONS)
+del _book_inline
+"""
+
+
+# ---------------------------------------------------------------------------------------------
+# Lint
+
+
+@dataclass
+class _Chunk:
+    line: int  # 1-based line of the ```{python} fence
+    language: str
+    lines: list[str]
+
+
+@dataclass
+class _Chapter:
+    path: Path
+    chunks: list[_Chunk] = field(default_factory=list)
+    prose: list[tuple[int, str]] = field(default_factory=list)  # (line number, text)
+
+
+_CHUNK_OPEN = re.compile(r"^(`{3,})\s*\{([A-Za-z0-9_]+)[^}]*\}\s*$")
+_FENCE = re.compile(r"^(`{3,}|~{3,})")
+_ANCHOR = re.compile(r"\{#((?:" + "|".join(CROSSREF_PREFIXES) + r")-[\w-]+)")
+_CITATION = re.compile(r"(?<![\w@/.\\])@([A-Za-z0-9_][\w:.#$%&+?<>~/-]*)")
+_CROSSREF_KEY = re.compile(r"^(?:" + "|".join(CROSSREF_PREFIXES) + r")-")
+_BIB_ENTRY = re.compile(r"@([A-Za-z]+)\s*[{(]\s*([^,\s]+)\s*,")
+_CAPTION_OPTIONS = ("fig-cap", "fig-subcap", "tbl-cap", "tbl-subcap", "fig-alt")
+
+
+def lint_book(root: Path | str = ROOT) -> list[str]:
+    """`lint` over every file the book renders."""
+    return lint(book_files(root), root=root)
+
+
+def lint(paths: Iterable[Path | str], root: Path | str | None = None) -> list[str]:
+    """Problems in the chapters, each `file:line: what is wrong`; an empty list means clean.
+
+    Checks figure cells without `fig-alt`, `#|` lines that are not YAML, labels without the
+    chapter's prefix, labels used twice in the book, cross-references to missing labels and
+    citations missing from references.bib.
+    """
+    paths = [Path(p).resolve() for p in paths]
+    if not paths:
+        return []
+    root = Path(root).resolve() if root else project_root(paths[0])
+    problems = [
+        f"{_relative(p, root)}: listed in _quarto.yml but missing" for p in paths if not p.exists()
+    ]
+    chapters = [_scan(path) for path in paths if path.exists()]
+    labels: dict[str, str] = {}  # label -> where it was first defined
+    references: list[tuple[str, str]] = []  # (where, key) for every @key in prose and captions
+    for chapter in chapters:
+        rel = _relative(chapter.path, root)
+        problems += _lint_chunks(chapter, rel, labels, references)
+        problems += _lint_prose(chapter, rel, labels, references)
+    bib_keys, bib_problem = _bib_keys(root)
+    problems += [bib_problem] if bib_problem else []
+    for where, key in references:
+        if _CROSSREF_KEY.match(key):
+            if key not in labels:
+                problems.append(f"{where}: cross-reference @{key} has no matching label")
+        elif key not in bib_keys:
+            problems.append(f"{where}: citation @{key} is not in references.bib")
+    return problems
+
+
+def _lint_chunks(chapter: _Chapter, rel: str, labels: dict, references: list) -> list[str]:
+    slug = chapter_slug(chapter.path)
+    problems = []
+    for chunk in chapter.chunks:
+        where = f"{rel}:{chunk.line}"
+        try:
+            options = parse_options(option_lines("\n".join(chunk.lines)))
+        except ValueError as error:
+            problems.append(f"{where}: {error}")
+            continue
+        label = options.get("label")
+        if label is not None:
+            label = str(label)
+            problems += _check_label(label, slug, where, labels)
+            if label.startswith("fig-") and not options.get("fig-alt"):
+                problems.append(f"{where}: figure cell '{label}' has no fig-alt (alt text)")
+        for key in _CAPTION_OPTIONS:
+            for text in _strings(options.get(key)):
+                references += [(where, ref) for ref in _citations(text)]
+    return problems
+
+
+def _lint_prose(chapter: _Chapter, rel: str, labels: dict, references: list) -> list[str]:
+    slug = chapter_slug(chapter.path)
+    problems = []
+    for number, text in chapter.prose:
+        where = f"{rel}:{number}"
+        for anchor in _ANCHOR.findall(text):
+            if anchor.startswith(("fig-", "tbl-")):
+                problems += _check_label(anchor, slug, where, labels)
+            elif anchor in labels:
+                problems.append(f"{where}: label '{anchor}' already used at {labels[anchor]}")
+            else:
+                labels[anchor] = where
+        references += [(where, key) for key in _citations(text)]
+    return problems
+
+
+def _check_label(label: str, slug: str, where: str, labels: dict[str, str]) -> list[str]:
+    problems = []
+    prefixes = (f"fig-{slug}-", f"tbl-{slug}-", f"{slug}-")
+    if not label.startswith(prefixes):
+        allowed = ", ".join(f"'{p}'" for p in prefixes)
+        problems.append(f"{where}: label '{label}' lacks the chapter prefix (one of {allowed})")
+    if label in labels:
+        problems.append(f"{where}: label '{label}' already used at {labels[label]}")
+    else:
+        labels[label] = where
+    return problems
+
+
+def _citations(text: str) -> list[str]:
+    """Keys of every `@key` (citation or cross-reference) outside inline code."""
+    text = re.sub(r"`[^`\n]*`", "", text)
+    text = re.sub(r"<!--.*?-->", "", text)
+    # Pandoc allows internal punctuation in a key, but not at its end ("see @x.").
+    return [match.group(1).rstrip(":.#$%&+?<>~/-") for match in _CITATION.finditer(text)]
+
+
+def _bib_keys(root: Path) -> tuple[set[str], str | None]:
+    bib = root / "references.bib"
+    if not bib.exists():
+        return set(), "references.bib: file not found (every citation will be reported missing)"
+    text = bib.read_text(encoding="utf-8")
+    keys = {
+        key
+        for kind, key in _BIB_ENTRY.findall(text)
+        if kind.lower() not in {"comment", "string", "preamble"}
+    }
+    return keys, None
+
+
+def _scan(path: Path) -> _Chapter:
+    """Split a .qmd into code chunks and prose lines (front matter and other fences skipped)."""
+    chapter = _Chapter(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    number = _skip_front_matter(lines)
+    while number < len(lines):
+        line = lines[number]
+        chunk = _CHUNK_OPEN.match(line)
+        fence = _FENCE.match(line)
+        if chunk or fence:
+            marker = (chunk or fence).group(1)
+            end = _fence_end(lines, number + 1, marker)
+            if chunk:
+                chapter.chunks.append(_Chunk(number + 1, chunk.group(2), lines[number + 1 : end]))
+            number = end + 1
+            continue
+        chapter.prose.append((number + 1, line))
+        number += 1
+    return chapter
+
+
+def _skip_front_matter(lines: list[str]) -> int:
+    if lines and lines[0].strip() == "---":
+        for number in range(1, len(lines)):
+            if lines[number].strip() in {"---", "..."}:
+                return number + 1
+    return 0
+
+
+def _fence_end(lines: list[str], start: int, marker: str) -> int:
+    for number in range(start, len(lines)):
+        if lines[number].strip().startswith(marker[0] * len(marker)) and not lines[
+            number
+        ].strip().strip(marker[0]):
+            return number
+    return len(lines)
+
+
+def _relative(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [item for item in value if isinstance(item, str)]
+    return []
+
+
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split())

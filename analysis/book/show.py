@@ -1,0 +1,280 @@
+"""The house chart theme and the one renderer every chapter uses: `show(chart)`.
+
+A figure cell ends with `show(chart, "name")`. The object it returns hands Jupyter (and so Quarto)
+the output the current format needs:
+
+- html: interactive vega-embed HTML. vega, vega-lite and vega-embed come from one local bundle
+  (`assets/vega/vega-embed-bundle.js`, written by `write_vega_bundle`), found from the page's
+  `<meta name="quarto:offset">` tag and loaded once per page; a static PNG sits in `<noscript>`.
+- pdf (LaTeX): `application/pdf`; typst: `image/svg+xml`.
+- anything else, or no format known (a plain notebook): `image/png` at scale 2.
+
+The format comes from Quarto's `QUARTO_EXECUTE_INFO` (a JSON file path; Quarto >= 1.8 sets it for
+the kernel). `BOOK_OUTPUT_FORMAT` overrides it: the offline preview and the chapter tests set it in
+their setup cell because no Quarto is running there.
+
+When `BOOK_FIGURE_KIT` names a folder (`make book` sets it), `show` also writes the chart's figure
+kit entry (PNG, SVG, CSV, JSON; see analysis.book.figure_kit), and the HTML output ends with a
+"Download: PNG · SVG · CSV · cite" line linking it in the site's `figures/`.
+"""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from functools import cache
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import altair as alt
+import vl_convert as vlc
+
+from analysis.book import figure_kit
+from analysis.data.paths import ROOT
+
+# One place for where the bundle lives, relative to the site (and project) root.
+VEGA_BUNDLE = Path("assets/vega/vega-embed-bundle.js")
+FORMAT_OVERRIDE_ENV = "BOOK_OUTPUT_FORMAT"
+EXECUTE_INFO_ENV = "QUARTO_EXECUTE_INFO"
+
+# Okabe & Ito (2008): distinguishable under the common colour-vision deficiencies.
+PALETTE = [
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#D55E00",
+    "#CC79A7",
+    "#56B4E9",
+    "#F0E442",
+    "#000000",
+]
+CHART_WIDTH = 600
+CHART_HEIGHT = 360
+FONT = "Helvetica, Arial, sans-serif"
+
+
+@alt.theme.register("book", enable=True)
+def book_theme() -> alt.theme.ThemeConfig:
+    """Readable sizes, the colour-blind-safe palette and one width for every chart in the book."""
+    return {
+        "config": {
+            "view": {"continuousWidth": CHART_WIDTH, "continuousHeight": CHART_HEIGHT},
+            "font": FONT,
+            "title": {"fontSize": 16, "anchor": "start", "subtitleFontSize": 13},
+            "axis": {"labelFontSize": 12, "titleFontSize": 13, "grid": True},
+            "legend": {"labelFontSize": 12, "titleFontSize": 13},
+            "header": {"labelFontSize": 12, "titleFontSize": 13},
+            "range": {"category": PALETTE},
+            "line": {"strokeWidth": 2},
+            "point": {"size": 40},
+        }
+    }
+
+
+def output_format() -> str | None:
+    """The base format being rendered (html, pdf, typst, ...), or None outside Quarto."""
+    override = os.environ.get(FORMAT_OVERRIDE_ENV)
+    if override:
+        return override
+    info_path = os.environ.get(EXECUTE_INFO_ENV)
+    if not info_path:
+        return None
+    try:
+        info = json.loads(Path(info_path).read_text(encoding="utf-8"))
+        return info["format"]["identifier"]["base-format"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # unreadable info: fall back to PNG rather than fail the chapter
+
+
+_chart_numbers = itertools.count(1)
+
+
+@dataclass
+class RenderedChart:
+    """What `show` returns: Jupyter calls `_repr_mimebundle_` to display it."""
+
+    spec: dict[str, Any]
+    element_id: str
+    description: str = ""
+    base_format: str | None = field(default_factory=output_format)
+    title: str = ""
+    kit: figure_kit.KitEntry | None = None  # the figure kit entry, when one was written
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        plain = {"text/plain": f"<chart {self.element_id}>"}
+        if self.base_format == "html":
+            return {"text/html": self.html(), **plain}
+        if self.base_format == "pdf":
+            return {"application/pdf": _b64(vlc.vegalite_to_pdf(self.spec, **_versions())), **plain}
+        if self.base_format == "typst":
+            return {"image/svg+xml": self.svg(), **plain}
+        return {"image/png": _b64(self.png(scale=2)), **plain}
+
+    def png(self, scale: float = 2) -> bytes:
+        return vlc.vegalite_to_png(self.spec, scale=scale, **_versions())
+
+    def svg(self) -> str:
+        """The chart as SVG, the same bytes every time (see `_stable_svg_ids`)."""
+        return _stable_svg_ids(vlc.vegalite_to_svg(self.spec, **_versions()))
+
+    def html(self) -> str:
+        fallback = base64.b64encode(self.png(scale=1)).decode("ascii")
+        alt_text = escape(self.description or "Chart", quote=True)
+        return _EMBED_HTML.format(
+            id=self.element_id,
+            spec=json.dumps(self.spec, separators=(",", ":")).replace("</", "<\\/"),
+            bundle=VEGA_BUNDLE.as_posix(),
+            png=fallback,
+            alt=alt_text,
+        ) + (figure_kit.links_html(self.kit, self.element_id) if self.kit else "")
+
+
+def show(chart: alt.TopLevelMixin, name: str | None = None) -> RenderedChart:
+    """Render `chart` for the current output format; call it as the last line of a figure cell.
+
+    `name` makes the HTML element id readable (`vega-<name>-<n>`); the counter keeps ids unique
+    when a page shows the same chart twice. It is also the figure's name in the figure kit,
+    written when `BOOK_FIGURE_KIT` is set.
+    """
+    spec = chart.to_dict()
+    slug = re.sub(r"[^a-z0-9]+", "-", (name or "chart").lower()).strip("-") or "chart"
+    title = _title_text(_first(spec, "title"))
+    description = str(_first(spec, "description") or title)
+    rendered = RenderedChart(spec, f"vega-{slug}-{next(_chart_numbers)}", description, title=title)
+    rendered.kit = figure_kit.write_entry(rendered, name)
+    return rendered
+
+
+def write_vega_bundle(dest_dir: Path | str) -> Path:
+    """Write the offline vega + vega-lite + vega-embed bundle to `dest_dir/assets/vega/`.
+
+    Rewrites only when the content changed, so Quarto and browsers see a stable file.
+    """
+    target = Path(dest_dir) / VEGA_BUNDLE
+    content = _bundle_js()
+    if target.exists() and target.read_text(encoding="utf-8") == content:
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # Write then rename: a half-written bundle would break every chart on the site.
+    with tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=target.parent, delete=False, suffix=".tmp"
+    ) as tmp:
+        tmp.write(content)
+    Path(tmp.name).replace(target)
+    return target
+
+
+def write_project_assets(root: Path | str = ROOT) -> list[Path]:
+    """Quarto `pre-render` step (`python -m analysis assets`): files the site serves as resources."""
+    return [write_vega_bundle(root)]
+
+
+@cache
+def _bundle_js() -> str:
+    # The bundle declares top-level consts; the function scope keeps them off the global scope,
+    # and the guard makes a second load harmless.
+    bundle = vlc.javascript_bundle(vl_version=_versions()["vl_version"])
+    return (
+        f"/* vega {vlc.get_vega_version()}, vega-lite {_versions()['vl_version']}, "
+        f"vega-embed {vlc.get_vega_embed_version()}: built by vl-convert {vlc.__version__} */\n"
+        "(function () {\nif (window.vegaEmbed) { return; }\n" + bundle + "\n})();\n"
+    )
+
+
+@cache
+def _versions() -> dict[str, str]:
+    # Render with the Vega-Lite version Altair writes specs for (e.g. "v6.4.1" -> "6.4").
+    major_minor = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
+    return {"vl_version": major_minor}
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _first(spec: dict[str, Any], key: str) -> Any:
+    """`spec[key]`, else the first one in its layers, concatenated views or facet spec."""
+    if spec.get(key):
+        return spec[key]
+    subs = [spec.get("spec")] + [
+        s for k in ("layer", "concat", "hconcat", "vconcat") for s in spec.get(k) or []
+    ]
+    for sub in subs:
+        if isinstance(sub, dict):
+            found = _first(sub, key)
+            if found:
+                return found
+    return None
+
+
+def _stable_svg_ids(svg: str) -> str:
+    """Renumber gradient and clip-path ids from 1, in order of appearance.
+
+    Vega numbers them with counters global to its JS runtime, so the same chart rendered later in
+    a session (after the HTML fallback PNG, or after another chart) gets other ids.
+    """
+    ids = re.findall(r'\bid="((?:gradient_|clip)\d+)"', svg)
+    mapping: dict[str, str] = {}
+    for old in ids:
+        if old not in mapping:
+            prefix = "gradient_" if old.startswith("gradient_") else "clip"
+            count = sum(new.startswith(prefix) for new in mapping.values()) + 1
+            mapping[old] = f"{prefix}{count}"
+    if not mapping:
+        return svg
+
+    def swap(match: re.Match) -> str:
+        return mapping.get(match.group(0), match.group(0))
+
+    return re.sub(r'(?<=id=")[^"]+(?=")|(?<=#)(?:gradient_|clip)\d+\b', swap, svg)
+
+
+def _title_text(title: Any) -> str:
+    if isinstance(title, dict):
+        title = title.get("text", "")
+    if isinstance(title, list):
+        title = " ".join(str(part) for part in title)
+    return str(title or "")
+
+
+# The loader promise lives on window, so the bundle is fetched once per page however many charts.
+_EMBED_HTML = """\
+<div id="{id}" class="book-chart"></div>
+<noscript><img src="data:image/png;base64,{png}" alt="{alt}"></noscript>
+<script>
+(function () {{
+  var spec = {spec};
+  function loadBundle() {{
+    if (window.vegaEmbed) {{ return Promise.resolve(); }}
+    if (!window.bookVegaBundle) {{
+      var meta = document.querySelector('meta[name="quarto:offset"]');
+      var offset = meta ? meta.getAttribute("content") : "./";
+      window.bookVegaBundle = new Promise(function (resolve, reject) {{
+        var script = document.createElement("script");
+        script.src = offset + "{bundle}";
+        script.onload = resolve;
+        script.onerror = function () {{ reject(new Error("could not load " + script.src)); }};
+        document.head.appendChild(script);
+      }});
+    }}
+    return window.bookVegaBundle;
+  }}
+  loadBundle()
+    .then(function () {{
+      return vegaEmbed("#{id}", spec, {{
+        renderer: "svg",
+        actions: {{export: true, source: false, compiled: false, editor: false}}
+      }});
+    }})
+    .catch(function (error) {{
+      document.getElementById("{id}").textContent = "Chart failed to load: " + error;
+    }});
+}})();
+</script>
+"""

@@ -1,0 +1,36 @@
+"""The data layer: released versions and their loading, schemas, validation, the build from raw
+public files, the curated identity tables (models, providers, GPUs) and the importers.
+
+The loading API of `release` is re-exported, so callers write `from analysis import data` and
+`data.load("token_prices")`.
+"""
+
+from analysis.data.release import (
+    VERSION_ENV,
+    Release,
+    citation,
+    current_version,
+    data_dir,
+    datapackage,
+    latest_version,
+    load,
+    read_table_csv,
+    releases,
+    sha256,
+    version_dir,
+)
+
+__all__ = [
+    "VERSION_ENV",
+    "Release",
+    "citation",
+    "current_version",
+    "data_dir",
+    "datapackage",
+    "latest_version",
+    "load",
+    "read_table_csv",
+    "releases",
+    "sha256",
+    "version_dir",
+]

@@ -1,0 +1,648 @@
+"""Charts and tables for the hardware chapters ("GPU-hour prices", "Tokens per dollar").
+
+Every builder takes a frame (or dict) that `analysis.methods.gpu_prices` or `analysis.methods.tokens_per_dollar`
+returns and only selects, labels and formats: no estimate is computed here. Charts are Altair
+(the house theme comes from `analysis.book.show`), tables are great_tables GT objects.
+
+The prose formatters (`usd`, `pct`, `month`, ...) and `Numbers`, the container of a chapter's
+quotable values, serve `analysis.chapters.gpu_hour_prices` and `analysis.chapters.tokens_per_dollar`, which compute
+what the two chapters quote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from datetime import date
+from typing import Any
+
+import altair as alt
+import polars as pl
+from great_tables import GT
+
+from analysis.book.show import PALETTE  # importing analysis.book.show enables the house theme
+from analysis.methods import gpu_prices
+
+# The GPUs the GPU-hour chapter follows: the data-centre parts with the longest price series.
+MAIN_GPUS = ["v100", "a100", "h100", "h200", "b200"]
+PRICING_ORDER = ["on-demand", "spot", "index", "1-year", "3-year", "marketplace"]
+MODEL_LABELS = {
+    "llama3.1-8b": "Llama 3.1 8B",
+    "mixtral-8x7b": "Mixtral 8x7B",
+    "deepseek-r1": "DeepSeek-R1",
+    "llama2-70b": "Llama 2 70B",
+    "llama3.1-405b": "Llama 3.1 405B",
+    "gptj": "GPT-J 6B",
+}
+PANEL_WIDTH = 180
+# The price-history figure starts with the A100 era: before 2021 the data has a few V100 and
+# TPU quotes a year, too thin for a monthly line.
+HISTORY_SINCE = date(2021, 1, 1)
+
+
+def gpu_label(col: str = "gpu_group") -> pl.Expr:
+    """`h100-sxm` -> `H100-SXM`: ids as GPU names are written."""
+    return pl.col(col).str.to_uppercase()
+
+
+def model_label(col: str = "base_model") -> pl.Expr:
+    return pl.col(col).replace(MODEL_LABELS)
+
+
+def _interval_text(value: str, low: str, high: str, fmt: str = "{:.3f}") -> pl.Expr:
+    """'1.064 [1.040, 1.087]' from three numeric columns (null where the value is null)."""
+    parts = [pl.col(c).map_elements(fmt.format, return_dtype=pl.String) for c in (value, low, high)]
+    return pl.format("{} [{}, {}]", *parts)
+
+
+def _months_text(start: str, end: str) -> pl.Expr:
+    return pl.format(
+        "{} to {}", pl.col(start).dt.to_string("%Y-%m"), pl.col(end).dt.to_string("%Y-%m")
+    )
+
+
+# ------------------------------------------------------------------ prose: quotable values
+
+
+def usd(x: float, digits: int = 2) -> str:
+    """`$1,234.57`: dollars with a thousands separator and `digits` decimals."""
+    return f"${x:,.{digits}f}"
+
+
+def factor(x: float) -> str:
+    """`1.064`: a factor per year, three decimals."""
+    return f"{x:.3f}"
+
+
+def pct(x: float, signed: bool = False) -> str:
+    """`6%` (the magnitude, for prose that says "fall" or "rise") or, `signed`, `-6%`."""
+    return f"{x:+.0f}%" if signed else f"{abs(x):.0f}%"
+
+
+def month(d: date) -> str:
+    """`April 2025`."""
+    return f"{d:%B %Y}"
+
+
+def count(n: int, noun: str) -> str:
+    """`1 month`, `3 months`: a count with its noun, plural unless the count is 1."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+def times(x: float) -> str:
+    """`12.3`: a multiple, one decimal, with a thousands separator."""
+    return f"{x:,.1f}"
+
+
+def share(x: float) -> str:
+    """`45%` from 0.45."""
+    return f"{x * 100:.0f}%"
+
+
+def and_join(items: Iterable[str]) -> str:
+    """`a, b and c`; `a` for one item, `` for none."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def gpu_names(ids: Iterable[str]) -> list[str]:
+    """GPU ids as GPU names are written (`h100-sxm` -> `H100-SXM`)."""
+    return [i.upper() for i in ids]
+
+
+Format = str | Callable[[Any], str] | None
+
+
+class Numbers(Mapping[str, str]):
+    """A chapter's quotable values. `numbers[key]` is the text the prose shows
+    (`` `{python} numbers["h100_od_factor"]` ``); `numbers.raw[key]` is the value before
+    formatting (a float, int, date, list of ids...), for tests and memos.
+
+    `add(key, value, fmt)` stores `value` and its text: `fmt` is a format spec (`",.0f"`), a
+    function of the value (`usd`), or None for `str`. A key can be set once only, so two
+    sections of a chapter cannot quote different values under one name.
+    """
+
+    def __init__(self) -> None:
+        self.text: dict[str, str] = {}
+        self.raw: dict[str, Any] = {}
+
+    def add(self, key: str, value: Any, fmt: Format = None) -> None:
+        if key in self.text:
+            raise KeyError(f"quotable value {key!r} is set twice")
+        if fmt is None:
+            text = str(value)
+        elif isinstance(fmt, str):
+            text = format(value, fmt)
+        else:
+            text = fmt(value)
+        self.raw[key] = value
+        self.text[key] = text
+
+    def update(self, other: Numbers) -> Numbers:
+        """Add every value of `other` (raising on a key set in both); returns self."""
+        for key in other.text:
+            if key in self.text:
+                raise KeyError(f"quotable value {key!r} is set twice")
+        self.raw.update(other.raw)
+        self.text.update(other.text)
+        return self
+
+    @classmethod
+    def merge(cls, *parts: Numbers) -> Numbers:
+        """One Numbers from several (a chapter's sections); a key in two parts raises."""
+        merged = cls()
+        for part in parts:
+            merged.update(part)
+        return merged
+
+    def __getitem__(self, key: str) -> str:
+        return self.text[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.text)
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def __repr__(self) -> str:
+        return f"Numbers({self.text!r})"
+
+
+def one_row(frame: pl.DataFrame, what: str, *predicates: pl.Expr) -> dict:
+    """The first row of `frame` matching `predicates`, as a dict; raises LookupError naming
+    `what` (the quoted value the chapter looks for) if no row matches."""
+    rows = frame.filter(*predicates) if predicates else frame
+    if rows.height == 0:
+        raise LookupError(f"no row for {what}")
+    return rows.row(0, named=True)
+
+
+# ------------------------------------------------------------------ GPU-hour prices: charts
+
+
+def price_history_chart(series: pl.DataFrame) -> alt.FacetChart:
+    """Monthly price per GPU, one panel per pricing type (from `gpu_prices.history_series`)."""
+    pricings = [p for p in PRICING_ORDER if p in set(series["pricing"].to_list())]
+    gpus = [g.upper() for g in MAIN_GPUS if g in set(series["gpu_group"].to_list())]
+    df = series.with_columns(gpu_label().alias("gpu"))
+    return (
+        alt.Chart(df, description="Monthly GPU-hour price by GPU, one panel per pricing type")
+        .mark_line(point=alt.OverlayMarkDef(size=14))
+        .encode(
+            x=alt.X("month:T", title=None),
+            y=alt.Y("usd_per_gpu_hour:Q", title="USD per GPU-hour (monthly median)"),
+            color=alt.Color("gpu:N", sort=gpus, title="GPU"),
+            tooltip=[
+                "gpu:N",
+                "pricing:N",
+                alt.Tooltip("month:T", format="%Y-%m"),
+                alt.Tooltip("usd_per_gpu_hour:Q", format="$.2f"),
+                "n_sources:Q",
+            ],
+        )
+        .properties(width=PANEL_WIDTH, height=220)
+        .facet(column=alt.Column("pricing:N", sort=pricings, title=None))
+        .properties(title="GPU-hour prices by GPU and pricing type")
+    )
+
+
+def hedonic_chart(index: pl.DataFrame, base_period: date) -> alt.LayerChart:
+    """The time-dummy hedonic index with its interval band and a rule at the base (= 1)."""
+    base = alt.Chart(index, description="Hedonic GPU-hour price index with 90% interval band")
+    x = alt.X("period:T", title=None)
+    band = base.mark_area(opacity=0.25, color=PALETTE[0]).encode(
+        x=x,
+        y=alt.Y("ci_low:Q", scale=alt.Scale(zero=False), title=f"Index ({base_period:%b %Y} = 1)"),
+        y2="ci_high:Q",
+    )
+    line = base.mark_line(point=True, color=PALETTE[0]).encode(
+        x=x,
+        y="index:Q",
+        tooltip=[
+            alt.Tooltip("period:T", format="%Y-%m"),
+            alt.Tooltip("index:Q", format=".3f"),
+            alt.Tooltip("ci_low:Q", format=".3f"),
+            alt.Tooltip("ci_high:Q", format=".3f"),
+            "n_obs:Q",
+        ],
+    )
+    one = alt.Chart(pl.DataFrame({"y": [1.0]})).mark_rule(strokeDash=[4, 4], color="grey")
+    return (band + line + one.encode(y="y:Q")).properties(
+        title="Quality-adjusted GPU-hour price index"
+    )
+
+
+def age_chart(by_age: pl.DataFrame) -> alt.Chart:
+    """Monthly median price against the GPU's age in years (from `gpu_prices.price_by_age`)."""
+    df = by_age.filter(pl.col("age_months").is_not_null()).with_columns(
+        gpu_label().alias("gpu"), (pl.col("age_months") / 12).alias("age_years")
+    )
+    gpus = [g.upper() for g in MAIN_GPUS]
+    return (
+        alt.Chart(df, description="GPU-hour price against years since the GPU's release")
+        .mark_line(point=alt.OverlayMarkDef(size=14))
+        .encode(
+            x=alt.X(
+                "age_years:Q", scale=alt.Scale(nice=False), title="Years since the GPU's release"
+            ),
+            y=alt.Y(
+                "usd_per_gpu_hour:Q",
+                scale=alt.Scale(type="log"),
+                title="USD per GPU-hour (on-demand, log scale)",
+            ),
+            color=alt.Color("gpu:N", sort=gpus, title="GPU"),
+            tooltip=[
+                "gpu:N",
+                alt.Tooltip("month:T", format="%Y-%m"),
+                alt.Tooltip("age_years:Q", format=".1f"),
+                alt.Tooltip("usd_per_gpu_hour:Q", format="$.2f"),
+                "n_providers:Q",
+            ],
+        )
+        .properties(title="What a GPU-hour costs as the GPU ages")
+    )
+
+
+def flops_per_dollar_chart(frame: pl.DataFrame, trend: dict) -> alt.LayerChart:
+    """FLOP/s per purchase dollar at release, the fitted trend and Epoch's ~30%/yr slope drawn
+    through the middle of the fit (from `gpu_prices.flops_per_dollar_at_release` and
+    `flops_per_dollar_trend`)."""
+    ends = [trend["start_date"], trend["end_date"]]
+    epoch = trend["epoch_reference_pct_per_year"]
+    names = [f"Fit: {trend['pct_per_year']:+.0f}% per year", f"Epoch AI: {epoch:+.0f}% per year"]
+    lines = pl.DataFrame(
+        {
+            "release_date": ends * 2,
+            "flop_per_s_per_usd": gpu_prices.trend_values(trend, ends)
+            + gpu_prices.trend_values(trend, ends, growth_per_year=epoch / 100),
+            "line": [names[0]] * 2 + [names[1]] * 2,
+        }
+    )
+    y = alt.Y(
+        "flop_per_s_per_usd:Q",
+        scale=alt.Scale(type="log"),
+        axis=alt.Axis(format="~s"),
+        title="FLOP/s per dollar at release (FP32, log scale)",
+    )
+    points = (
+        alt.Chart(frame, description="FLOP/s per dollar of GPUs at release, with trend lines")
+        .mark_point(filled=True, opacity=0.6, color="grey")
+        .encode(
+            x=alt.X("release_date:T", title="Release date"),
+            y=y,
+            tooltip=[
+                "gpu:N",
+                alt.Tooltip("release_date:T"),
+                alt.Tooltip("release_price_usd:Q", format="$,.0f"),
+                alt.Tooltip("tflop_per_s:Q", format=".1f"),
+            ],
+        )
+    )
+    trend_lines = (
+        alt.Chart(lines)
+        .mark_line(strokeWidth=2.5)
+        .encode(
+            x="release_date:T",
+            y=y,
+            color=alt.Color(
+                "line:N", sort=names, title=None, legend=alt.Legend(orient="top-left", labelLimit=0)
+            ),
+            strokeDash=alt.StrokeDash(
+                "line:N", sort=names, scale=alt.Scale(range=[[1, 0], [6, 4]]), legend=None
+            ),
+        )
+    )
+    return (points + trend_lines).properties(title="Hardware FLOP/s per dollar")
+
+
+# ------------------------------------------------------------------ GPU-hour prices: tables
+
+
+def decline_table(rates: pl.DataFrame, *, min_n: int = 10, exclude: list[tuple] = ()) -> GT:
+    """Decline rates with 90% intervals (from `gpu_prices.decline_rates`): fitted groups with at
+    least `min_n` provider-months, minus the (gpu_group, pricing) pairs in `exclude`."""
+    rows = rates.filter(pl.col("factor_per_year").is_not_null(), pl.col("n") >= min_n)
+    for gpu, pricing in exclude:
+        rows = rows.filter(~((pl.col("gpu_group") == gpu) & (pl.col("pricing") == pricing)))
+    table = rows.select(
+        gpu_label().alias("GPU"),
+        pl.col("pricing").alias("Pricing"),
+        pl.col("n").alias("Provider-months"),
+        pl.col("n_providers").alias("Providers"),
+        _months_text("start_date", "end_date").alias("Window"),
+        _interval_text("factor_per_year", "ci90_low", "ci90_high").alias(
+            "Factor per year [90% CI]"
+        ),
+        _interval_text("pct_per_year", "pct_ci90_low", "pct_ci90_high", "{:+.1f}").alias(
+            "% per year [90% CI]"
+        ),
+    )
+    return GT(table).tab_source_note(
+        "Factor > 1: prices fall by that factor each year; < 1: they rise. Log-linear OLS with "
+        "provider fixed effects where the group has several providers."
+    )
+
+
+def drawdown_gt(drawdowns: pl.DataFrame, *, gpus: list[str] = MAIN_GPUS, min_months: int = 6) -> GT:
+    """Peak-to-latest drawdowns (from `gpu_prices.drawdown_from_peak`) of the main GPUs."""
+    rows = drawdowns.filter(pl.col("gpu_group").is_in(gpus), pl.col("n_months") >= min_months)
+    table = rows.sort("gpu_group", "pricing").select(
+        gpu_label().alias("GPU"),
+        pl.col("pricing").alias("Pricing"),
+        pl.col("n_months").alias("Months"),
+        pl.col("peak_month").dt.to_string("%Y-%m").alias("Peak month"),
+        pl.col("peak_usd_per_gpu_hour").alias("Peak"),
+        pl.col("latest_month").dt.to_string("%Y-%m").alias("Latest month"),
+        pl.col("latest_usd_per_gpu_hour").alias("Latest"),
+        pl.format("{} / {}", "peak_n_providers", "latest_n_providers").alias("Providers"),
+        (pl.col("drawdown_pct") / 100).alias("Drawdown"),
+    )
+    return (
+        GT(table)
+        .fmt_currency(["Peak", "Latest"], decimals=2)
+        .fmt_percent("Drawdown", decimals=0)
+        .tab_spanner("USD per GPU-hour", ["Peak", "Latest"])
+        .tab_source_note("Providers: providers quoted in the peak month / in the latest month.")
+    )
+
+
+def hyperscaler_gt(pairs: pl.DataFrame) -> GT:
+    """Hyperscaler against smaller-cloud median prices, same GPU and month."""
+    table = pairs.select(
+        gpu_label().alias("GPU"),
+        pl.col("month").dt.to_string("%Y-%m").alias("Month"),
+        pl.col("hyperscaler_usd_per_gpu_hour").alias("Hyperscalers"),
+        pl.col("n_hyperscalers").alias("n (hyperscalers)"),
+        pl.col("smaller_usd_per_gpu_hour").alias("Smaller clouds"),
+        pl.col("n_providers_smaller").alias("n (smaller)"),
+        pl.col("ratio").alias("Ratio"),
+    )
+    return (
+        GT(table)
+        .fmt_currency(["Hyperscalers", "Smaller clouds"], decimals=2)
+        .fmt_number("Ratio", decimals=2)
+        .tab_spanner("Median USD per GPU-hour", ["Hyperscalers", "Smaller clouds"])
+    )
+
+
+def flops_trend_gt(trends: dict[str, dict]) -> GT:
+    """Growth of FLOP/s per dollar per measure (from `gpu_prices.flops_per_dollar_trend`)."""
+    rows = [
+        {
+            "Measure": name,
+            "n": t["n"],
+            "Window": f"{t['start_date']:%Y-%m} to {t['end_date']:%Y-%m}",
+            "Growth per year [90% CI]": f"{t['pct_per_year']:+.1f}% "
+            f"[{(t['ci90_low'] - 1) * 100:+.1f}%, {(t['ci90_high'] - 1) * 100:+.1f}%]",
+            "R²": t["r_squared"],
+            "Epoch AI": f"{t['epoch_reference_pct_per_year']:+.0f}%",
+        }
+        for name, t in trends.items()
+    ]
+    return GT(pl.DataFrame(rows)).fmt_number("R²", decimals=2)
+
+
+def claim_row(claims: pl.DataFrame, claim_id: str) -> dict:
+    """One row of the claims table as a dict; raises naming the id if it is absent."""
+    rows = claims.filter(pl.col("claim_id") == claim_id)
+    if rows.height == 0:
+        raise LookupError(f"claims table has no claim_id {claim_id!r}")
+    return rows.row(0, named=True)
+
+
+def claim_checks(claims: pl.DataFrame, shows: dict[str, str]) -> pl.DataFrame:
+    """The claims named in `shows` (claim_id -> what the data shows), in that order, with the
+    digest's value as text (`claimed`) and the chapter's finding (`data_shows`)."""
+    rows = [
+        {
+            **claim_row(claims, cid),
+            "claimed": claimed_text(claim_row(claims, cid)),
+            "data_shows": text,
+        }
+        for cid, text in shows.items()
+    ]
+    return pl.DataFrame(rows)
+
+
+def claims_gt(checks: pl.DataFrame) -> GT:
+    """Digest claims against the data: columns claim_id, claim, claim_date, claimed,
+    data_shows (text built by the chapter's analysis calls)."""
+    table = checks.select(
+        pl.col("claim").alias("Claim (digest's words)"),
+        pl.col("claim_date").dt.to_string("%Y-%m-%d").alias("Digest date"),
+        pl.col("claimed").alias("Claimed"),
+        pl.col("data_shows").alias("What the data shows"),
+    )
+    return GT(table).tab_source_note(
+        "From the claims table; claim ids: " + ", ".join(checks["claim_id"].to_list())
+    )
+
+
+def claimed_text(claim: dict) -> str:
+    """'64 to 75 percent' or '2 factor': a claims row's value as the digest states it."""
+    value = f"{claim['value']:g}"
+    if claim["value_high"] is not None:
+        value += f" to {claim['value_high']:g}"
+    return f"{value} {claim['unit']}"
+
+
+# ------------------------------------------------------------------ tokens per dollar: charts
+
+
+def throughput_chart(
+    summary: pl.DataFrame, *, scenario: str = "Offline", top: int = 8
+) -> alt.FacetChart:
+    """Best tokens/s per accelerator by round, one panel per benchmark model (from
+    `tokens_per_dollar.throughput_summary`), for the `top` accelerators with most results."""
+    rows = summary.filter(pl.col("scenario") == scenario)
+    keep = (
+        rows.group_by("accelerator")
+        .agg(pl.col("n_systems").sum())
+        .sort("n_systems", "accelerator", descending=[True, False])
+        .head(top)["accelerator"]
+    )
+    df = rows.filter(pl.col("accelerator").is_in(keep.to_list())).with_columns(
+        gpu_label("accelerator").alias("Accelerator"), model_label().alias("model")
+    )
+    rounds = rows.sort("date")["round"].unique(maintain_order=True).to_list()
+    return (
+        alt.Chart(df, description="Best MLPerf tokens per second per accelerator by round")
+        .mark_line(point=alt.OverlayMarkDef(size=40))
+        .encode(
+            x=alt.X(
+                "round:O", sort=rounds, title="MLPerf Inference round", axis=alt.Axis(labelAngle=0)
+            ),
+            y=alt.Y(
+                "best_tokens_per_s_per_acc:Q",
+                scale=alt.Scale(type="log"),
+                title="Tokens/s per accelerator (best system)",
+            ),
+            color=alt.Color("Accelerator:N"),
+            tooltip=[
+                "round:N",
+                "Accelerator:N",
+                "model:N",
+                "n_systems:Q",
+                alt.Tooltip("best_tokens_per_s_per_acc:Q", format=",.0f"),
+                alt.Tooltip("median_tokens_per_s_per_acc:Q", format=",.0f"),
+            ],
+        )
+        .properties(width=PANEL_WIDTH, height=180)
+        .facet(facet=alt.Facet("model:N", title=None), columns=3)
+        .resolve_scale(y="independent")
+        .properties(title=f"MLPerf Inference throughput per accelerator ({scenario})")
+    )
+
+
+LADDER_RUNGS = {
+    "floor_usd_per_mtok": "Physical floor (compute bound)",
+    "hardware_usd_per_mtok": "MLPerf on rented GPU, 100% busy",
+    "api_min_usd_per_mtok": "API list price, cheapest",
+    "api_median_usd_per_mtok": "API list price, median",
+}
+
+
+def ladder_long(ladder: pl.DataFrame) -> pl.DataFrame:
+    """The ladder (from `tokens_per_dollar.cost_ladder`) one rung per row, for the chart."""
+    return (
+        ladder.with_columns(model_label().alias("model"))
+        .unpivot(
+            list(LADDER_RUNGS),
+            index=["model", "accelerator", "round"],
+            variable_name="rung",
+            value_name="usd_per_mtok",
+        )
+        .filter(pl.col("usd_per_mtok").is_not_null())
+        .with_columns(pl.col("rung").replace(LADDER_RUNGS))
+    )
+
+
+def ladder_chart(ladder: pl.DataFrame) -> alt.LayerChart:
+    """Per model, $ per million tokens from the physical floor to the API list price (log x)."""
+    rungs = ladder_long(ladder)
+    order = ladder.sort("active_parameters_b").with_columns(model_label().alias("m"))["m"].to_list()
+    y = alt.Y("model:N", sort=order, title=None)
+    x = alt.X(
+        "usd_per_mtok:Q",
+        scale=alt.Scale(type="log", nice=False, padding=20),
+        title="USD per million output tokens (log scale)",
+    )
+    base = alt.Chart(rungs, description="Cost per million tokens from physical floor to API price")
+    span = base.mark_rule(color="lightgrey", strokeWidth=3).encode(
+        y=y, x=alt.X("min(usd_per_mtok):Q"), x2="max(usd_per_mtok):Q"
+    )
+    dots = base.mark_point(filled=True, size=120, opacity=1).encode(
+        y=y,
+        x=x,
+        color=alt.Color(
+            "rung:N",
+            sort=list(LADDER_RUNGS.values()),
+            title=None,
+            legend=alt.Legend(orient="bottom", columns=2, labelLimit=0),
+        ),
+        shape=alt.Shape("rung:N", sort=list(LADDER_RUNGS.values()), legend=None),
+        tooltip=[
+            "model:N",
+            "rung:N",
+            "accelerator:N",
+            "round:N",
+            alt.Tooltip("usd_per_mtok:Q", format="$.4f"),
+        ],
+    )
+    return (span + dots).properties(height=240, title="From the physical floor to the API price")
+
+
+# ------------------------------------------------------------------ tokens per dollar: tables
+
+
+def cost_gt(cheapest: pl.DataFrame) -> GT:
+    """Cheapest hardware $/Mtok per round and benchmark (from `cheapest_by_round`)."""
+    table = cheapest.sort("base_model", "scenario", "date").select(
+        model_label().alias("Model"),
+        pl.col("scenario").alias("Scenario"),
+        pl.col("round").alias("Round"),
+        gpu_label("accelerator").alias("Accelerator"),
+        pl.col("tokens_per_s_per_accelerator").alias("Tokens/s per GPU"),
+        pl.format(
+            "{} {}", pl.col("price_pricing"), pl.col("price_month").dt.to_string("%Y-%m")
+        ).alias("Price (type, month)"),
+        pl.col("usd_per_gpu_hour").alias("USD per GPU-hour"),
+        pl.col("hardware_usd_per_mtok").alias("USD per M tokens"),
+    )
+    if table["Scenario"].n_unique() == 1:
+        table = table.drop("Scenario")  # one scenario: the caption names it
+    return (
+        GT(table, groupname_col="Model")
+        .fmt_number("Tokens/s per GPU", decimals=0)
+        .fmt_currency("USD per GPU-hour", decimals=2)
+        .fmt_currency("USD per M tokens", decimals=3)
+    )
+
+
+def floor_gt(floors: pl.DataFrame) -> GT:
+    """Physical bounds per model and GPU (from `tokens_per_dollar.floor_table`)."""
+    table = floors.select(
+        model_label().alias("Model"),
+        gpu_label("gpu").alias("GPU"),
+        pl.col("active_parameters_b").alias("Active params (B)"),
+        pl.col("precision").str.to_uppercase().alias("Precision"),
+        pl.col("peak_tflop_per_s").alias("Peak TFLOP/s"),
+        pl.col("memory_bandwidth_tb_per_s").alias("TB/s"),
+        pl.col("compute_bound_tokens_per_s").alias("Compute bound"),
+        pl.col("memory_bound_tokens_per_s").alias("Memory bound, batch 1"),
+        pl.col("crossover_batch").alias("Crossover batch"),
+    )
+    return (
+        GT(table, groupname_col="Model")
+        .fmt_number(["Compute bound", "Memory bound, batch 1", "Peak TFLOP/s"], decimals=0)
+        .fmt_number(["Active params (B)", "TB/s"], decimals=2, drop_trailing_zeros=True)
+        .fmt_number("Crossover batch", decimals=0)
+        .tab_spanner("Tokens/s per GPU, at most", ["Compute bound", "Memory bound, batch 1"])
+    )
+
+
+def break_even_gt(break_even: pl.DataFrame, *, scenario: str = "Offline") -> GT:
+    """Break-even utilisation (from `tokens_per_dollar.break_even_utilisation`)."""
+    table = (
+        break_even.filter(pl.col("scenario") == scenario)
+        .sort("base_model", "date")
+        .select(
+            model_label().alias("Model"),
+            pl.col("round").alias("Round"),
+            gpu_label("accelerator").alias("Accelerator"),
+            pl.col("hardware_usd_per_mtok").alias("Hardware"),
+            pl.col("api_median_usd_per_mtok").alias("API median"),
+            pl.col("n_api_providers").alias("API providers"),
+            pl.col("break_even_utilisation").alias("Break-even utilisation"),
+        )
+    )
+    return (
+        GT(table)
+        .fmt_currency(["Hardware", "API median"], decimals=3)
+        .fmt_percent("Break-even utilisation", decimals=0)
+        .tab_spanner("USD per M output tokens", ["Hardware", "API median"])
+    )
+
+
+def ladder_gt(ladder: pl.DataFrame) -> GT:
+    """The ladder's rungs and ratios per model (from `tokens_per_dollar.cost_ladder`)."""
+    table = ladder.select(
+        model_label().alias("Model"),
+        gpu_label("accelerator").alias("Accelerator"),
+        pl.col("floor_usd_per_mtok").alias("Floor"),
+        pl.col("hardware_usd_per_mtok").alias("Hardware"),
+        pl.col("api_median_usd_per_mtok").alias("API median"),
+        pl.col("hardware_over_floor").alias("Hardware / floor"),
+        pl.col("api_over_hardware").alias("API / hardware"),
+        pl.col("api_over_floor").alias("API / floor"),
+    )
+    return (
+        GT(table)
+        .fmt_currency(["Floor", "Hardware", "API median"], decimals=3)
+        .fmt_number(["Hardware / floor", "API / hardware", "API / floor"], decimals=1)
+        .tab_spanner("USD per M output tokens", ["Floor", "Hardware", "API median"])
+        .tab_spanner("Times", ["Hardware / floor", "API / hardware", "API / floor"])
+        .sub_missing(missing_text="")
+    )

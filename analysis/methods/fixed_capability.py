@@ -1,0 +1,240 @@
+"""The price of a fixed capability: Epoch AI's staircase method (Cottier et al., March 2025).
+
+For one benchmark:
+1. Thresholds: every model that was top-1 on the benchmark among the models dated up to its
+   date gives a threshold, its score. For MMLU and GPQA Diamond, thresholds under 30 are skipped
+   (near chance).
+2. Staircase: walk the models in date order; a model joins if its score is at least the
+   threshold and its price is below the running minimum. Of two staircase points on one date
+   the pricier is dropped.
+3. At least 4 points; OLS of log10(price) on the date in days; factor per year =
+   10^(-365 x slope), with a 90% t-interval (and, beside it, a bootstrap interval).
+
+Observations are (model, date, price, score) rows: a later price change of a model is a new
+observation dated at the change.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analysis.methods.trends import InsufficientData, bootstrap_factor_interval, fit_log_trend
+
+MIN_POINTS = 4
+# Epoch skips thresholds under 30 on these benchmarks (their scores are percent).
+MIN_THRESHOLD = {"mmlu": 30.0, "gpqa-diamond": 30.0}
+
+RESULT_COLUMNS = [
+    "benchmark",
+    "threshold_model",
+    "threshold_score",
+    "n",
+    "start_date",
+    "end_date",
+    "factor_per_year",
+    "ci90_low",
+    "ci90_high",
+    "r_squared",
+]
+
+
+def _ordered(obs: pl.DataFrame) -> pl.DataFrame:
+    """Date order; within a date, cheapest first (so the pricier of a same-date pair drops)."""
+    return obs.drop_nulls(["date", "price", "score"]).sort(
+        ["date", "price", "model"], maintain_order=True
+    )
+
+
+def thresholds(obs: pl.DataFrame, benchmark: str) -> pl.DataFrame:
+    """Models that were top-1 among the models dated up to their date: (model, date, score)."""
+    o = _ordered(obs)
+    best_by_date = o.group_by("date").agg(pl.col("score").max().alias("best_that_day")).sort("date")
+    best_by_date = best_by_date.with_columns(pl.col("best_that_day").cum_max().alias("best_so_far"))
+    top = o.join(best_by_date, on="date").filter(pl.col("score") >= pl.col("best_so_far"))
+    floor = MIN_THRESHOLD.get(benchmark)
+    if floor is not None:
+        top = top.filter(pl.col("score") >= floor)
+    # One threshold per distinct (model, score): a model seen at several price dates counts once.
+    return (
+        top.sort("date")
+        .unique(["model", "score"], keep="first", maintain_order=True)
+        .select("model", "date", "score")
+    )
+
+
+def staircase(obs: pl.DataFrame, threshold: float) -> pl.DataFrame:
+    """The cheapest-so-far models scoring at least `threshold`, in date order."""
+    rows, running_min = [], float("inf")
+    for r in _ordered(obs).filter(pl.col("score") >= threshold).iter_rows(named=True):
+        if r["price"] < running_min:
+            rows.append(r)
+            running_min = r["price"]
+    return (
+        pl.DataFrame(rows, schema=obs.select("model", "date", "price", "score").schema)
+        if rows
+        else obs.clear()
+    )
+
+
+def trend(
+    obs: pl.DataFrame,
+    benchmark: str,
+    threshold_model: str,
+    threshold_score: float,
+    *,
+    bootstrap: bool = False,
+) -> dict:
+    steps = staircase(obs, threshold_score)
+    method = f"fixed-capability trend ({benchmark} >= {threshold_score:g}, {threshold_model})"
+    if steps.height < MIN_POINTS:
+        raise InsufficientData(
+            f"{method} needs at least {MIN_POINTS} staircase points, got {steps.height}"
+        )
+    fit = fit_log_trend(
+        steps["date"].to_list(), steps["price"].to_list(), method=method, min_points=MIN_POINTS
+    )
+    out = {
+        "benchmark": benchmark,
+        "threshold_model": threshold_model,
+        "threshold_score": threshold_score,
+        "n": fit.n,
+        "start_date": fit.start_date,
+        "end_date": fit.end_date,
+        "factor_per_year": fit.factor_per_year,
+        "ci90_low": fit.ci90_low,
+        "ci90_high": fit.ci90_high,
+        "r_squared": fit.r_squared,
+    }
+    if bootstrap:
+        out["boot90_low"], out["boot90_high"] = bootstrap_factor_interval(
+            steps["date"].to_list(), steps["price"].to_list()
+        )
+    return out
+
+
+def trends(obs: pl.DataFrame, benchmark: str, *, bootstrap: bool = False) -> pl.DataFrame:
+    """Every threshold's trend on one benchmark; thresholds with too few points are left out."""
+    rows = []
+    for t in thresholds(obs, benchmark).iter_rows(named=True):
+        try:
+            rows.append(trend(obs, benchmark, t["model"], t["score"], bootstrap=bootstrap))
+        except InsufficientData:
+            continue
+    cols = RESULT_COLUMNS + (["boot90_low", "boot90_high"] if bootstrap else [])
+    if not rows:
+        return pl.DataFrame(schema={c: pl.String for c in cols}).clear()
+    return pl.DataFrame(rows).select(cols)
+
+
+# ---------------------------------------------------------------------------------------------
+# Epoch's March 2025 table, from the project's own Epoch-sourced rows
+# ---------------------------------------------------------------------------------------------
+
+EPOCH_SOURCE = "epoch-llm-price-trends"
+EPOCH_BENCHMARKS = ["mmlu", "gpqa-diamond", "humaneval", "math-500", "arena-elo", "math-level-5"]
+# What Epoch's page states, for comparison with the reproduction (Cottier et al. 2025): the price
+# of GPT-4-level performance on GPQA Diamond fell about 40x per year, and rates range from about
+# 9x to 900x per year across benchmarks and thresholds.
+EPOCH_PUBLISHED = {"gpqa_gpt4_level_factor": 40.0, "range_low": 9.0, "range_high": 900.0}
+
+
+def epoch_observations(
+    token_prices: pl.DataFrame, scores: pl.DataFrame, models: pl.DataFrame, benchmark: str
+) -> pl.DataFrame:
+    """(model, date, price, score) from Epoch's own rows: each row of its price file is one
+    observation (a price change is a new row), its score from the same row. Reasoning models
+    (flagged in `models`: o1, o1-mini, o1-preview, o3-mini, DeepSeek-R1) are excluded, as Epoch did."""
+    prices_ = token_prices.filter(pl.col("source_id") == EPOCH_SOURCE).select(
+        "model_id", "source_model_name", "date", pl.col("blended_usd_per_mtok").alias("price")
+    )
+    bench = scores.filter(
+        (pl.col("source_id") == EPOCH_SOURCE) & (pl.col("benchmark") == benchmark)
+    ).select("source_model_name", "date", "score")
+    reasoning = models.filter(pl.col("reasoning").fill_null(False))["model_id"]
+    return (
+        prices_.join(bench, on=["source_model_name", "date"], how="inner")
+        .filter(~pl.col("model_id").is_in(reasoning.implode()))
+        .select(pl.col("source_model_name").alias("model"), "date", "price", "score")
+    )
+
+
+def reproduce_epoch(
+    token_prices: pl.DataFrame,
+    scores: pl.DataFrame,
+    models: pl.DataFrame,
+    *,
+    bootstrap: bool = False,
+) -> pl.DataFrame:
+    """Epoch AI's table of fixed-capability price trends, one row per benchmark x threshold."""
+    return pl.concat(
+        [
+            trends(epoch_observations(token_prices, scores, models, b), b, bootstrap=bootstrap)
+            for b in EPOCH_BENCHMARKS
+        ],
+        how="vertical_relaxed",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The same method on the project's full data
+# ---------------------------------------------------------------------------------------------
+
+EXTENSION_BENCHMARKS = ["mmlu", "mmlu-pro", "gpqa-diamond", "arena-elo", "eci"]
+
+
+def model_scores(scores: pl.DataFrame, benchmark: str) -> pl.DataFrame:
+    """One score per model on a benchmark: the median across sources and dates (sources mostly
+    agree; Arena Elo moves a little between leaderboard snapshots)."""
+    return (
+        scores.filter(pl.col("benchmark") == benchmark)
+        .group_by("model_id")
+        .agg(pl.col("score").median())
+    )
+
+
+def full_observations(
+    token_prices: pl.DataFrame,
+    scores: pl.DataFrame,
+    models: pl.DataFrame,
+    benchmark: str,
+    *,
+    ratio: tuple[float, float] = (3, 1),
+    include_reasoning: bool = False,
+) -> pl.DataFrame:
+    """(model, date, price, score) from every source: USD list prices blended at `ratio`, one price
+    per model and date (first-party, else the median across providers), the model's median score."""
+    from analysis.methods import prices as prices_mod
+
+    blended = token_prices.filter(
+        (pl.col("currency") == "USD") & (pl.col("price_kind") == "list")
+    ).with_columns(prices_mod.blended_price(ratio).alias("price"))
+    per_date = prices_mod.one_price_per_model_date(blended.filter(pl.col("price") > 0), "price")
+    obs = per_date.join(model_scores(scores, benchmark), on="model_id", how="inner")
+    if not include_reasoning:
+        reasoning = models.filter(pl.col("reasoning").fill_null(False))["model_id"]
+        obs = obs.filter(~pl.col("model_id").is_in(reasoning.implode()))
+    return obs.select(pl.col("model_id").alias("model"), "date", "price", "score")
+
+
+def extension_trends(
+    token_prices: pl.DataFrame,
+    scores: pl.DataFrame,
+    models: pl.DataFrame,
+    *,
+    benchmarks: list[str] = EXTENSION_BENCHMARKS,
+    ratio: tuple[float, float] = (3, 1),
+    include_reasoning: bool = False,
+    bootstrap: bool = False,
+) -> pl.DataFrame:
+    """Epoch's method on the full data: every benchmark's thresholds, with the settings as columns."""
+    frames = []
+    for b in benchmarks:
+        obs = full_observations(
+            token_prices, scores, models, b, ratio=ratio, include_reasoning=include_reasoning
+        )
+        frames.append(trends(obs, b, bootstrap=bootstrap))
+    out = pl.concat([f for f in frames if f.height], how="vertical_relaxed")
+    return out.with_columns(
+        pl.lit(f"{ratio[0]:g}:{ratio[1]:g}").alias("blend"),
+        pl.lit(include_reasoning).alias("reasoning_models_included"),
+    )
