@@ -120,10 +120,10 @@ def _book(args) -> int:
 
 
 def _chapters_lint(args) -> int:
-    from analysis.book import notebook as chapters
+    from analysis.book import lint, notebook
 
-    files = [Path(p) for p in args.files] or chapters.book_files(paths.ROOT)
-    problems = chapters.lint(files)
+    files = [Path(p) for p in args.files] or notebook.book_files(paths.ROOT)
+    problems = lint.lint(files)
     for p in problems:
         print(p)
     return 1 if problems else 0

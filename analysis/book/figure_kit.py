@@ -31,10 +31,20 @@ import tempfile
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from analysis.book.show import RenderedChart
+
+class Renderable(Protocol):
+    """What the kit needs of a chart: its Vega-Lite spec, title, description and images."""
+
+    spec: dict[str, Any]
+    title: str
+    description: str
+
+    def png(self, scale: float = 2) -> bytes: ...
+
+    def svg(self) -> str: ...
+
 
 KIT_ENV = "BOOK_FIGURE_KIT"
 CHAPTER_ENV = "BOOK_CHAPTER"
@@ -82,7 +92,7 @@ def current_chapter() -> str | None:
     return None
 
 
-def write_entry(chart: RenderedChart, name: str | None) -> KitEntry | None:
+def write_entry(chart: Renderable, name: str | None) -> KitEntry | None:
     """Write the kit entry of `chart`; None (and nothing written) when the kit is off."""
     root = kit_dir()
     if root is None:

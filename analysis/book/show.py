@@ -1,4 +1,4 @@
-"""The house chart theme and the one renderer every chapter uses: `show(chart)`.
+"""The one renderer every chapter uses: `show(chart)`.
 
 A figure cell ends with `show(chart, "name")`. The object it returns hands Jupyter (and so Quarto)
 the output the current format needs:
@@ -37,44 +37,12 @@ import vl_convert as vlc
 
 from analysis.book import figure_kit
 from analysis.data.paths import ROOT
+from analysis.figures import theme  # noqa: F401  (registers and enables the house theme)
 
 # One place for where the bundle lives, relative to the site (and project) root.
 VEGA_BUNDLE = Path("assets/vega/vega-embed-bundle.js")
 FORMAT_OVERRIDE_ENV = "BOOK_OUTPUT_FORMAT"
 EXECUTE_INFO_ENV = "QUARTO_EXECUTE_INFO"
-
-# Okabe & Ito (2008): distinguishable under the common colour-vision deficiencies.
-PALETTE = [
-    "#0072B2",
-    "#E69F00",
-    "#009E73",
-    "#D55E00",
-    "#CC79A7",
-    "#56B4E9",
-    "#F0E442",
-    "#000000",
-]
-CHART_WIDTH = 600
-CHART_HEIGHT = 360
-FONT = "Helvetica, Arial, sans-serif"
-
-
-@alt.theme.register("book", enable=True)
-def book_theme() -> alt.theme.ThemeConfig:
-    """Readable sizes, the colour-blind-safe palette and one width for every chart in the book."""
-    return {
-        "config": {
-            "view": {"continuousWidth": CHART_WIDTH, "continuousHeight": CHART_HEIGHT},
-            "font": FONT,
-            "title": {"fontSize": 16, "anchor": "start", "subtitleFontSize": 13},
-            "axis": {"labelFontSize": 12, "titleFontSize": 13, "grid": True},
-            "legend": {"labelFontSize": 12, "titleFontSize": 13},
-            "header": {"labelFontSize": 12, "titleFontSize": 13},
-            "range": {"category": PALETTE},
-            "line": {"strokeWidth": 2},
-            "point": {"size": 40},
-        }
-    }
 
 
 def output_format() -> str | None:

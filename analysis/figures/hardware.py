@@ -19,7 +19,7 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
-from analysis.book.show import PALETTE  # importing analysis.book.show enables the house theme
+from analysis.figures.theme import PALETTE
 from analysis.methods import gpu_prices
 
 # The GPUs the GPU-hour chapter follows: the data-centre parts with the longest price series.

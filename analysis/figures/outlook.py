@@ -14,8 +14,8 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
-from analysis.book.show import PALETTE
 from analysis.figures.capability import BENCHMARK_NAMES as _FIXED_NAMES
+from analysis.figures.theme import PALETTE
 from analysis.methods.trends import fit_log_trend
 
 BENCHMARK_NAMES = {

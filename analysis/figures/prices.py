@@ -8,7 +8,7 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
-from analysis.book.show import PALETTE
+from analysis.figures.theme import PALETTE
 from analysis.methods import prices
 
 # Organisations shown by name in charts; the rest are grouped as "Other".

@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 
 from analysis.book import show as charts
+from analysis.figures import theme
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -109,8 +110,8 @@ def test_unreadable_execute_info_falls_back_to_png(chart, monkeypatch, tmp_path)
 def test_theme_is_enabled_with_palette_and_width(chart):
     assert alt.theme.active == "book"
     config = chart.to_dict()["config"]
-    assert config["range"]["category"] == charts.PALETTE
-    assert config["view"]["continuousWidth"] == charts.CHART_WIDTH
+    assert config["range"]["category"] == theme.PALETTE
+    assert config["view"]["continuousWidth"] == theme.CHART_WIDTH
     assert config["axis"]["labelFontSize"] >= 11
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.book import notebook as chapters
+from analysis.book import lint as chapters
 from analysis.data.paths import ROOT
 
 BIB = """\
