@@ -151,8 +151,9 @@ def _reproduce_epoch(args) -> int:
 
 def _reproduce_a16z(args) -> int:
     from analysis.methods import llmflation
+    from analysis.report import results
 
-    return llmflation.write_reproduction(args.version)
+    return llmflation.write_reproduction(*results.a16z(args.version))
 
 
 def _estimates(args) -> int:

@@ -21,10 +21,8 @@ from analysis.figures.hardware import Numbers, and_join, one_row, share, times, 
 from analysis.methods import tokens_per_dollar
 
 # Choices the chapter states in its prose (each is also quoted from `numbers`).
-PRICING = "on-demand"  # the GPU-hour price each MLPerf result is priced at
-MAX_LAG_MONTHS = 3  # ... in the round's month or up to this many months earlier
-SCENARIO = "Offline"  # the MLPerf scenario the prose quotes
-BENCHMARK = "llama2-70b"  # the benchmark that runs through every round
+PRICING, MAX_LAG_MONTHS = tokens_per_dollar.PRICING, tokens_per_dollar.MAX_LAG_MONTHS
+SCENARIO, BENCHMARK = tokens_per_dollar.SCENARIO, tokens_per_dollar.BENCHMARK
 H100 = "h100-sxm"  # the accelerator followed from round to round
 FLOOR_GPUS = ["h100-sxm", "h200", "b200"]  # the GPUs of the physical-floor table
 SMALL_MODEL, BIG_MODEL = "llama3.1-8b", "llama3.1-405b"

@@ -283,20 +283,6 @@ def hedonic_table(
     )
 
 
-def reproduce_hedonic(version: str | None = None, *, date_from: str = "latest") -> pl.DataFrame:
-    """`hedonic_table` on a released data version, every benchmark x sample, version stated."""
-    from analysis.data import release as data
-
-    v = data.current_version(version)
-    return hedonic_table(
-        data.load("token_prices", v),
-        data.load("benchmark_scores", v),
-        data.load("models", v),
-        date_from=date_from,
-        data_version=v,
-    )
-
-
 def reference_score(obs: pl.DataFrame) -> float:
     return float(obs["score"].median())
 

@@ -250,23 +250,24 @@ def a16z_fit(
     }
 
 
-def reproduce_a16z(version: str | None = None) -> tuple[pl.DataFrame, dict]:
-    """a16z's method on a released data version.
+def reproduce_a16z(
+    token_prices: pl.DataFrame,
+    scores: pl.DataFrame,
+    *,
+    through: date,
+    data_version: str | None = None,
+) -> tuple[pl.DataFrame, dict]:
+    """a16z's method on one release's tables (prices up to `through`, the release date).
 
     Returns the monthly series (default rule: other blends only for single-priced models) and a
     dict with the data version, the fits on a16z's window (2021-11..2024-11) and on the full data
     window, the same two fits with Epoch's 3:1 rows as stand-ins for the 1:1 price (the
     sensitivity of the 2021-2023 months), and a16z's stated figures.
     """
-    from analysis.data import release as data
-
-    v = data.current_version(version)
-    token_prices, scores = data.load("token_prices", v), data.load("benchmark_scores", v)
-    through = date.fromisoformat(v)
     series = monthly_minimum(token_prices, scores, through=through)
     stand_in = monthly_minimum(token_prices, scores, other_blends="stand-in", through=through)
     fits = {
-        "data_version": v,
+        "data_version": data_version,
         "a16z_window": a16z_fit(series, A16Z_START, A16Z_END, window="a16z window"),
         "full_window": a16z_fit(series, None, None, window="full data"),
         "a16z_window_stand_in": a16z_fit(
@@ -286,10 +287,9 @@ def fits_table(fits: dict) -> pl.DataFrame:
 
 
 def write_reproduction(
-    version: str | None = None, out: TextIO = sys.stdout, err: TextIO = sys.stderr
+    series: pl.DataFrame, fits: dict, out: TextIO = sys.stdout, err: TextIO = sys.stderr
 ) -> int:
     """CLI body: the monthly series as CSV on `out`, one summary line per fit on `err`."""
-    series, fits = reproduce_a16z(version)
     series.write_csv(out, date_format="%Y-%m-%d")
     stated = fits["a16z_stated"]["factor_per_year"]
     print(f"data version {fits['data_version']}; a16z stated about {stated:g}x per year", file=err)

@@ -32,6 +32,12 @@ from analysis.methods import gpu_prices
 SECONDS_PER_HOUR = 3600
 TOKENS_PER_MTOK = 1e6
 
+# The book's pricing of MLPerf results (the tokens-per-dollar chapter and its headline estimate).
+PRICING = "on-demand"  # the GPU-hour price each MLPerf result is priced at
+MAX_LAG_MONTHS = 3  # ... in the round's month or up to this many months earlier
+SCENARIO = "Offline"  # the MLPerf scenario the prose quotes
+BENCHMARK = "llama2-70b"  # the benchmark that runs through every round
+
 # MLPerf benchmark model (accuracy suffix removed) -> model_id in the models table.
 MLPERF_MODEL_IDS = {
     "llama2-70b": "llama-2-70b",

@@ -1,15 +1,20 @@
-"""The book's quotable estimates in one table, for memos: `python -m analysis estimates`.
+"""The estimate registry: every headline estimate of the book, each defined once.
 
-Each row is one number a reader might cite, with its interval, sample size, window, method,
-the chapter that explains it and the data version it comes from. The numbers are computed by
-the same functions the chapters call; nothing is typed here.
+Each estimate is a function of the data version returning an `Estimate` (value, 90% interval, n,
+window, method, chapter). The chapters, the summary page and `python -m analysis estimates` all
+call `estimate(id, version)`, so a number cannot be selected two ways. Nothing is typed here: the
+values come from `analysis.report.results`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import polars as pl
 
-from analysis.data import release as data
+from analysis.methods import llmflation, tokens_per_dollar
+from analysis.report import results
+from analysis.report.quote import Estimate
 
 COLUMNS = {
     "estimate_id": pl.String,
@@ -26,219 +31,221 @@ COLUMNS = {
     "data_version": pl.String,
 }
 
+FACTOR_UNIT = "factor per year (price falls)"
 
-def _row(
-    estimate_id,
-    description,
-    value,
-    unit,
-    *,
-    low=None,
-    high=None,
-    n=None,
-    start=None,
-    end=None,
-    method,
-    chapter,
-) -> dict:
-    return {
-        "estimate_id": estimate_id,
-        "description": description,
-        "value": float(value),
-        "unit": unit,
-        "ci90_low": None if low is None else float(low),
-        "ci90_high": None if high is None else float(high),
-        "n": n,
-        "window_start": start,
-        "window_end": end,
-        "method": method,
-        "chapter": chapter,
-    }
+# The trends the headline estimates follow (benchmark, the model whose score sets the threshold).
+GPT4_GPQA = ("gpqa-diamond", "gpt-4-0314")
+
+REGISTRY: dict[str, Callable[[str], Estimate]] = {}
 
 
-def _from_trend(estimate_id: str, description: str, r: dict, method: str, chapter: str) -> dict:
-    return _row(
-        estimate_id,
-        description,
+def _register(fn: Callable[[str], Estimate]) -> Callable[[str], Estimate]:
+    REGISTRY[fn.__name__.replace("_", "-")] = fn
+    return fn
+
+
+def _trend(estimate_id: str, v: str, r: dict, **fields) -> Estimate:
+    """An estimate from one fitted trend row (factor per year with its t-interval)."""
+    return Estimate(
         r["factor_per_year"],
-        "factor per year (price falls)",
+        "factor",
+        estimate_id=estimate_id,
+        unit=FACTOR_UNIT,
         low=r["ci90_low"],
         high=r["ci90_high"],
         n=r["n"],
-        start=r["start_date"],
-        end=r["end_date"],
-        method=method,
-        chapter=chapter,
+        window_start=r.get("start_date", r.get("start_month")),
+        window_end=r.get("end_date", r.get("end_month")),
+        data_version=v,
+        **fields,
     )
 
 
-def token_price_estimates(version: str) -> list[dict]:
-    from analysis.methods import dispersion, fixed_capability, hedonic, llmflation
-
-    tp, scores, models = (
-        data.load("token_prices", version),
-        data.load("benchmark_scores", version),
-        data.load("models", version),
+@_register
+def epoch_gpqa_gpt4_level(v: str) -> Estimate:
+    return _trend(
+        "epoch-gpqa-gpt4-level",
+        v,
+        results.trend_row(results.epoch(v), *GPT4_GPQA),
+        description="Price of GPT-4-level performance on GPQA Diamond, Epoch AI's data and method",
+        method="Epoch AI staircase, OLS of log10 price on date, 3:1 blend, reasoning models excluded",
+        chapter="fixed-capability",
     )
-    rows = []
-    epoch = fixed_capability.reproduce_epoch(tp, scores, models)
-    gpqa = epoch.filter(
-        (pl.col("benchmark") == "gpqa-diamond") & (pl.col("threshold_model") == "GPT-4-0314")
+
+
+@_register
+def full_data_gpqa_gpt4_level(v: str) -> Estimate:
+    return _trend(
+        "full-data-gpqa-gpt4-level",
+        v,
+        results.trend_row(results.extension(v), *GPT4_GPQA),
+        description="Price of GPT-4-level performance on GPQA Diamond, all sources to the end of the data",
+        method="Epoch AI staircase on the full data, 3:1 blend, reasoning models excluded",
+        chapter="fixed-capability",
+    )
+
+
+@_register
+def full_data_median_factor(v: str) -> Estimate:
+    ext = results.extension(v)
+    return Estimate(
+        ext["factor_per_year"].median(),
+        "factor",
+        estimate_id="full-data-median-factor",
+        description="Median fixed-capability decline factor across benchmarks and thresholds, full data",
+        unit=FACTOR_UNIT,
+        n=ext.height,
+        window_start=ext["start_date"].min(),
+        window_end=ext["end_date"].max(),
+        method="median over every threshold's staircase trend (MMLU, MMLU-Pro, GPQA Diamond, Arena Elo, ECI)",
+        chapter="fixed-capability",
+        data_version=v,
+    )
+
+
+def _a16z(estimate_id: str, v: str, key: str, label: str) -> Estimate:
+    return _trend(
+        estimate_id,
+        v,
+        results.a16z(v)[1][key],
+        description=(
+            f"Cheapest model with MMLU >= {llmflation.A16Z_THRESHOLD:g} each month, 1:1 blend, "
+            f"fitted over {label}"
+        ),
+        method="a16z LLMflation monthly minimum; OLS of log10 price on date (intervals too narrow: autocorrelated)",
+        chapter="fixed-capability",
+    )
+
+
+@_register
+def a16z_a16z_window(v: str) -> Estimate:
+    return _a16z("a16z-a16z-window", v, "a16z_window", "a16z's window")
+
+
+@_register
+def a16z_full_window(v: str) -> Estimate:
+    return _a16z("a16z-full-window", v, "full_window", "the full data")
+
+
+@_register
+def hedonic_gpqa_frontier(v: str) -> Estimate:
+    fits = results.hedonic_fits(v)
+    row = fits.filter(
+        (pl.col("benchmark") == "gpqa-diamond") & (pl.col("sample") == "frontier")
     ).row(0, named=True)
-    rows.append(
-        _from_trend(
-            "epoch-gpqa-gpt4-level",
-            "Price of GPT-4-level performance on GPQA Diamond, Epoch AI's data and method",
-            gpqa,
-            "Epoch AI staircase, OLS of log10 price on date, 3:1 blend, reasoning models excluded",
-            "fixed-capability",
-        )
+    return _trend(
+        "hedonic-gpqa-frontier",
+        v,
+        row,
+        description="Quality-adjusted price decline, GPQA Diamond, running Pareto frontier",
+        method="Gundlach et al.: OLS ln(price) = a days + b logit(score) + c, HC3 errors, t(n-3)",
+        chapter="quality-adjusted",
     )
-    ext = fixed_capability.extension_trends(tp, scores, models)
-    gpqa_ext = ext.filter(
-        (pl.col("benchmark") == "gpqa-diamond") & (pl.col("threshold_model") == "gpt-4-0314")
-    ).row(0, named=True)
-    rows.append(
-        _from_trend(
-            "full-data-gpqa-gpt4-level",
-            "Price of GPT-4-level performance on GPQA Diamond, all sources to the end of the data",
-            gpqa_ext,
-            "Epoch AI staircase on the full data, 3:1 blend, reasoning models excluded",
-            "fixed-capability",
-        )
-    )
-    rows.append(
-        _row(
-            "full-data-median-factor",
-            "Median fixed-capability decline factor across benchmarks and thresholds, full data",
-            ext["factor_per_year"].median(),
-            "factor per year (price falls)",
-            n=ext.height,
-            start=ext["start_date"].min(),
-            end=ext["end_date"].max(),
-            method="median over every threshold's staircase trend (MMLU, MMLU-Pro, GPQA Diamond, Arena Elo, ECI)",
-            chapter="fixed-capability",
-        )
-    )
-    _, fits = llmflation.reproduce_a16z(version)
-    for key, label in (("a16z_window", "a16z's window"), ("full_window", "the full data")):
-        f = fits[key]
-        rows.append(
-            _row(
-                f"a16z-{key.replace('_', '-')}",
-                f"Cheapest model with MMLU >= 42 each month, 1:1 blend, fitted over {label}",
-                f["factor_per_year"],
-                "factor per year (price falls)",
-                low=f["ci90_low"],
-                high=f["ci90_high"],
-                n=f["n"],
-                start=f["start_month"],
-                end=f["end_month"],
-                method="a16z LLMflation monthly minimum; OLS of log10 price on date (intervals too narrow: autocorrelated)",
-                chapter="fixed-capability",
-            )
-        )
-    hed = hedonic.hedonic_table(
-        tp, scores, models, benchmarks=["gpqa-diamond"], samples=["frontier"]
-    ).row(0, named=True)
-    rows.append(
-        _from_trend(
-            "hedonic-gpqa-frontier",
-            "Quality-adjusted price decline, GPQA Diamond, running Pareto frontier",
-            hed,
-            "Gundlach et al.: OLS ln(price) = a days + b logit(score) + c, HC3 errors, t(n-3)",
-            "quality-adjusted",
-        )
-    )
-    spread = dispersion.summary(tp, models, data.load("claims", version))["blended"]
-    rows.append(
-        _row(
-            "open-model-spread-share",
-            f"Share of open-model months where the dearest provider charges at least {spread['threshold']:g}x the cheapest",
-            spread["share_reaching"],
-            "share of model-months",
-            n=spread["n_model_months"],
-            start=spread["first_month"],
-            end=spread["last_month"],
-            method="blended 3:1 list prices in force per model, provider and month",
-            chapter="token-prices",
-        )
-    )
-    return rows
 
 
-def hardware_estimates(version: str) -> list[dict]:
-    from analysis.chapters import tokens_per_dollar as tokens_chapter
-    from analysis.methods import gpu_prices, tokens_per_dollar
+@_register
+def open_model_spread_share(v: str) -> Estimate:
+    spread = results.spread(v)["blended"]
+    return Estimate(
+        spread["share_reaching"],
+        "share",
+        estimate_id="open-model-spread-share",
+        description=(
+            "Share of open-model months where the dearest provider charges at least "
+            f"{spread['threshold']:g}x the cheapest"
+        ),
+        unit="share of model-months",
+        n=spread["n_model_months"],
+        window_start=spread["first_month"],
+        window_end=spread["last_month"],
+        method="blended 3:1 list prices in force per model, provider and month",
+        chapter="token-prices",
+        data_version=v,
+        extra={"threshold": spread["threshold"]},
+    )
 
-    prices = data.load("gpu_hour_prices", version)
-    rows = []
-    rates = gpu_prices.decline_rates(prices, data_version=version)
-    h100 = rates.filter((pl.col("gpu_group") == "h100") & (pl.col("pricing") == "on-demand")).row(
+
+@_register
+def h100_on_demand_decline(v: str) -> Estimate:
+    rates = results.gpu_declines(v)
+    row = rates.filter((pl.col("gpu_group") == "h100") & (pl.col("pricing") == "on-demand")).row(
         0, named=True
     )
-    rows.append(
-        _from_trend(
-            "h100-on-demand-decline",
-            "H100 on-demand GPU-hour price decline",
-            h100,
-            "OLS of log price on date with provider fixed effects, monthly provider medians",
-            "gpu-hour-prices",
-        )
+    return _trend(
+        "h100-on-demand-decline",
+        v,
+        row,
+        description="H100 on-demand GPU-hour price decline",
+        method="OLS of log price on date with provider fixed effects, monthly provider medians",
+        chapter="gpu-hour-prices",
     )
-    index, info = gpu_prices.hedonic_index(
-        prices, data_version=version, start=gpu_prices.unbroken_months_start(prices)
-    )
+
+
+@_register
+def gpu_hedonic_index_latest(v: str) -> Estimate:
+    index, info = results.gpu_index(v)
     last = index.sort("period").row(-1, named=True)
-    rows.append(
-        _row(
-            "gpu-hedonic-index-latest",
-            f"Time-dummy hedonic index of GPU-hour prices, latest month (base {info['base_period']:%Y-%m} = 1)",
-            last["index"],
-            "index",
-            low=last["ci_low"],
-            high=last["ci_high"],
-            n=info["n"],
-            start=info["start"],
-            end=info["end"],
-            method=info["method"],
-            chapter="gpu-hour-prices",
-        )
+    return Estimate(
+        last["index"],
+        "number",
+        estimate_id="gpu-hedonic-index-latest",
+        description=(
+            "Time-dummy hedonic index of GPU-hour prices, latest month "
+            f"(base {info['base_period']:%Y-%m} = 1)"
+        ),
+        unit="index",
+        low=last["ci_low"],
+        high=last["ci_high"],
+        n=info["n"],
+        window_start=info["start"],
+        window_end=info["end"],
+        method=info["method"],
+        chapter="gpu-hour-prices",
+        data_version=v,
+        extra={"base_period": info["base_period"]},
     )
-    per_acc = tokens_per_dollar.mlperf_per_accelerator(data.load("mlperf_results", version))
-    # The tokens-per-dollar chapter's own settings, so the memo number is the chapter's number.
-    costs = tokens_per_dollar.mlperf_usd_per_mtok(
-        per_acc,
-        prices,
-        pricing=tokens_chapter.PRICING,
-        max_lag_months=tokens_chapter.MAX_LAG_MONTHS,
-    )
+
+
+@_register
+def mlperf_llama2_70b_cost(v: str) -> Estimate:
     cheapest = (
-        tokens_per_dollar.cheapest_by_round(costs)
+        tokens_per_dollar.cheapest_by_round(results.mlperf_costs(v))
         .filter(
-            (pl.col("base_model") == tokens_chapter.BENCHMARK)
-            & (pl.col("scenario") == tokens_chapter.SCENARIO)
+            (pl.col("base_model") == tokens_per_dollar.BENCHMARK)
+            & (pl.col("scenario") == tokens_per_dollar.SCENARIO)
         )
         .sort("date")
     )
     latest = cheapest.row(-1, named=True)
-    rows.append(
-        _row(
-            "mlperf-llama2-70b-cost",
-            f"Hardware cost per million generated tokens, Llama 2 70B, MLPerf {latest['round']} (best system, on-demand GPU-hours, full utilisation)",
-            latest["hardware_usd_per_mtok"],
-            "USD per 1M output tokens",
-            start=latest["date"],
-            end=latest["date"],
-            method="USD per GPU-hour / (tokens/s per accelerator x 3600 / 1e6)",
-            chapter="tokens-per-dollar",
-        )
+    return Estimate(
+        latest["hardware_usd_per_mtok"],
+        "usd",
+        estimate_id="mlperf-llama2-70b-cost",
+        description=(
+            "Hardware cost per million generated tokens, Llama 2 70B, MLPerf "
+            f"{latest['round']} (best system, on-demand GPU-hours, full utilisation)"
+        ),
+        unit="USD per 1M output tokens",
+        window_start=latest["date"],
+        window_end=latest["date"],
+        method="USD per GPU-hour / (tokens/s per accelerator x 3600 / 1e6)",
+        chapter="tokens-per-dollar",
+        data_version=v,
     )
-    return rows
+
+
+def estimate(estimate_id: str, version: str | None = None) -> Estimate:
+    """One headline estimate of a data version (None: the current one)."""
+    if estimate_id not in REGISTRY:
+        raise KeyError(f"no estimate {estimate_id!r}; known: {', '.join(REGISTRY)}")
+    return REGISTRY[estimate_id](results.version(version))
+
+
+def all_estimates(version: str | None = None) -> dict[str, Estimate]:
+    return {key: estimate(key, version) for key in REGISTRY}
 
 
 def headline(version: str | None = None) -> pl.DataFrame:
-    """Every quotable estimate of one data version, one row each."""
-    v = data.current_version(version)
-    rows = token_price_estimates(v) + hardware_estimates(v)
-    return pl.DataFrame([{**r, "data_version": v} for r in rows], schema=COLUMNS)
+    """Every headline estimate of one data version, one row each."""
+    rows = [e.as_row() for e in all_estimates(version).values()]
+    return pl.DataFrame(rows, schema=COLUMNS)

@@ -1,0 +1,277 @@
+"""The one quote layer: every number the prose prints, in one house format per kind of quantity.
+
+A chapter module returns its quotes as a `Quotes` namespace; the prose reads `` `{python} q.name` ``.
+Each `Quote` holds the raw value and its kind, and the kind alone decides how it is shown:
+
+| kind       | shown as          | rule                                                        |
+|------------|-------------------|-------------------------------------------------------------|
+| `factor`   | `42.0x`, `4.40x`, `11,146x` | three significant figures; whole numbers from 1,000 |
+| `usd`      | `$2.85`, `$155`, `$0.060` | cents from $1 to $100; whole dollars from $100; two significant figures below $1 |
+| `share`    | `21%`, `0.4%`     | a fraction as a whole percent; one decimal below 1%         |
+| `percent`  | `6%`              | a percentage change, whole percent                          |
+| `count`    | `8,063`           | thousands separators                                        |
+| `number`   | `7.3`, `0.99`     | a ratio, statistic or index: three significant figures      |
+| `score`    | `56`, `35.7`      | a benchmark score as the data give it                       |
+| `p_value`  | `0.003`           | two significant figures, never scientific                   |
+| `month`    | `March 2023`      |                                                             |
+| `day`      | `March 14, 2023`  |                                                             |
+| `quarter`  | `2023 Q1`         |                                                             |
+| `text`     | as given          | names, ids, phrases                                         |
+
+An interval or range is a `Quote` too (`kind` of its ends, value a pair): `4.40x to 401x`.
+`Estimate` is a quote with its interval, sample size, window and method: what a memo cites.
+
+What the prose receives is Markdown (`_repr_markdown_`, which Quarto's inline expressions use):
+text from the data is escaped, so a model name holding `<script>` or `*` prints as those
+characters in every output format instead of becoming markup.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+
+def _sig(x: float, digits: int = 3) -> str:
+    """`x` to `digits` significant figures, fixed notation, trailing zeros kept (4.40, 42.0)."""
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(x))))
+    return f"{x:,.{decimals}f}"
+
+
+def fmt_factor(x: float) -> str:
+    return f"{x:,.0f}x" if abs(x) >= 1000 else f"{_sig(x)}x"
+
+
+def fmt_usd(x: float) -> str:
+    if abs(x) >= 100:
+        return f"${x:,.0f}"
+    if abs(x) >= 1:
+        return f"${x:,.2f}"
+    return f"${_sig(x, 2)}" if x else "$0"
+
+
+def fmt_share(x: float) -> str:
+    return f"{x:.1%}" if 0 < abs(x) < 0.01 else f"{x:.0%}"
+
+
+def fmt_percent(x: float) -> str:
+    """A change given as a fraction (0.06 for six percent)."""
+    return f"{x:.0%}"
+
+
+def fmt_count(n: int) -> str:
+    return f"{int(n):,}"
+
+
+def fmt_number(x: float) -> str:
+    return _sig(x) if abs(x) < 1000 else f"{x:,.0f}"
+
+
+def fmt_score(x: float) -> str:
+    return f"{x:g}"
+
+
+def fmt_p_value(p: float) -> str:
+    if p <= 0:
+        return "0"
+    return f"{p:.{max(2, 1 - math.floor(math.log10(p)))}f}".rstrip("0").rstrip(".")
+
+
+def fmt_month(d: date) -> str:
+    return f"{d:%B %Y}"
+
+
+def fmt_day(d: date) -> str:
+    return f"{d:%B} {d.day}, {d.year}"
+
+
+def fmt_quarter(d: date) -> str:
+    return f"{d.year} Q{(d.month - 1) // 3 + 1}"
+
+
+FORMATS: dict[str, Callable[[Any], str]] = {
+    "factor": fmt_factor,
+    "usd": fmt_usd,
+    "share": fmt_share,
+    "percent": fmt_percent,
+    "count": fmt_count,
+    "number": fmt_number,
+    "score": fmt_score,
+    "p_value": fmt_p_value,
+    "month": fmt_month,
+    "day": fmt_day,
+    "quarter": fmt_quarter,
+    "text": str,
+}
+
+# Characters that Markdown (pandoc's) would read as markup or raw HTML, or as the start of maths,
+# a citation or a cross-reference.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|$@~^&])")
+
+
+def escape_markdown(text: str) -> str:
+    """Backslash-escape every Markdown metacharacter: the text prints literally in HTML and PDF."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def _shown(value: Any, kind: str) -> str:
+    if kind not in FORMATS:
+        raise ValueError(f"unknown quote kind {kind!r}; known: {', '.join(FORMATS)}")
+    if isinstance(value, tuple):
+        low, high = value
+        return f"{FORMATS[kind](low)} to {FORMATS[kind](high)}"
+    return FORMATS[kind](value)
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A value the prose quotes, shown in the house format of its `kind`.
+
+    A pair `(low, high)` is an interval or a range and shows as `low to high`.
+    """
+
+    value: Any
+    kind: str = "text"
+
+    def __post_init__(self) -> None:
+        if self.kind not in FORMATS:
+            raise ValueError(f"unknown quote kind {self.kind!r}; known: {', '.join(FORMATS)}")
+
+    @property
+    def text(self) -> str:
+        """The plain text the prose shows (unescaped)."""
+        return _shown(self.value, self.kind)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_markdown_(self) -> str:
+        return escape_markdown(self.text)
+
+
+def quote(value: Any, kind: str = "text") -> Quote:
+    return Quote(value, kind)
+
+
+@dataclass(frozen=True)
+class Estimate(Quote):
+    """A headline estimate: the value with its 90% interval, sample size, window and method.
+
+    Shown as its value; `ci`, `n_text` and `window` are quotes of the rest.
+    """
+
+    estimate_id: str = ""
+    description: str = ""
+    unit: str = ""
+    low: float | None = None
+    high: float | None = None
+    n: int | None = None
+    window_start: date | None = None
+    window_end: date | None = None
+    method: str = ""
+    chapter: str = ""
+    data_version: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def ci(self) -> Quote:
+        if self.low is None or self.high is None:
+            raise ValueError(f"estimate {self.estimate_id!r} has no interval")
+        return Quote((self.low, self.high), self.kind)
+
+    @property
+    def n_text(self) -> Quote:
+        return Quote(self.n, "count")
+
+    @property
+    def window(self) -> Quote:
+        return Quote((self.window_start, self.window_end), "month")
+
+    @property
+    def start(self) -> Quote:
+        return Quote(self.window_start, "month")
+
+    @property
+    def end(self) -> Quote:
+        return Quote(self.window_end, "month")
+
+    def as_row(self) -> dict[str, Any]:
+        """One row of the estimates table (`python -m analysis estimates`)."""
+        return {
+            "estimate_id": self.estimate_id,
+            "description": self.description,
+            "value": float(self.value),
+            "unit": self.unit,
+            "ci90_low": None if self.low is None else float(self.low),
+            "ci90_high": None if self.high is None else float(self.high),
+            "n": self.n,
+            "window_start": self.window_start,
+            "window_end": self.window_end,
+            "method": self.method,
+            "chapter": self.chapter,
+            "data_version": self.data_version,
+        }
+
+
+class QuoteNotFound(AttributeError):
+    """The prose asked for a quote the chapter does not compute."""
+
+
+class Quotes(Mapping[str, Quote]):
+    """A chapter's quotes by name: `q.gpqa_factor` or `q["gpqa_factor"]`.
+
+    A missing name raises `QuoteNotFound` naming the chapter, the name and the closest names.
+    """
+
+    def __init__(self, chapter: str, quotes: Mapping[str, Quote] | None = None) -> None:
+        self._chapter = chapter
+        self._quotes: dict[str, Quote] = {}
+        for name, value in (quotes or {}).items():
+            self[name] = value
+
+    def __setitem__(self, name: str, value: Quote) -> None:
+        if not isinstance(value, Quote):
+            raise TypeError(
+                f"{self._chapter}: quote {name!r} must be a Quote (got {type(value).__name__}): "
+                "format it with a kind in analysis.report.quote"
+            )
+        if name in self._quotes:
+            raise ValueError(f"{self._chapter}: quote {name!r} is defined twice")
+        self._quotes[name] = value
+
+    def update(self, other: Mapping[str, Quote]) -> None:
+        for name, value in other.items():
+            self[name] = value
+
+    def __getitem__(self, name: str) -> Quote:
+        try:
+            return self._quotes[name]
+        except KeyError:
+            raise self._missing(name) from None
+
+    def __getattr__(self, name: str) -> Quote:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self[name]
+
+    def _missing(self, name: str) -> QuoteNotFound:
+        close = difflib.get_close_matches(name, self._quotes, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        return QuoteNotFound(f"chapter {self._chapter!r} has no quote {name!r}{hint}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._quotes)
+
+    def __len__(self) -> int:
+        return len(self._quotes)
+
+    def texts(self) -> dict[str, str]:
+        """Every quote as the prose shows it (plain text)."""
+        return {name: q.text for name, q in self._quotes.items()}

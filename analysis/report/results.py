@@ -1,0 +1,142 @@
+"""The book's shared fitted results, one function each, computed once per data version.
+
+The estimate registry (`analysis.report.estimates`) and the chapter modules both start from these,
+so a number the summary page quotes and the number its chapter quotes come from one computation.
+Each function takes a data version (None: the current one) and caches its result for the process.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from functools import cache
+
+import polars as pl
+
+from analysis import data
+from analysis.methods import dispersion, gpu_prices, hedonic, llmflation, tokens_per_dollar
+from analysis.methods import fixed_capability as fc
+
+
+def version(v: str | None = None) -> str:
+    """The data version a result is for: `v`, else $BOOK_DATA_VERSION, else the latest."""
+    return data.current_version(v)
+
+
+def release_date(v: str | None = None) -> date:
+    """The date of a release: the `YYYY-MM-DD` its name starts with (`2026-12-01.2` included)."""
+    return date.fromisoformat(version(v)[:10])
+
+
+def table(name: str, v: str | None = None) -> pl.DataFrame:
+    return data.load(name, version(v))
+
+
+def token_tables(v: str | None = None) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """(token_prices, benchmark_scores, models) of one release."""
+    return table("token_prices", v), table("benchmark_scores", v), table("models", v)
+
+
+@cache
+def _epoch(v: str, bootstrap: bool) -> pl.DataFrame:
+    return fc.reproduce_epoch(*token_tables(v), bootstrap=bootstrap)
+
+
+def epoch(v: str | None = None, *, bootstrap: bool = False) -> pl.DataFrame:
+    """Epoch AI's fixed-capability table reproduced from the release's Epoch-sourced rows."""
+    return _epoch(version(v), bootstrap)
+
+
+@cache
+def _extension(v: str, include_reasoning: bool) -> pl.DataFrame:
+    return fc.extension_trends(*token_tables(v), include_reasoning=include_reasoning)
+
+
+def extension(v: str | None = None, *, include_reasoning: bool = False) -> pl.DataFrame:
+    """Epoch's method on the release's full data."""
+    return _extension(version(v), include_reasoning)
+
+
+def trend_row(trends: pl.DataFrame, benchmark: str, threshold_model: str) -> dict:
+    """The one trend of a fixed-capability table set by `threshold_model` on `benchmark`
+    (matched case-insensitively: Epoch's ids are capitalised, the book's are slugs)."""
+    rows = trends.filter(
+        (pl.col("benchmark") == benchmark)
+        & (pl.col("threshold_model").str.to_lowercase() == threshold_model.lower())
+    )
+    if rows.height != 1:
+        raise LookupError(
+            f"expected one {benchmark} trend at the threshold of {threshold_model}, "
+            f"found {rows.height}"
+        )
+    return rows.row(0, named=True)
+
+
+@cache
+def _a16z(v: str) -> tuple[pl.DataFrame, dict]:
+    token_prices, scores, _ = token_tables(v)
+    return llmflation.reproduce_a16z(token_prices, scores, through=release_date(v), data_version=v)
+
+
+def a16z(v: str | None = None) -> tuple[pl.DataFrame, dict]:
+    """a16z's LLMflation series and fits on the release (see `llmflation.reproduce_a16z`)."""
+    return _a16z(version(v))
+
+
+@cache
+def _hedonic(v: str, date_from: str) -> pl.DataFrame:
+    return hedonic.hedonic_table(*token_tables(v), date_from=date_from, data_version=v)
+
+
+def hedonic_fits(v: str | None = None, *, date_from: str = "latest") -> pl.DataFrame:
+    """The hedonic regressions, every benchmark x sample, under one dating rule."""
+    return _hedonic(version(v), date_from)
+
+
+@cache
+def _spread(v: str) -> dict:
+    token_prices, _, models = token_tables(v)
+    return dispersion.summary(token_prices, models, table("claims", v), data_version=v)
+
+
+def spread(v: str | None = None) -> dict:
+    """The provider spread of open models against the digests' claimed multiple."""
+    return _spread(version(v))
+
+
+@cache
+def _gpu_declines(v: str) -> pl.DataFrame:
+    return gpu_prices.decline_rates(table("gpu_hour_prices", v), data_version=v)
+
+
+def gpu_declines(v: str | None = None) -> pl.DataFrame:
+    """GPU-hour price declines by GPU group and pricing type."""
+    return _gpu_declines(version(v))
+
+
+@cache
+def _gpu_index(v: str) -> tuple[pl.DataFrame, dict]:
+    prices = table("gpu_hour_prices", v)
+    return gpu_prices.hedonic_index(
+        prices, data_version=v, start=gpu_prices.unbroken_months_start(prices)
+    )
+
+
+def gpu_index(v: str | None = None) -> tuple[pl.DataFrame, dict]:
+    """The time-dummy hedonic index of GPU-hour prices and its summary."""
+    return _gpu_index(version(v))
+
+
+@cache
+def _mlperf_costs(v: str) -> pl.DataFrame:
+    per_acc = tokens_per_dollar.mlperf_per_accelerator(table("mlperf_results", v))
+    return tokens_per_dollar.mlperf_usd_per_mtok(
+        per_acc,
+        table("gpu_hour_prices", v),
+        pricing=tokens_per_dollar.PRICING,
+        max_lag_months=tokens_per_dollar.MAX_LAG_MONTHS,
+    )
+
+
+def mlperf_costs(v: str | None = None) -> pl.DataFrame:
+    """Hardware cost per million tokens of every MLPerf result, at the GPU-hour price in force."""
+    return _mlperf_costs(version(v))
