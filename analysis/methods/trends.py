@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 import numpy as np
+import polars as pl
 import statsmodels.api as sm
 
 DAYS_PER_YEAR = 365
@@ -48,6 +49,18 @@ class DeclineFit:
     r_squared: float
     slope_se: float
     results: object = field(repr=False, compare=False, default=None)
+
+    def predict(self, dates) -> np.ndarray:
+        """The fitted price on each date (the trend line a chart draws), without refitting."""
+        return self.log_base ** (self.intercept + self.slope_per_day * ordinal_days(list(dates)))
+
+    def line(self, until: date | None = None) -> pl.DataFrame:
+        """Two points of the fitted line, from the first date to the last (or `until`)."""
+        ends = [self.start_date, until or self.end_date]
+        return pl.DataFrame(
+            {"date": ends, "price": self.predict(ends)},
+            schema={"date": pl.Date, "price": pl.Float64},
+        )
 
     def as_dict(self) -> dict:
         return {

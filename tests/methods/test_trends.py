@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import statsmodels.api as sm
 
+from analysis.methods import trends
 from analysis.methods.trends import (
     InsufficientData,
     bootstrap_factor_interval,
@@ -110,3 +111,15 @@ def test_newey_west_errors_are_available_for_autocorrelated_series():
     hac = fit_log_trend(dates, prices, cov_type="HAC", cov_kwds={"maxlags": 3})
     assert hac.factor_per_year == pytest.approx(plain.factor_per_year, rel=1e-12)
     assert hac.slope_se != pytest.approx(plain.slope_se, rel=1e-6)
+
+
+def test_predict_draws_the_fitted_line_without_refitting():
+    # A synthetic series falling exactly 10x per year from $100 on 2023-01-01.
+    start = date(2023, 1, 1)
+    dates = [start + timedelta(days=d) for d in (0, 100, 200, 365)]
+    prices = [100 * 10 ** (-(d - start).days / 365) for d in dates]
+    fit = trends.fit_log_trend(dates, prices)
+    assert fit.predict([start, date(2024, 1, 1)]) == pytest.approx([100.0, 10.0], rel=1e-9)
+    line = fit.line(until=date(2025, 1, 1))
+    assert line["date"].to_list() == [start, date(2025, 1, 1)]
+    assert line["price"][1] == pytest.approx(100 * 10 ** (-731 / 365), rel=1e-9)
