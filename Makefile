@@ -27,6 +27,7 @@ preview: setup
 test: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest
 
 lint: setup

@@ -1,14 +1,12 @@
-"""Every chapter of the book runs, without Quarto.
+"""Every page of the book runs, without Quarto, and its prose gets every inline value.
 
-The real book: each file `_quarto.yml` renders is converted to .ipynb (analysis.book.notebook, with the
-setup cell that does Quarto's `execute-dir: project`) into a temp folder, and nbval runs it there in
-a fresh kernel, in a pytest subprocess: nbval collects .ipynb files only, and a subprocess keeps its
-kernel and options apart from this run. `--nbval-lax`: outputs change with the data, so only
-errors fail. The notebook is named `<chapter>.qmd.ipynb`, so nbval's report names the chapter, and
-its "Input" shows the cell's `#| label:` line.
+The real book: each file `_quarto.yml` renders is run by the project's executor
+(`analysis.book.notebook.execute`): the setup cell that does Quarto's `execute-dir: project`,
+every code cell in a fresh kernel, then every inline `{python}` expression, as Quarto does. A bad
+cell or a misspelt inline name fails naming the page and the cell or expression.
 
-A deliberately broken chapter proves that both paths (nbval and `chapters.execute`) fail loudly and
-name the chapter file and the cell.
+nbval stays for one thing: the broken chapter below, converted to .ipynb, fails under nbval too,
+so a reader who runs the chapters as notebooks with nbval gets the same located failure.
 """
 
 from __future__ import annotations
@@ -72,12 +70,20 @@ def run_nbval(root: Path, qmd: Path, workdir: Path) -> subprocess.CompletedProce
 @pytest.mark.parametrize(
     "qmd", BOOK_FILES, ids=[p.relative_to(ROOT).as_posix() for p in BOOK_FILES]
 )
-def test_book_chapter_runs_under_nbval(qmd: Path, tmp_path: Path):
+def test_book_page_runs_with_every_inline_expression(qmd: Path):
+    """Each page as Quarto runs it: every code cell, then every inline expression of its prose.
+
+    The project's own executor evaluates the inline code (nbval runs code cells only), so a typo
+    in a `{python} q.name` fails here, naming the page and the expression.
+    """
     assert qmd.exists(), f"{qmd.relative_to(ROOT)} is listed in _quarto.yml but missing"
-    done = run_nbval(ROOT, qmd, tmp_path)
-    assert done.returncode == 0, (
-        f"{qmd.relative_to(ROOT)} failed under nbval:\n{done.stdout[-6000:]}"
-    )
+    result = chapters.execute(qmd)
+    text = qmd.read_text(encoding="utf-8")
+    expressions = set(chapters.inline_expressions(text))
+    assert set(result.inline) == expressions
+    for expr, shown in result.inline.items():
+        # A quote shows as formatted text, never as an object's repr.
+        assert not shown.startswith(("Quote(", "Estimate(", "<")), f"{qmd.name}: {expr} -> {shown}"
 
 
 @pytest.fixture
@@ -136,6 +142,32 @@ def test_failing_inline_expression_names_the_expression(broken_project):
     message = str(caught.value)
     assert message.startswith("chapters/02-inline.qmd: inline expression failed")
     assert "`{python} undefined_price`: NameError" in message
+
+
+def test_misspelt_quote_fails_naming_page_expression_and_closest_name(broken_project):
+    qmd = broken_project / "chapters" / "03-quotes.qmd"
+    qmd.write_text(
+        "# Quotes\n\nPrices fell `{python} q.gpqa_factr` per year.\n\n"
+        "```{python}\nfrom analysis.report.quote import Quote, Quotes\n"
+        "q = Quotes('03-quotes', {'gpqa_factor': Quote(42.0, 'factor')})\n```\n"
+    )
+    with pytest.raises(chapters.ChapterError) as caught:
+        chapters.execute(qmd)
+    message = str(caught.value)
+    assert message.startswith("chapters/03-quotes.qmd: inline expression failed")
+    assert "`{python} q.gpqa_factr`: QuoteNotFound" in message
+    assert "did you mean gpqa_factor" in message
+
+
+def test_quotes_reach_the_prose_formatted_and_escaped(broken_project):
+    qmd = broken_project / "chapters" / "04-escape.qmd"
+    qmd.write_text(
+        "# Escape\n\nCheapest: `{python} q.name` at `{python} q.price`.\n\n"
+        "```{python}\nfrom analysis.report.quote import Quote, Quotes\n"
+        "q = Quotes('04-escape', {'name': Quote('<img onerror=x>'), 'price': Quote(0.06, 'usd')})\n```\n"
+    )
+    result = chapters.execute(qmd)
+    assert result.inline == {"q.name": "\\<img onerror=x\\>", "q.price": "\\$0.060"}
 
 
 def test_malformed_cell_options_fail_before_running(broken_project):
