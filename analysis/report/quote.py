@@ -6,6 +6,7 @@ Each `Quote` holds the raw value and its kind, and the kind alone decides how it
 | kind       | shown as          | rule                                                        |
 |------------|-------------------|-------------------------------------------------------------|
 | `factor`   | `42.0x`, `4.40x`, `11,146x` | three significant figures; whole numbers from 1,000 |
+| `stated_factor` | `40x`, `9x to 900x` | a factor as a source states it (published or claimed), digits as given |
 | `usd`      | `$2.85`, `$155`, `$0.060` | cents from $1 to $100; whole dollars from $100; two significant figures below $1 |
 | `share`    | `21%`, `0.4%`     | a fraction as a whole percent; one decimal below 1%         |
 | `percent`  | `6%`              | a percentage change, whole percent                          |
@@ -47,6 +48,11 @@ def _sig(x: float, digits: int = 3) -> str:
 
 def fmt_factor(x: float) -> str:
     return f"{x:,.0f}x" if abs(x) >= 1000 else f"{_sig(x)}x"
+
+
+def fmt_stated_factor(x: float) -> str:
+    """A source's own figure: three significant figures would misquote "about 40x" as 40.0x."""
+    return f"{x:,g}x"
 
 
 def fmt_usd(x: float) -> str:
@@ -98,6 +104,7 @@ def fmt_quarter(d: date) -> str:
 
 FORMATS: dict[str, Callable[[Any], str]] = {
     "factor": fmt_factor,
+    "stated_factor": fmt_stated_factor,
     "usd": fmt_usd,
     "share": fmt_share,
     "percent": fmt_percent,

@@ -18,6 +18,10 @@ from analysis.report.quote import Estimate, Quote, QuoteNotFound, Quotes, escape
         (401.44, "factor", "401x"),
         (11146.2, "factor", "11,146x"),
         (1.0644, "factor", "1.06x"),
+        # a source's own factor, digits as the source gives them
+        (40.0, "stated_factor", "40x"),
+        (13.0, "stated_factor", "13x"),
+        (2.5, "stated_factor", "2.5x"),
         # dollars: cents from $1, whole dollars from $100, two significant figures below $1
         (0.4812, "usd", "$0.48"),
         (0.06, "usd", "$0.060"),
