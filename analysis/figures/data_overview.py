@@ -1,4 +1,5 @@
-"""Views of the data itself for the data chapter: table summaries, coverage over time, versions."""
+"""The data chapter's tables and charts: the tables of a release, their sources, coverage over
+time and the released versions. They draw frames that `analysis.chapters.data` prepares."""
 
 from __future__ import annotations
 
@@ -6,31 +7,11 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
-from analysis.data import info as datainfo
-from analysis.data import release as data
-from analysis.data.schema import TABLE_ORDER, TABLES
 
-
-def tables_summary(version: str | None = None) -> pl.DataFrame:
-    """One row per table: rows, first and last date, number of sources, description."""
-    report = datainfo.info(version)
-    rows = [
-        {
-            "table": t["table"],
-            "rows": t["rows"],
-            "first_date": t["first_date"],
-            "last_date": t["last_date"],
-            "sources": len(t["sources"]),
-            "holds": TABLES[t["table"]].description,
-        }
-        for t in report["tables"]
-    ]
-    return pl.DataFrame(rows).select("table", "holds", "rows", "first_date", "last_date", "sources")
-
-
-def tables_summary_table(version: str | None = None) -> GT:
+def tables_gt(summary: pl.DataFrame) -> GT:
+    """One row per table: what a row is, rows, first and last date, number of sources."""
     return (
-        GT(tables_summary(version))
+        GT(summary)
         .cols_label(
             table="Table",
             holds="What a row is",
@@ -44,23 +25,12 @@ def tables_summary_table(version: str | None = None) -> GT:
     )
 
 
-def monthly_coverage(df: pl.DataFrame, date_col: str = "date") -> pl.DataFrame:
-    """Rows per calendar month and source."""
-    return (
-        df.filter(pl.col(date_col).is_not_null())
-        .with_columns(pl.col(date_col).dt.truncate("1mo").alias("month"))
-        .group_by("month", "source_id")
-        .len("rows")
-        .sort("month", "source_id")
-    )
-
-
-def coverage_chart(df: pl.DataFrame, what: str, date_col: str = "date") -> alt.Chart:
-    """A heat strip per source: how many rows each source gives in each month."""
-    cov = monthly_coverage(df, date_col)
+def coverage_chart(coverage: pl.DataFrame, what: str) -> alt.Chart:
+    """A heat strip per source: how many rows of `what` each source gives in each month
+    (`coverage`: month, source_id, rows)."""
     return (
         alt.Chart(
-            cov,
+            coverage,
             description=f"Rows of {what} per month, one strip per source; darker means more rows",
         )
         .mark_rect()
@@ -74,28 +44,10 @@ def coverage_chart(df: pl.DataFrame, what: str, date_col: str = "date") -> alt.C
     )
 
 
-def sources_table(version: str | None = None) -> GT:
-    src = data.load("sources", version)
-    counts = pl.concat(
-        [
-            data.load(t, version)
-            .group_by("source_id")
-            .len("rows")
-            .with_columns(pl.lit(t).alias("table"))
-            for t in TABLE_ORDER
-            if "source_id" in TABLES[t].column_names and t != "sources"
-        ]
-    )
-    used = counts.group_by("source_id").agg(
-        pl.col("rows").sum(), pl.col("table").unique().sort().str.join(", ").alias("tables")
-    )
-    df = (
-        src.join(used, on="source_id", how="left")
-        .select("source_id", "title", "licence", "retrieved", "tables", "rows")
-        .sort("source_id")
-    )
+def sources_gt(sources: pl.DataFrame) -> GT:
+    """One row per source: title, licence, retrieval date, the tables it feeds and its rows."""
     return (
-        GT(df)
+        GT(sources)
         .cols_label(
             source_id="Source id",
             title="Source",
@@ -109,9 +61,9 @@ def sources_table(version: str | None = None) -> GT:
     )
 
 
-def releases_table() -> GT:
-    rel = pl.DataFrame([r.__dict__ for r in data.releases()])
-    return GT(rel.select("version", "released", "description", "datapackage_sha256")).cols_label(
+def releases_gt(releases: pl.DataFrame) -> GT:
+    """One row per released data version."""
+    return GT(releases).cols_label(
         version="Version",
         released="Released",
         description="What changed",

@@ -48,7 +48,6 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, replace
 
-import altair as alt
 import polars as pl
 
 from analysis.data import providers
@@ -102,6 +101,10 @@ WITH_PROMOTIONAL = replace(
     BASELINE, label="with promotional prices", price_kinds=("list", "promotional")
 )
 WITHOUT_QUANTISED = replace(BASELINE, label="without quantised endpoints", quantised=False)
+# The one live marketplace snapshot: OpenRouter's endpoint list.
+OPENROUTER_ONLY = replace(
+    BASELINE, label="OpenRouter endpoint scrape only", sources=("openrouter-sui414",)
+)
 VARIANTS = [
     BASELINE,
     WITH_PROMOTIONAL,
@@ -109,7 +112,7 @@ VARIANTS = [
     replace(WITH_PROMOTIONAL, label="promotional in, quantised out", quantised=False),
     replace(BASELINE, label="third-party providers only", first_party=False),
     replace(BASELINE, label="aggregator listings kept", aggregators=True),
-    replace(BASELINE, label="OpenRouter endpoint scrape only", sources=("openrouter-sui414",)),
+    OPENROUTER_ONLY,
 ]
 
 
@@ -431,12 +434,10 @@ def one_model(
 PROVIDER_KINDS = ["developer's own API", "third-party provider", "quantised build"]
 
 
-def provider_chart(one: pl.DataFrame, model_name: str | None = None) -> alt.Chart:
-    """Blended price of one model at each provider (log scale), cheapest at the top."""
-    model = model_name or one["model_id"][0]
-    month = one["month"][0]
-    ratio = one["x_cheapest"].max()
-    df = one.with_columns(
+def with_provider_kind(one: pl.DataFrame) -> pl.DataFrame:
+    """`one_model`'s rows with `kind`, one of `PROVIDER_KINDS`: the developer's own API, a
+    quantised build, else a third-party provider."""
+    return one.with_columns(
         pl.when(pl.col("first_party"))
         .then(pl.lit(PROVIDER_KINDS[0]))
         .when(pl.col("quantised"))
@@ -444,34 +445,29 @@ def provider_chart(one: pl.DataFrame, model_name: str | None = None) -> alt.Char
         .otherwise(pl.lit(PROVIDER_KINDS[1]))
         .alias("kind")
     )
-    return (
-        alt.Chart(
-            df,
-            description=f"Blended 3:1 list price of {model} at each provider in {month:%B %Y}, "
-            f"log scale; the dearest is {ratio:.1f} times the cheapest",
-        )
-        .mark_point(filled=True, size=90)
-        .encode(
-            x=alt.X(
-                f"{PRICES['blended']}:Q",
-                scale=alt.Scale(type="log"),
-                title="USD per 1M tokens (3 input : 1 output, log scale)",
-            ),
-            y=alt.Y("provider:N", sort=None, title=None),
-            color=alt.Color("kind:N", title=None, scale=alt.Scale(domain=PROVIDER_KINDS)),
-            tooltip=[
-                "provider:N",
-                alt.Tooltip("input_usd_per_mtok:Q", format=".3f"),
-                alt.Tooltip("output_usd_per_mtok:Q", format=".3f"),
-                alt.Tooltip(f"{PRICES['blended']}:Q", format=".3f"),
-                alt.Tooltip("x_cheapest:Q", format=".2f", title="x cheapest"),
-                "sources:N",
-            ],
-        )
-        .properties(
-            title={
-                "text": f"{model}: one open model, {one.height} providers",
-                "subtitle": f"{month:%B %Y}; dearest / cheapest = {ratio:.1f}",
-            }
-        )
-    )
+
+
+SENSITIVITY_COLUMNS = [
+    "selection",
+    "n_model_months",
+    "n_models",
+    "n_model_months_reaching",
+    "share_reaching",
+    "n_models_reaching",
+    "ratio_median",
+    "ratio_p90",
+    "ratio_max",
+]
+
+
+def by_selection(sensitivity: pl.DataFrame, price: str = "blended") -> pl.DataFrame:
+    """`sensitivity`'s rows of one price measure, one per selection: the dispersion table."""
+    return sensitivity.filter(pl.col("price") == price).select(SENSITIVITY_COLUMNS)
+
+
+def selection_row(sensitivity: pl.DataFrame, selection: Selection, price: str = "blended") -> dict:
+    """The claim check of one selection and price measure, from `sensitivity`."""
+    rows = sensitivity.filter((pl.col("price") == price) & (pl.col("selection") == selection.label))
+    if rows.height != 1:
+        raise LookupError(f"expected one {price} row for {selection.label!r}, found {rows.height}")
+    return rows.row(0, named=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from datetime import date
 
 import polars as pl
@@ -289,7 +290,47 @@ def test_one_model_defaults_to_the_most_served_model_in_the_newest_month():
     assert one["x_cheapest"].to_list() == pytest.approx(
         [1.0, blended(0.2, 0.2) / blended(0.1, 0.2), 2.4]
     )
-    assert dispersion.provider_chart(one).to_dict()["mark"]["type"] == "point"
+    kinds = dispersion.with_provider_kind(one)["kind"].to_list()
+    assert kinds == ["third-party provider"] * 3
+
+
+def test_provider_kind_puts_the_developers_own_api_before_a_quantised_build():
+    one = pl.DataFrame(
+        {
+            "provider": ["dev", "dev-fp8", "q", "third"],
+            "first_party": [True, True, False, False],
+            "quantised": [False, True, True, False],
+        }
+    )
+    assert dispersion.with_provider_kind(one)["kind"].to_list() == [
+        "developer's own API",
+        "developer's own API",
+        "quantised build",
+        "third-party provider",
+    ]
+
+
+def test_sensitivity_rows_of_one_price_and_one_selection():
+    rows = prices(
+        [
+            quote("open-a", "p1", 0.1, 0.1, source_id="openrouter-sui414"),
+            quote("open-a", "p2", 1.0, 1.0, source_id="openrouter-sui414"),
+            quote("open-a", "p3", 0.5, 0.5),
+        ]
+    )
+    claims = pl.DataFrame({"claim_id": [dispersion.CLAIM_ID], "value": [9.0]})
+    sens = dispersion.sensitivity(rows, MODELS, claims)
+    assert sens.height == 2 * len(dispersion.VARIANTS)  # output and blended per selection
+    table = dispersion.by_selection(sens)
+    assert table.columns == dispersion.SENSITIVITY_COLUMNS
+    assert table["selection"].to_list() == [v.label for v in dispersion.VARIANTS]
+    only = dispersion.selection_row(sens, dispersion.OPENROUTER_ONLY)
+    # Only the two OpenRouter-sourced providers count: 1.0 / 0.1 = 10 >= 9.
+    assert (only["n_model_months"], only["n_model_months_reaching"]) == (1, 1)
+    assert only["ratio_median"] == pytest.approx(10.0)
+    assert dispersion.selection_row(sens, dispersion.BASELINE)["ratio_median"] == pytest.approx(10)
+    with pytest.raises(LookupError, match="no such selection"):
+        dispersion.selection_row(sens, replace(dispersion.BASELINE, label="no such selection"))
 
 
 @pytest.fixture(scope="module")

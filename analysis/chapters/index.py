@@ -1,0 +1,74 @@
+"""What the summary page (`index.qmd`) shows: the headline estimates of the registry and the
+table of all of them.
+
+Every number the page prints is an `Estimate` from `analysis.report.estimates`, or a quote derived
+from one here (the H100 decline, a factor per year in the registry, reads as a yearly percentage
+fall on this page).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import polars as pl
+
+from analysis.data import release as data
+from analysis.methods import llmflation
+from analysis.report import estimates, results
+from analysis.report.quote import Estimate, Quote, Quotes
+
+SLUG = "index"
+
+# Page quote -> registry estimate.
+HEADLINES = {
+    "epoch_gpqa": "epoch-gpqa-gpt4-level",
+    "full_gpqa": "full-data-gpqa-gpt4-level",
+    "full_median": "full-data-median-factor",
+    "a16z_full": "a16z-full-window",
+    "hedonic": "hedonic-gpqa-frontier",
+    "spread_share": "open-model-spread-share",
+    "h100": "h100-on-demand-decline",
+    "gpu_index": "gpu-hedonic-index-latest",
+    "mlperf_cost": "mlperf-llama2-70b-cost",
+}
+
+
+@dataclass(frozen=True)
+class Index:
+    version: str
+    estimates: pl.DataFrame  # estimates.headline: the page's table
+    q: Quotes
+
+
+def yearly_fall(factor: float) -> float:
+    """A decline factor per year as the fraction by which the price falls in a year."""
+    return 1 - 1 / factor
+
+
+def derived_quotes(e: dict[str, Estimate]) -> dict[str, Quote]:
+    """The quotes the page derives from registry estimates."""
+    h100 = e["h100"]
+    return {
+        "h100_pct": Quote(yearly_fall(h100.value), "percent"),
+        "h100_pct_ci": Quote((yearly_fall(h100.low), yearly_fall(h100.high)), "percent"),
+        # The digest's claimed multiple, which the spread share counts against.
+        "spread_claim": Quote(e["spread_share"].extra["threshold"], "score"),
+        "gpu_index_base": Quote(e["gpu_index"].extra["base_period"], "month"),
+    }
+
+
+def compute(version: str | None = None) -> Index:
+    """The summary page of data version `version` (None: the current one)."""
+    return _compute(results.version(version))
+
+
+@cache
+def _compute(v: str) -> Index:
+    e = {name: estimates.estimate(key, v) for name, key in HEADLINES.items()}
+    q = Quotes(SLUG, e)
+    q.update(derived_quotes(e))
+    q["a16z_threshold"] = Quote(llmflation.A16Z_THRESHOLD, "score")  # the MMLU score a16z asks
+    q["version"] = Quote(v, "text")
+    q["citation"] = Quote(data.citation(v), "text")
+    return Index(version=v, estimates=estimates.headline(v), q=q)
