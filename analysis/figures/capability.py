@@ -1,16 +1,17 @@
-"""Charts, tables and sensitivity runs for the chapter on the price of a fixed capability."""
+"""Charts and tables for the chapter on the price of a fixed capability.
+
+They draw what `analysis.chapters.fixed_capability` prepares and compute nothing: the staircase,
+its fit (a `trends.DeclineFit`, whose `line()` is the trend drawn), the a16z series and its
+fitted line come in ready. `BENCHMARK_NAMES` are the display names other pages use too.
+"""
 
 from __future__ import annotations
-
-from datetime import date
 
 import altair as alt
 import polars as pl
 from great_tables import GT
 
 from analysis.figures.theme import PALETTE
-from analysis.methods import fixed_capability as fc
-from analysis.methods.trends import fit_log_trend
 
 BENCHMARK_NAMES = {
     "mmlu": "MMLU",
@@ -22,26 +23,30 @@ BENCHMARK_NAMES = {
     "arena-elo": "Arena Elo",
     "eci": "Epoch Capabilities Index",
 }
+# The columns of a fixed-capability trends table (`fixed_capability.RESULT_COLUMNS`) it shows.
+TREND_COLUMNS = [
+    "benchmark",
+    "threshold_model",
+    "threshold_score",
+    "n",
+    "start_date",
+    "end_date",
+    "factor_per_year",
+    "ci90_low",
+    "ci90_high",
+    "r_squared",
+]
 
 
-def staircase_chart(
-    obs: pl.DataFrame, benchmark: str, threshold_model: str, threshold_score: float
-) -> alt.LayerChart:
-    """Every model at or above the threshold (grey), the cheapest-so-far staircase (coloured), and
-    the fitted trend through the staircase, on a log price scale."""
-    above = obs.filter(pl.col("score") >= threshold_score).with_columns(
-        pl.lit("at or above the threshold").alias("kind")
-    )
-    steps = fc.staircase(obs, threshold_score)
-    fit = fit_log_trend(steps["date"].to_list(), steps["price"].to_list(), min_points=fc.MIN_POINTS)
-    line = pl.DataFrame({"date": [fit.start_date, fit.end_date]}).with_columns(
-        pl.col("date")
-        .map_elements(
-            lambda d: 10 ** (fit.intercept + fit.slope_per_day * d.toordinal()),
-            return_dtype=pl.Float64,
-        )
-        .alias("price")
-    )
+def staircase_chart(above: pl.DataFrame, steps: pl.DataFrame, fit, trend: dict) -> alt.LayerChart:
+    """Every model at or above the threshold (`above`, grey), the cheapest-so-far staircase
+    (`steps`, coloured), and the trend fitted through the staircase (`fit`, a DeclineFit), on a
+    log price scale. `trend` is the threshold's row of a fixed-capability trends table (its
+    benchmark, threshold model and score name the chart)."""
+    benchmark, threshold_model = trend["benchmark"], trend["threshold_model"]
+    threshold_score = trend["threshold_score"]
+    above = above.with_columns(pl.lit("at or above the threshold").alias("kind"))
+    line = fit.line()
     name = BENCHMARK_NAMES.get(benchmark, benchmark)
     y = alt.Y(
         "price:Q", scale=alt.Scale(type="log"), title="USD per 1M tokens (3:1 blend, log scale)"
@@ -123,11 +128,13 @@ def factors_chart(table: pl.DataFrame, title: str) -> alt.Chart:
     return (bars + points).properties(title=title, height=alt.Step(16), description=title)
 
 
-def trends_table(table: pl.DataFrame, *, bootstrap: bool = False) -> GT:
+def trends_gt(table: pl.DataFrame, *, bootstrap: bool = False) -> GT:
+    """A fixed-capability trends table grouped by benchmark; with `bootstrap`, the bootstrap
+    interval beside the t-interval."""
     df = table.with_columns(
         pl.col("benchmark").replace_strict(BENCHMARK_NAMES, default=pl.col("benchmark"))
     )
-    cols = list(fc.RESULT_COLUMNS)
+    cols = list(TREND_COLUMNS)
     if bootstrap:
         cols += ["boot90_low", "boot90_high"]
     gt = (
@@ -154,69 +161,8 @@ def trends_table(table: pl.DataFrame, *, bootstrap: bool = False) -> GT:
     return gt
 
 
-def sensitivity(
-    token_prices: pl.DataFrame,
-    scores: pl.DataFrame,
-    models: pl.DataFrame,
-    benchmark: str,
-    threshold_model: str,
-) -> pl.DataFrame:
-    """One threshold's factor per year under other choices: blend ratio, reasoning models, window."""
-    rows = []
-
-    def run(label: str, obs: pl.DataFrame) -> None:
-        try:
-            score = obs.filter(pl.col("model") == threshold_model)["score"][0]
-            r = fc.trend(obs, benchmark, threshold_model, score)
-        except (IndexError, ValueError) as err:  # too few points, or the model absent
-            rows.append(
-                {
-                    "variant": label,
-                    "n": None,
-                    "factor_per_year": None,
-                    "ci90_low": None,
-                    "ci90_high": None,
-                    "note": str(err),
-                }
-            )
-            return
-        rows.append(
-            {
-                "variant": label,
-                **{k: r[k] for k in ("n", "factor_per_year", "ci90_low", "ci90_high")},
-                "note": "",
-            }
-        )
-
-    for ratio in [(3, 1), (1, 1), (1, 3), (10, 1)]:
-        obs = fc.full_observations(token_prices, scores, models, benchmark, ratio=ratio)
-        run(f"blend {ratio[0]}:{ratio[1]} input:output", obs)
-        if ratio != (3, 1):
-            # Epoch's rows give only a 3:1 blend, so other blends lose the 2021-2023 history.
-            rows[-1]["note"] = (
-                rows[-1]["note"] + " Sources giving only a 3:1 blend are left out."
-            ).strip()
-    run(
-        "reasoning models included",
-        fc.full_observations(token_prices, scores, models, benchmark, include_reasoning=True),
-    )
-    base = fc.full_observations(token_prices, scores, models, benchmark)
-    run("prices up to 2024-12-31 only", base.filter(pl.col("date") <= date(2024, 12, 31)))
-    run("prices up to 2025-06-30 only", base.filter(pl.col("date") <= date(2025, 6, 30)))
-    return pl.DataFrame(
-        rows,
-        schema={
-            "variant": pl.String,
-            "n": pl.Int64,
-            "factor_per_year": pl.Float64,
-            "ci90_low": pl.Float64,
-            "ci90_high": pl.Float64,
-            "note": pl.String,
-        },
-    )
-
-
-def sensitivity_table(df: pl.DataFrame) -> GT:
+def sensitivity_gt(df: pl.DataFrame) -> GT:
+    """`sensitivity.sensitivity`: one row per variant, blank where a variant has no estimate."""
     return (
         GT(df)
         .cols_label(
@@ -232,23 +178,11 @@ def sensitivity_table(df: pl.DataFrame) -> GT:
     )
 
 
-def a16z_chart(series: pl.DataFrame, fit: dict) -> alt.LayerChart:
-    """The monthly cheapest price of a model with MMLU >= 42 (1:1 blend), log scale, with the
-    fitted trend over a16z's window."""
+def a16z_chart(series: pl.DataFrame, line: pl.DataFrame, fit: dict) -> alt.LayerChart:
+    """The monthly cheapest price of a model with MMLU >= 42 (1:1 blend, `llmflation.monthly_minimum`),
+    log scale, with the fitted trend over a16z's window (`line`: month, price; `fit`: its
+    `llmflation.a16z_fit`)."""
     start, end = fit["start_month"], fit["end_month"]
-    slope = pl.Series([fit["factor_per_year"]]).log(10)[0] / 365
-    # An OLS line passes through the means: anchor the fitted slope at the window's mean date and log price.
-    window = series.filter(pl.col("month").is_between(start, end))
-    centre_day = sum(d.toordinal() for d in window["month"]) / window.height
-    centre_log = window["price"].log(10).mean()
-    line = pl.DataFrame({"month": [start, end]}).with_columns(
-        pl.col("month")
-        .map_elements(
-            lambda d: 10 ** (centre_log - slope * (d.toordinal() - centre_day)),
-            return_dtype=pl.Float64,
-        )
-        .alias("price")
-    )
     points = (
         alt.Chart(series)
         .mark_line(point=True, interpolate="step-after", color=PALETTE[0])
@@ -276,7 +210,8 @@ def a16z_chart(series: pl.DataFrame, fit: dict) -> alt.LayerChart:
     )
 
 
-def a16z_table(fits_frame: pl.DataFrame) -> GT:
+def a16z_gt(fits_frame: pl.DataFrame) -> GT:
+    """`llmflation.fits_table`: each window and rule, fitted and first-to-last factors."""
     df = fits_frame.select(
         "window",
         "start_month",
