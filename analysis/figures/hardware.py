@@ -1,29 +1,23 @@
 """Charts and tables for the hardware chapters ("GPU-hour prices", "Tokens per dollar").
 
-Every builder takes a frame (or dict) that `analysis.methods.gpu_prices` or `analysis.methods.tokens_per_dollar`
-returns and only selects, labels and formats: no estimate is computed here. Charts are Altair
-(the house theme comes from `analysis.book.show`), tables are great_tables GT objects.
-
-The prose formatters (`usd`, `pct`, `month`, ...) and `Numbers`, the container of a chapter's
-quotable values, serve `analysis.chapters.gpu_hour_prices` and `analysis.chapters.tokens_per_dollar`, which compute
-what the two chapters quote.
+Every builder takes a frame (or dict) that `analysis.chapters.gpu_hour_prices` or
+`analysis.chapters.tokens_per_dollar` prepares from `analysis.methods.gpu_prices` and
+`analysis.methods.tokens_per_dollar`, and only selects, labels and formats: nothing is fitted,
+filtered or aggregated here. Charts (`*_chart`) are Altair (the house theme comes from
+`analysis.figures.theme`), tables (`*_gt`) are great_tables GT objects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable
 from datetime import date
-from typing import Any
 
 import altair as alt
 import polars as pl
 from great_tables import GT
 
 from analysis.figures.theme import PALETTE
-from analysis.methods import gpu_prices
 
-# The GPUs the GPU-hour chapter follows: the data-centre parts with the longest price series.
-MAIN_GPUS = ["v100", "a100", "h100", "h200", "b200"]
 PRICING_ORDER = ["on-demand", "spot", "index", "1-year", "3-year", "marketplace"]
 MODEL_LABELS = {
     "llama3.1-8b": "Llama 3.1 8B",
@@ -34,9 +28,6 @@ MODEL_LABELS = {
     "gptj": "GPT-J 6B",
 }
 PANEL_WIDTH = 180
-# The price-history figure starts with the A100 era: before 2021 the data has a few V100 and
-# TPU quotes a year, too thin for a monthly line.
-HISTORY_SINCE = date(2021, 1, 1)
 
 
 def gpu_label(col: str = "gpu_group") -> pl.Expr:
@@ -45,6 +36,7 @@ def gpu_label(col: str = "gpu_group") -> pl.Expr:
 
 
 def model_label(col: str = "base_model") -> pl.Expr:
+    """`llama2-70b` -> `Llama 2 70B`: MLPerf benchmark models as the charts name them."""
     return pl.col(col).replace(MODEL_LABELS)
 
 
@@ -60,46 +52,8 @@ def _months_text(start: str, end: str) -> pl.Expr:
     )
 
 
-# ------------------------------------------------------------------ prose: quotable values
-
-
-def usd(x: float, digits: int = 2) -> str:
-    """`$1,234.57`: dollars with a thousands separator and `digits` decimals."""
-    return f"${x:,.{digits}f}"
-
-
-def factor(x: float) -> str:
-    """`1.064`: a factor per year, three decimals."""
-    return f"{x:.3f}"
-
-
-def pct(x: float, signed: bool = False) -> str:
-    """`6%` (the magnitude, for prose that says "fall" or "rise") or, `signed`, `-6%`."""
-    return f"{x:+.0f}%" if signed else f"{abs(x):.0f}%"
-
-
-def month(d: date) -> str:
-    """`April 2025`."""
-    return f"{d:%B %Y}"
-
-
-def count(n: int, noun: str) -> str:
-    """`1 month`, `3 months`: a count with its noun, plural unless the count is 1."""
-    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
-
-
-def times(x: float) -> str:
-    """`12.3`: a multiple, one decimal, with a thousands separator."""
-    return f"{x:,.1f}"
-
-
-def share(x: float) -> str:
-    """`45%` from 0.45."""
-    return f"{x * 100:.0f}%"
-
-
 def and_join(items: Iterable[str]) -> str:
-    """`a, b and c`; `a` for one item, `` for none."""
+    """`a, b and c`; `a` for one item, `` for none: names listed in prose."""
     items = list(items)
     if len(items) < 2:
         return "".join(items)
@@ -111,81 +65,14 @@ def gpu_names(ids: Iterable[str]) -> list[str]:
     return [i.upper() for i in ids]
 
 
-Format = str | Callable[[Any], str] | None
-
-
-class Numbers(Mapping[str, str]):
-    """A chapter's quotable values. `numbers[key]` is the text the prose shows
-    (`` `{python} numbers["h100_od_factor"]` ``); `numbers.raw[key]` is the value before
-    formatting (a float, int, date, list of ids...), for tests and memos.
-
-    `add(key, value, fmt)` stores `value` and its text: `fmt` is a format spec (`",.0f"`), a
-    function of the value (`usd`), or None for `str`. A key can be set once only, so two
-    sections of a chapter cannot quote different values under one name.
-    """
-
-    def __init__(self) -> None:
-        self.text: dict[str, str] = {}
-        self.raw: dict[str, Any] = {}
-
-    def add(self, key: str, value: Any, fmt: Format = None) -> None:
-        if key in self.text:
-            raise KeyError(f"quotable value {key!r} is set twice")
-        if fmt is None:
-            text = str(value)
-        elif isinstance(fmt, str):
-            text = format(value, fmt)
-        else:
-            text = fmt(value)
-        self.raw[key] = value
-        self.text[key] = text
-
-    def update(self, other: Numbers) -> Numbers:
-        """Add every value of `other` (raising on a key set in both); returns self."""
-        for key in other.text:
-            if key in self.text:
-                raise KeyError(f"quotable value {key!r} is set twice")
-        self.raw.update(other.raw)
-        self.text.update(other.text)
-        return self
-
-    @classmethod
-    def merge(cls, *parts: Numbers) -> Numbers:
-        """One Numbers from several (a chapter's sections); a key in two parts raises."""
-        merged = cls()
-        for part in parts:
-            merged.update(part)
-        return merged
-
-    def __getitem__(self, key: str) -> str:
-        return self.text[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.text)
-
-    def __len__(self) -> int:
-        return len(self.text)
-
-    def __repr__(self) -> str:
-        return f"Numbers({self.text!r})"
-
-
-def one_row(frame: pl.DataFrame, what: str, *predicates: pl.Expr) -> dict:
-    """The first row of `frame` matching `predicates`, as a dict; raises LookupError naming
-    `what` (the quoted value the chapter looks for) if no row matches."""
-    rows = frame.filter(*predicates) if predicates else frame
-    if rows.height == 0:
-        raise LookupError(f"no row for {what}")
-    return rows.row(0, named=True)
-
-
 # ------------------------------------------------------------------ GPU-hour prices: charts
 
 
-def price_history_chart(series: pl.DataFrame) -> alt.FacetChart:
-    """Monthly price per GPU, one panel per pricing type (from `gpu_prices.history_series`)."""
+def price_history_chart(series: pl.DataFrame, gpus: list[str]) -> alt.FacetChart:
+    """Monthly price per GPU, one panel per pricing type (from `gpu_prices.history_series`),
+    coloured in the order of the GPU ids `gpus`."""
     pricings = [p for p in PRICING_ORDER if p in set(series["pricing"].to_list())]
-    gpus = [g.upper() for g in MAIN_GPUS if g in set(series["gpu_group"].to_list())]
+    names = gpu_names(g for g in gpus if g in set(series["gpu_group"].to_list()))
     df = series.with_columns(gpu_label().alias("gpu"))
     return (
         alt.Chart(df, description="Monthly GPU-hour price by GPU, one panel per pricing type")
@@ -193,7 +80,7 @@ def price_history_chart(series: pl.DataFrame) -> alt.FacetChart:
         .encode(
             x=alt.X("month:T", title=None),
             y=alt.Y("usd_per_gpu_hour:Q", title="USD per GPU-hour (monthly median)"),
-            color=alt.Color("gpu:N", sort=gpus, title="GPU"),
+            color=alt.Color("gpu:N", sort=names, title="GPU"),
             tooltip=[
                 "gpu:N",
                 "pricing:N",
@@ -234,14 +121,12 @@ def hedonic_chart(index: pl.DataFrame, base_period: date) -> alt.LayerChart:
     )
 
 
-def age_chart(by_age: pl.DataFrame) -> alt.Chart:
-    """Monthly median price against the GPU's age in years (from `gpu_prices.price_by_age`)."""
-    df = by_age.filter(pl.col("age_months").is_not_null()).with_columns(
-        gpu_label().alias("gpu"), (pl.col("age_months") / 12).alias("age_years")
-    )
-    gpus = [g.upper() for g in MAIN_GPUS]
+def age_chart(by_age: pl.DataFrame, gpus: list[str]) -> alt.Chart:
+    """Monthly median price against the GPU's age in years: a frame with gpu (the name),
+    age_years, month, usd_per_gpu_hour and n_providers (`gpu_hour_prices.age_series`),
+    coloured in the order of the GPU ids `gpus`."""
     return (
-        alt.Chart(df, description="GPU-hour price against years since the GPU's release")
+        alt.Chart(by_age, description="GPU-hour price against years since the GPU's release")
         .mark_line(point=alt.OverlayMarkDef(size=14))
         .encode(
             x=alt.X(
@@ -252,7 +137,7 @@ def age_chart(by_age: pl.DataFrame) -> alt.Chart:
                 scale=alt.Scale(type="log"),
                 title="USD per GPU-hour (on-demand, log scale)",
             ),
-            color=alt.Color("gpu:N", sort=gpus, title="GPU"),
+            color=alt.Color("gpu:N", sort=gpu_names(gpus), title="GPU"),
             tooltip=[
                 "gpu:N",
                 alt.Tooltip("month:T", format="%Y-%m"),
@@ -265,21 +150,11 @@ def age_chart(by_age: pl.DataFrame) -> alt.Chart:
     )
 
 
-def flops_per_dollar_chart(frame: pl.DataFrame, trend: dict) -> alt.LayerChart:
-    """FLOP/s per purchase dollar at release, the fitted trend and Epoch's ~30%/yr slope drawn
-    through the middle of the fit (from `gpu_prices.flops_per_dollar_at_release` and
-    `flops_per_dollar_trend`)."""
-    ends = [trend["start_date"], trend["end_date"]]
-    epoch = trend["epoch_reference_pct_per_year"]
-    names = [f"Fit: {trend['pct_per_year']:+.0f}% per year", f"Epoch AI: {epoch:+.0f}% per year"]
-    lines = pl.DataFrame(
-        {
-            "release_date": ends * 2,
-            "flop_per_s_per_usd": gpu_prices.trend_values(trend, ends)
-            + gpu_prices.trend_values(trend, ends, growth_per_year=epoch / 100),
-            "line": [names[0]] * 2 + [names[1]] * 2,
-        }
-    )
+def flops_per_dollar_chart(frame: pl.DataFrame, lines: pl.DataFrame) -> alt.LayerChart:
+    """FLOP/s per purchase dollar at release (from `gpu_prices.flops_per_dollar_at_release`)
+    and the lines of `lines` (release_date, flop_per_s_per_usd, line: the fitted trend and
+    Epoch's reference slope, `gpu_hour_prices.flops_lines`), legend in their order."""
+    names = lines["line"].unique(maintain_order=True).to_list()
     y = alt.Y(
         "flop_per_s_per_usd:Q",
         scale=alt.Scale(type="log"),
@@ -320,13 +195,10 @@ def flops_per_dollar_chart(frame: pl.DataFrame, trend: dict) -> alt.LayerChart:
 # ------------------------------------------------------------------ GPU-hour prices: tables
 
 
-def decline_table(rates: pl.DataFrame, *, min_n: int = 10, exclude: list[tuple] = ()) -> GT:
-    """Decline rates with 90% intervals (from `gpu_prices.decline_rates`): fitted groups with at
-    least `min_n` provider-months, minus the (gpu_group, pricing) pairs in `exclude`."""
-    rows = rates.filter(pl.col("factor_per_year").is_not_null(), pl.col("n") >= min_n)
-    for gpu, pricing in exclude:
-        rows = rows.filter(~((pl.col("gpu_group") == gpu) & (pl.col("pricing") == pricing)))
-    table = rows.select(
+def decline_gt(rates: pl.DataFrame) -> GT:
+    """Decline rates with 90% intervals, one row per GPU group and pricing type (the rows of
+    `gpu_prices.decline_rates` that `gpu_prices.fitted_rates` keeps)."""
+    table = rates.select(
         gpu_label().alias("GPU"),
         pl.col("pricing").alias("Pricing"),
         pl.col("n").alias("Provider-months"),
@@ -345,10 +217,9 @@ def decline_table(rates: pl.DataFrame, *, min_n: int = 10, exclude: list[tuple] 
     )
 
 
-def drawdown_gt(drawdowns: pl.DataFrame, *, gpus: list[str] = MAIN_GPUS, min_months: int = 6) -> GT:
-    """Peak-to-latest drawdowns (from `gpu_prices.drawdown_from_peak`) of the main GPUs."""
-    rows = drawdowns.filter(pl.col("gpu_group").is_in(gpus), pl.col("n_months") >= min_months)
-    table = rows.sort("gpu_group", "pricing").select(
+def drawdown_gt(drawdowns: pl.DataFrame) -> GT:
+    """Peak-to-latest drawdowns (rows of `gpu_prices.drawdown_from_peak`), by GPU and pricing."""
+    table = drawdowns.sort("gpu_group", "pricing").select(
         gpu_label().alias("GPU"),
         pl.col("pricing").alias("Pricing"),
         pl.col("n_months").alias("Months"),
@@ -395,7 +266,7 @@ def flops_trend_gt(trends: dict[str, dict]) -> GT:
             "n": t["n"],
             "Window": f"{t['start_date']:%Y-%m} to {t['end_date']:%Y-%m}",
             "Growth per year [90% CI]": f"{t['pct_per_year']:+.1f}% "
-            f"[{(t['ci90_low'] - 1) * 100:+.1f}%, {(t['ci90_high'] - 1) * 100:+.1f}%]",
+            f"[{t['pct_ci90_low']:+.1f}%, {t['pct_ci90_high']:+.1f}%]",
             "R²": t["r_squared"],
             "Epoch AI": f"{t['epoch_reference_pct_per_year']:+.0f}%",
         }
@@ -404,35 +275,14 @@ def flops_trend_gt(trends: dict[str, dict]) -> GT:
     return GT(pl.DataFrame(rows)).fmt_number("R²", decimals=2)
 
 
-def claim_row(claims: pl.DataFrame, claim_id: str) -> dict:
-    """One row of the claims table as a dict; raises naming the id if it is absent."""
-    rows = claims.filter(pl.col("claim_id") == claim_id)
-    if rows.height == 0:
-        raise LookupError(f"claims table has no claim_id {claim_id!r}")
-    return rows.row(0, named=True)
-
-
-def claim_checks(claims: pl.DataFrame, shows: dict[str, str]) -> pl.DataFrame:
-    """The claims named in `shows` (claim_id -> what the data shows), in that order, with the
-    digest's value as text (`claimed`) and the chapter's finding (`data_shows`)."""
-    rows = [
-        {
-            **claim_row(claims, cid),
-            "claimed": claimed_text(claim_row(claims, cid)),
-            "data_shows": text,
-        }
-        for cid, text in shows.items()
-    ]
-    return pl.DataFrame(rows)
-
-
 def claims_gt(checks: pl.DataFrame) -> GT:
-    """Digest claims against the data: columns claim_id, claim, claim_date, claimed,
-    data_shows (text built by the chapter's analysis calls)."""
+    """Digest claims against the data (from `gpu_prices.claim_checks`): columns claim_id, claim,
+    claim_date, value, value_high, unit and data_shows (the chapter's finding)."""
+    claimed = [claimed_text(row) for row in checks.iter_rows(named=True)]
     table = checks.select(
         pl.col("claim").alias("Claim (digest's words)"),
         pl.col("claim_date").dt.to_string("%Y-%m-%d").alias("Digest date"),
-        pl.col("claimed").alias("Claimed"),
+        pl.Series("Claimed", claimed, dtype=pl.String),
         pl.col("data_shows").alias("What the data shows"),
     )
     return GT(table).tab_source_note(
@@ -451,22 +301,13 @@ def claimed_text(claim: dict) -> str:
 # ------------------------------------------------------------------ tokens per dollar: charts
 
 
-def throughput_chart(
-    summary: pl.DataFrame, *, scenario: str = "Offline", top: int = 8
-) -> alt.FacetChart:
-    """Best tokens/s per accelerator by round, one panel per benchmark model (from
-    `tokens_per_dollar.throughput_summary`), for the `top` accelerators with most results."""
-    rows = summary.filter(pl.col("scenario") == scenario)
-    keep = (
-        rows.group_by("accelerator")
-        .agg(pl.col("n_systems").sum())
-        .sort("n_systems", "accelerator", descending=[True, False])
-        .head(top)["accelerator"]
-    )
-    df = rows.filter(pl.col("accelerator").is_in(keep.to_list())).with_columns(
+def throughput_chart(summary: pl.DataFrame, scenario: str) -> alt.FacetChart:
+    """Best tokens/s per accelerator by round, one panel per benchmark model: the rows of
+    `tokens_per_dollar.throughput_summary` in `scenario` that `top_accelerators` keeps."""
+    df = summary.with_columns(
         gpu_label("accelerator").alias("Accelerator"), model_label().alias("model")
     )
-    rounds = rows.sort("date")["round"].unique(maintain_order=True).to_list()
+    rounds = summary.sort("date")["round"].unique(maintain_order=True).to_list()
     return (
         alt.Chart(df, description="Best MLPerf tokens per second per accelerator by round")
         .mark_line(point=alt.OverlayMarkDef(size=40))
@@ -504,25 +345,10 @@ LADDER_RUNGS = {
 }
 
 
-def ladder_long(ladder: pl.DataFrame) -> pl.DataFrame:
-    """The ladder (from `tokens_per_dollar.cost_ladder`) one rung per row, for the chart."""
-    return (
-        ladder.with_columns(model_label().alias("model"))
-        .unpivot(
-            list(LADDER_RUNGS),
-            index=["model", "accelerator", "round"],
-            variable_name="rung",
-            value_name="usd_per_mtok",
-        )
-        .filter(pl.col("usd_per_mtok").is_not_null())
-        .with_columns(pl.col("rung").replace(LADDER_RUNGS))
-    )
-
-
-def ladder_chart(ladder: pl.DataFrame) -> alt.LayerChart:
-    """Per model, $ per million tokens from the physical floor to the API list price (log x)."""
-    rungs = ladder_long(ladder)
-    order = ladder.sort("active_parameters_b").with_columns(model_label().alias("m"))["m"].to_list()
+def ladder_chart(rungs: pl.DataFrame, order: list[str]) -> alt.LayerChart:
+    """Per model, $ per million tokens from the physical floor to the API list price (log x):
+    one row per model and rung (`tokens_per_dollar.ladder_long` with `LADDER_RUNGS`), models
+    from top to bottom in `order` (their names)."""
     y = alt.Y("model:N", sort=order, title=None)
     x = alt.X(
         "usd_per_mtok:Q",
@@ -603,20 +429,17 @@ def floor_gt(floors: pl.DataFrame) -> GT:
     )
 
 
-def break_even_gt(break_even: pl.DataFrame, *, scenario: str = "Offline") -> GT:
-    """Break-even utilisation (from `tokens_per_dollar.break_even_utilisation`)."""
-    table = (
-        break_even.filter(pl.col("scenario") == scenario)
-        .sort("base_model", "date")
-        .select(
-            model_label().alias("Model"),
-            pl.col("round").alias("Round"),
-            gpu_label("accelerator").alias("Accelerator"),
-            pl.col("hardware_usd_per_mtok").alias("Hardware"),
-            pl.col("api_median_usd_per_mtok").alias("API median"),
-            pl.col("n_api_providers").alias("API providers"),
-            pl.col("break_even_utilisation").alias("Break-even utilisation"),
-        )
+def break_even_gt(break_even: pl.DataFrame) -> GT:
+    """Break-even utilisation (rows of `tokens_per_dollar.break_even_utilisation`, one
+    scenario)."""
+    table = break_even.sort("base_model", "date").select(
+        model_label().alias("Model"),
+        pl.col("round").alias("Round"),
+        gpu_label("accelerator").alias("Accelerator"),
+        pl.col("hardware_usd_per_mtok").alias("Hardware"),
+        pl.col("api_median_usd_per_mtok").alias("API median"),
+        pl.col("n_api_providers").alias("API providers"),
+        pl.col("break_even_utilisation").alias("Break-even utilisation"),
     )
     return (
         GT(table)

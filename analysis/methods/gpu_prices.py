@@ -241,6 +241,17 @@ def _run_length(values: list[float]) -> int:
 # ---------------------------------------------------------------- decline rates
 
 
+def fitted_rates(
+    rates: pl.DataFrame, *, min_n: int = 10, exclude: list[tuple[str, str]] = ()
+) -> pl.DataFrame:
+    """The rows of `decline_rates` a table shows: fitted groups with at least `min_n`
+    provider-months, less the (gpu_group, pricing) pairs in `exclude` (series with a step)."""
+    rows = rates.filter(pl.col("factor_per_year").is_not_null(), pl.col("n") >= min_n)
+    for gpu, pricing in exclude:
+        rows = rows.filter(~((pl.col("gpu_group") == gpu) & (pl.col("pricing") == pricing)))
+    return rows
+
+
 def decline_rates(
     prices: pl.DataFrame,
     *,
@@ -776,6 +787,8 @@ def flops_per_dollar_trend(
         "ci90_low": 1 / fit.ci90_high,
         "ci90_high": 1 / fit.ci90_low,
         "pct_per_year": (growth - 1) * 100,
+        "pct_ci90_low": (1 / fit.ci90_high - 1) * 100,
+        "pct_ci90_high": (1 / fit.ci90_low - 1) * 100,
         "r_squared": fit.r_squared,
         "epoch_reference_pct_per_year": EPOCH_FLOPS_PER_DOLLAR_GROWTH * 100,
         "data_version": data_version,
@@ -832,3 +845,30 @@ def price_for_advantage(
         "advantage": advantage,
         "max_challenger_usd_per_hour": incumbent_usd_per_hour * peak_ratio / (1 + advantage),
     }
+
+
+# ---------------------------------------------------------------- lookups and claims
+
+
+def one_row(frame: pl.DataFrame, what: str, *predicates: pl.Expr) -> dict:
+    """The first row of `frame` matching `predicates`, as a dict; raises LookupError naming
+    `what` (the value a chapter looks for) if no row matches."""
+    rows = frame.filter(*predicates) if predicates else frame
+    if rows.height == 0:
+        raise LookupError(f"no row for {what}")
+    return rows.row(0, named=True)
+
+
+def claim_row(claims: pl.DataFrame, claim_id: str) -> dict:
+    """One row of the claims table as a dict; raises naming the id if it is absent."""
+    rows = claims.filter(pl.col("claim_id") == claim_id)
+    if rows.height == 0:
+        raise LookupError(f"claims table has no claim_id {claim_id!r}")
+    return rows.row(0, named=True)
+
+
+def claim_checks(claims: pl.DataFrame, shows: dict[str, str]) -> pl.DataFrame:
+    """The claims named in `shows` (claim_id -> what the data shows), in that order: their rows
+    of the claims table with the finding as `data_shows`."""
+    rows = [{**claim_row(claims, cid), "data_shows": text} for cid, text in shows.items()]
+    return pl.DataFrame(rows)

@@ -137,6 +137,19 @@ def throughput_summary(per_accelerator: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def top_accelerators(summary: pl.DataFrame, *, scenario: str, top: int) -> pl.DataFrame:
+    """The rows of `throughput_summary` in `scenario` for the `top` accelerators with the most
+    results there (ties broken by accelerator id): what the throughput figure draws."""
+    rows = summary.filter(pl.col("scenario") == scenario)
+    keep = (
+        rows.group_by("accelerator")
+        .agg(pl.col("n_systems").sum())
+        .sort("n_systems", "accelerator", descending=[True, False])
+        .head(top)["accelerator"]
+    )
+    return rows.filter(pl.col("accelerator").is_in(keep.to_list()))
+
+
 def software_gains(per_accelerator: pl.DataFrame) -> pl.DataFrame:
     """Throughput gains of the same system between rounds: same submitter, system key (the
     submitted name, see `system_key_expr`), accelerator and accelerator count, benchmark and
@@ -619,4 +632,22 @@ def cost_ladder(
     version = pl.lit(data_version, dtype=pl.String).alias("data_version")
     return (
         pl.DataFrame(rows).with_columns(*ladder_ratio_exprs(), version).sort("active_parameters_b")
+    )
+
+
+def ladder_long(
+    ladder: pl.DataFrame,
+    rungs: dict[str, str],
+    *,
+    index: tuple[str, ...] = ("model", "accelerator", "round"),
+) -> pl.DataFrame:
+    """The ladder (from `cost_ladder`) one rung per row: for each column of `rungs` (column ->
+    the rung's label) a row with the `index` columns, `rung` (the label) and `usd_per_mtok`;
+    rungs without a value (a model with no API price) are left out."""
+    return (
+        ladder.unpivot(
+            list(rungs), index=list(index), variable_name="rung", value_name="usd_per_mtok"
+        )
+        .filter(pl.col("usd_per_mtok").is_not_null())
+        .with_columns(pl.col("rung").replace(rungs))
     )
