@@ -1,0 +1,124 @@
+"""The fixed-capability chapter's charts and tables on small frames.
+
+The inputs come from the methods themselves, run on a hand-made staircase, so the builders are
+tested against the shapes the methods really return; the charts draw what they are given and
+compute nothing (the trend line is the fit's own `line()`).
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import polars as pl
+import pytest
+
+from analysis.figures import capability as fig
+from analysis.methods import fixed_capability as fc
+from analysis.methods import llmflation, sensitivity
+from analysis.methods.trends import fit_log_trend
+
+START = date(2023, 1, 1)
+
+
+@pytest.fixture(scope="module")
+def obs() -> pl.DataFrame:
+    """Five models falling exactly 10x a year, and one dear model above the threshold."""
+    rows = [
+        (f"m{i}", START + timedelta(days=150 * i), 100 * 10 ** (-150 * i / 365), 50.0 + i)
+        for i in range(5)
+    ]
+    rows.append(("dear", START + timedelta(days=200), 500.0, 60.0))
+    rows.append(("below", START + timedelta(days=300), 0.01, 20.0))
+    return pl.DataFrame(
+        rows,
+        schema={"model": pl.String, "date": pl.Date, "price": pl.Float64, "score": pl.Float64},
+        orient="row",
+    )
+
+
+@pytest.fixture(scope="module")
+def table(obs) -> pl.DataFrame:
+    return fc.trends(obs, "humaneval", bootstrap=True)
+
+
+def layers(chart) -> list[dict]:
+    return chart.to_dict()["layer"]
+
+
+def rows(chart, layer: dict) -> list[dict]:
+    """The rows a layer draws: its own data, else the chart's."""
+    spec = chart.to_dict()
+    return spec["datasets"][(layer.get("data") or spec["data"])["name"]]
+
+
+def test_staircase_chart_draws_the_points_the_staircase_and_the_fit_s_line(obs, table):
+    trend = table.row(0, named=True)
+    above = obs.filter(pl.col("score") >= trend["threshold_score"])
+    steps = fc.staircase(obs, trend["threshold_score"])
+    fit = fit_log_trend(steps["date"].to_list(), steps["price"].to_list())
+    chart = fig.staircase_chart(above, steps, fit, trend)
+    points, stairs, line = layers(chart)
+    assert {r["model"] for r in rows(chart, points)} == {"m0", "m1", "m2", "m3", "m4", "dear"}
+    assert {r["kind"] for r in rows(chart, points)} == {"at or above the threshold"}
+    assert [r["model"] for r in rows(chart, stairs)] == ["m0", "m1", "m2", "m3", "m4"]
+    assert stairs["mark"]["interpolate"] == "step-after"
+    # The dashed line runs from $100 to the price 600 days later, 10x a year.
+    ends = [r["price"] for r in rows(chart, line)]
+    assert ends == pytest.approx([100.0, 100 * 10 ** (-600 / 365)], rel=1e-9)
+    assert line["mark"]["strokeDash"] == [6, 4]
+    title = chart.to_dict()["title"]
+    assert title["text"] == "HumanEval >= 50 (m0's score)"
+    assert "falls 10x per year" in title["subtitle"]
+
+
+def test_factors_chart_labels_each_threshold_with_its_benchmark(table):
+    chart = fig.factors_chart(table, "Trends")
+    bars, points = layers(chart)
+    data = rows(chart, points)
+    assert data[0]["benchmark_name"] == "HumanEval"
+    assert data[0]["threshold"] == "humaneval: m0 (50.0)"
+    assert bars["encoding"]["x2"]["field"] == "ci90_high"
+
+
+def test_trends_table_shows_the_bootstrap_interval_only_when_asked(table):
+    with_boot = fig.trends_gt(table, bootstrap=True)
+    assert {"boot90_low", "boot90_high"} <= set(with_boot._tbl_data.columns)
+    plain = fig.trends_gt(table.drop("boot90_low", "boot90_high"))
+    assert plain._tbl_data.columns == fig.TREND_COLUMNS
+    assert set(fig.TREND_COLUMNS) == set(fc.RESULT_COLUMNS)
+    assert "Factor / year" in plain.as_raw_html()
+
+
+def test_sensitivity_table_leaves_a_variant_without_an_estimate_blank():
+    df = pl.DataFrame(
+        [
+            {"variant": "base", "n": 5, "factor_per_year": 10.0, "ci90_low": 8.0, "ci90_high": 12.0, "note": ""},
+            {"variant": "short", "n": None, "factor_per_year": None, "ci90_low": None, "ci90_high": None, "note": "too few"},
+        ],
+        schema=sensitivity.SCHEMA,
+    )  # fmt: skip
+    html = fig.sensitivity_gt(df).as_raw_html()
+    assert "too few" in html and "None" not in html and "Variant" in html
+
+
+def test_a16z_chart_draws_the_series_and_the_line_it_is_given():
+    months = pl.date_range(date(2021, 11, 1), date(2022, 10, 1), "1mo", eager=True)
+    series = pl.DataFrame(
+        {
+            "month": months,
+            "model_id": "m",
+            "provider": "p",
+            "price": [60.0 * 0.8**i for i in range(len(months))],
+            "mmlu": 50.0,
+            "source": "s",
+        }
+    )
+    fit = llmflation.a16z_fit(series, None, None, window="test")
+    line = pl.DataFrame({"month": [fit["start_month"], fit["end_month"]], "price": [60.0, 5.0]})
+    chart = fig.a16z_chart(series, line, fit)
+    points, trend = layers(chart)
+    assert len(rows(chart, points)) == len(months)
+    assert [r["price"] for r in rows(chart, trend)] == [60.0, 5.0]
+    assert "trend over Nov 2021-Oct 2022" in chart.to_dict()["title"]["subtitle"]
+    table = fig.a16z_gt(llmflation.fits_table({"data_version": "v", "test": fit})).as_raw_html()
+    assert "2021-11" in table and "First-to-last factor / year" in table
