@@ -28,10 +28,11 @@ HEADLINES = {
     "a16z_full": "a16z-full-window",
     "hedonic": "hedonic-gpqa-frontier",
     "spread_share": "open-model-spread-share",
-    "h100": "h100-on-demand-decline",
     "gpu_index": "gpu-hedonic-index-latest",
     "mlperf_cost": "mlperf-llama2-70b-cost",
 }
+# Printed as the yearly percentage fall it implies (`h100_pct`), not as a factor.
+H100 = "h100-on-demand-decline"
 
 
 @dataclass(frozen=True)
@@ -46,14 +47,13 @@ def yearly_fall(factor: float) -> float:
     return 1 - 1 / factor
 
 
-def derived_quotes(e: dict[str, Estimate]) -> dict[str, Quote]:
-    """The quotes the page derives from registry estimates."""
-    h100 = e["h100"]
+def derived_quotes(e: dict[str, Estimate], h100: Estimate) -> dict[str, Quote]:
+    """The quotes the page derives from registry estimates (`e`: the headlines by quote name)."""
     return {
         "h100_pct": Quote(yearly_fall(h100.value), "percent"),
         "h100_pct_ci": Quote((yearly_fall(h100.low), yearly_fall(h100.high)), "percent"),
         # The digest's claimed multiple, which the spread share counts against.
-        "spread_claim": Quote(e["spread_share"].extra["threshold"], "score"),
+        "spread_claim": Quote(e["spread_share"].extra["threshold"], "stated_factor"),
         "gpu_index_base": Quote(e["gpu_index"].extra["base_period"], "month"),
     }
 
@@ -67,7 +67,7 @@ def compute(version: str | None = None) -> Index:
 def _compute(v: str) -> Index:
     e = {name: estimates.estimate(key, v) for name, key in HEADLINES.items()}
     q = Quotes(SLUG, e)
-    q.update(derived_quotes(e))
+    q.update(derived_quotes(e, estimates.estimate(H100, v)))
     q["a16z_threshold"] = Quote(llmflation.A16Z_THRESHOLD, "score")  # the MMLU score a16z asks
     q["version"] = Quote(v, "text")
     q["citation"] = Quote(data.citation(v), "text")

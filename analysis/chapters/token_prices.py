@@ -98,7 +98,7 @@ def _compute(v: str) -> TokenPrices:
             "one_n": Quote(one.height, "count"),
             "one_ratio": Quote(one["x_cheapest"].max(), "number"),
             "spread_claim_text": Quote(claim, "text"),
-            "spread_claim": Quote(dispersion.claim_value(claims), "score"),
+            "spread_claim": Quote(dispersion.claim_value(claims), "stated_factor"),
             "spread_share": share,
             "spread_n": share.n_text,
             "spread_models": Quote(spread["n_models"], "count"),

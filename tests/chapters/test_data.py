@@ -1,0 +1,173 @@
+"""The data chapter: every count and span it prints, checked against the release's CSV files read
+with the standard library's csv module (not through the loader the chapter uses); its frames on
+small hand-made tables; and the page itself (every `{python} ...` names a quote, every quote is
+printed, the setup cell is a few lines)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from datetime import date
+
+import polars as pl
+import pytest
+
+from analysis.book import notebook
+from analysis.chapters import data as chapter
+from analysis.data import info as datainfo
+from analysis.data import release as data
+from analysis.data.paths import ROOT
+
+QMD = ROOT / "chapters" / "data.qmd"
+PINNED = "2026-11-30"  # the release the exact-text examples were read from
+EXPRESSION = re.compile(r"q\.(\w+)")
+
+
+@pytest.fixture(scope="module")
+def c() -> chapter.DataChapter:
+    return chapter.compute()
+
+
+def csv_rows(table: str, version: str) -> list[dict]:
+    path = ROOT / "data" / version / f"{table}.csv"
+    with path.open(encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+
+def test_every_inline_expression_names_a_quote_and_every_quote_is_printed(c):
+    names = set()
+    for expr in notebook.inline_expressions(QMD.read_text(encoding="utf-8")):
+        match = EXPRESSION.fullmatch(expr)
+        assert match, f"{QMD.name}: `{{python}} {expr}` is not a quote"
+        assert match.group(1) in c.q, f"{QMD.name}: `{{python}} {expr}`: no such quote"
+        names.add(match.group(1))
+    assert names == set(c.q), f"computed but never printed: {set(c.q) - names}"
+
+
+def test_setup_cell_is_a_few_lines_and_code_cells_hold_no_formatting_or_arithmetic():
+    cells = re.findall(r"```\{python\}\n(.*?)```", QMD.read_text(encoding="utf-8"), flags=re.S)
+    setup = [line for line in cells[0].splitlines() if line and not line.startswith("#|")]
+    assert len(setup) <= 10
+    for cell in cells:
+        code = "\n".join(line for line in cell.splitlines() if not line.startswith("#|"))
+        assert not re.search(r'\bf"|\.filter\(|\[["\']|\s[-+*/]\s', code), code
+
+
+def test_compute_is_cached_per_version(c):
+    assert chapter.compute() is c
+    assert chapter.compute(c.version) is c
+
+
+# --- the numbers, from the CSV files ------------------------------------------------------------
+
+
+def test_row_counts_are_the_csv_files_rows(c):
+    for name, table in chapter.ROW_COUNTS.items():
+        assert c.q[name].value == len(csv_rows(table, c.version)), name
+
+
+def test_distinct_counts_are_the_csv_files_distinct_values(c):
+    prices = csv_rows("token_prices", c.version)
+    assert c.q.n_models_priced.value == len({r["model_id"] for r in prices})
+    assert c.q.n_providers.value == len({r["provider"] for r in prices})
+    gpus = csv_rows("gpu_hour_prices", c.version)
+    assert c.q.n_gpus.value == len({r["gpu"] for r in gpus})
+    scores = csv_rows("benchmark_scores", c.version)
+    assert c.q.n_benchmarks.value == len({r["benchmark"] for r in scores})
+    models = csv_rows("models", c.version)
+    assert c.q.n_models.value == len(models)
+    assert c.q.n_unresolved.value == sum(r["resolved"] == "false" for r in models)
+
+
+def test_spans_are_the_first_and_last_date_of_each_sources_prices(c):
+    prices = csv_rows("token_prices", c.version)
+    for name, source_id in chapter.SPANS.items():
+        dates = sorted(date.fromisoformat(r["date"]) for r in prices if r["source_id"] == source_id)
+        assert c.q[name].value == (dates[0], dates[-1]), name
+
+
+def test_versions_and_citation(c):
+    releases = json.loads((ROOT / "data" / "versions.json").read_text(encoding="utf-8"))
+    assert c.releases["version"].to_list() == [r["version"] for r in releases["releases"]]
+    assert c.releases.columns == chapter.RELEASE_COLUMNS
+    assert c.q.latest_version.text == data.latest_version()
+    assert c.q.version.text == c.version
+    assert c.q.citation.text == data.citation(c.version)
+
+
+def test_tables_summary_is_the_info_report(c):
+    report = datainfo.info(c.version)
+    assert c.summary["table"].to_list() == [t["table"] for t in report["tables"]]
+    assert c.summary["rows"].to_list() == [t["rows"] for t in report["tables"]]
+    assert c.summary.columns == ["table", "holds", "rows", "first_date", "last_date", "sources"]
+
+
+def test_source_rows_add_up_every_table_a_source_feeds(c):
+    counts: dict[str, int] = {}
+    tables: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "data" / c.version).glob("*.csv")):
+        rows = csv_rows(path.stem, c.version)
+        if path.stem == "sources" or not rows or "source_id" not in rows[0]:
+            continue
+        for r in rows:
+            counts[r["source_id"]] = counts.get(r["source_id"], 0) + 1
+            tables.setdefault(r["source_id"], set()).add(path.stem)
+    for row in c.sources.iter_rows(named=True):
+        assert row["rows"] == counts.get(row["source_id"]), row["source_id"]
+        expected = ", ".join(sorted(tables[row["source_id"]])) if row["rows"] else None
+        assert row["tables"] == expected, row["source_id"]
+    assert c.sources.height == len(csv_rows("sources", c.version))
+
+
+# --- the frames, on hand-made tables ------------------------------------------------------------
+
+
+def test_monthly_coverage_counts_rows_per_month_and_source():
+    df = pl.DataFrame(
+        {
+            "date": [date(2025, 1, 3), date(2025, 1, 30), date(2025, 2, 1), None],
+            "source_id": ["a", "a", "b", "a"],
+        }
+    )
+    cov = chapter.monthly_coverage(df)
+    assert cov.rows() == [(date(2025, 1, 1), "a", 2), (date(2025, 2, 1), "b", 1)]
+
+
+def test_source_rows_and_spans_on_hand_made_tables():
+    sources = pl.DataFrame(
+        {
+            "source_id": ["s1", "s2", "s3"],
+            "title": ["One", "Two", "Three"],
+            "licence": ["MIT"] * 3,
+            "retrieved": [date(2026, 1, 1)] * 3,
+        }
+    )
+    prices = pl.DataFrame(
+        {"source_id": ["s1", "s1", "s2"], "date": [date(2024, 5, 1), date(2023, 1, 9), None]}
+    )
+    scores = pl.DataFrame({"source_id": ["s1"]})
+    out = chapter.source_rows(sources, {"token_prices": prices, "benchmark_scores": scores})
+    assert out.select("source_id", "tables", "rows").rows() == [
+        ("s1", "benchmark_scores, token_prices", 3),
+        ("s2", "token_prices", 1),
+        ("s3", None, None),
+    ]
+    assert chapter.source_span(prices, "s1") == (date(2023, 1, 9), date(2024, 5, 1))
+    with pytest.raises(LookupError, match="s9"):
+        chapter.source_span(prices, "s9")
+
+
+# --- as the page prints them --------------------------------------------------------------------
+
+
+def test_counts_and_spans_read_in_the_house_format_on_the_pinned_release():
+    q = chapter.compute(PINNED).q
+    assert (q.n_token_prices.text, q.n_models.text, q.n_claims.text) == ("8,063", "1,511", "26")
+    assert q.span_epoch.text == "November 2021 to February 2025"
+    assert q.span_openrouter.text == "July 2026 to August 2026"
+    assert q.citation._repr_markdown_().startswith(r"The Economics of AI Inference: data, data")
+    assert r"\(released 2026-11-30\)" in q.citation._repr_markdown_()
