@@ -1,0 +1,228 @@
+"""The token-prices chapter: what its prose prints.
+
+Each quote is checked against an independent derivation where one is cheap: the registry's
+estimate, the dispersion method run directly under the selection the prose names, a hand
+calculation on the released tables (CPI, exchange rates, the latest prices). Then the page itself:
+every `{python} ...` in the .qmd names a quote, every quote is printed, the setup cell is a few
+lines, and a few quotes read as the page prints them.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import polars as pl
+import pytest
+
+from analysis.book import notebook
+from analysis.chapters import token_prices as chapter
+from analysis.data.paths import ROOT
+from analysis.methods import dispersion, llmflation
+from analysis.methods import list_prices as lp
+from analysis.report import estimates, results
+
+QMD = ROOT / "chapters" / "token-prices.qmd"
+PINNED = "2026-11-30"  # the release the exact-text examples were read from
+EXPRESSION = re.compile(r"q\.(\w+)(?:\.(ci|n_text|window|start|end))?")
+
+
+@pytest.fixture(scope="module")
+def c() -> chapter.TokenPrices:
+    return chapter.compute()
+
+
+@pytest.fixture(scope="module")
+def tables() -> dict[str, pl.DataFrame]:
+    names = ["token_prices", "models", "claims", "fx_rates", "cpi"]
+    return {name: results.table(name) for name in names}
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+
+def test_every_inline_expression_names_a_quote_and_every_quote_is_printed(c):
+    names = set()
+    for expr in notebook.inline_expressions(QMD.read_text(encoding="utf-8")):
+        match = EXPRESSION.fullmatch(expr)
+        assert match, f"{QMD.name}: `{{python}} {expr}` is not a quote"
+        name, part = match.groups()
+        assert name in c.q, f"{QMD.name}: `{{python}} {expr}`: no quote {name!r}"
+        if part:
+            assert getattr(c.q[name], part).text, expr
+        names.add(name)
+    assert names == set(c.q), f"computed but never printed: {set(c.q) - names}"
+
+
+def test_setup_cell_is_a_few_lines_and_code_cells_hold_no_formatting_or_arithmetic():
+    cells = re.findall(r"```\{python\}\n(.*?)```", QMD.read_text(encoding="utf-8"), flags=re.S)
+    setup = [line for line in cells[0].splitlines() if line and not line.startswith("#|")]
+    assert len(setup) <= 10
+    for cell in cells:
+        code = "\n".join(line for line in cell.splitlines() if not line.startswith("#|"))
+        assert not re.search(r'\bf"|\.filter\(|\[["\']|\s[-+*/]\s', code), code
+
+
+def test_compute_is_cached_per_version(c):
+    assert chapter.compute() is c
+    assert chapter.compute(results.version()) is c
+
+
+# --- first-party list prices --------------------------------------------------------------------
+
+
+def test_observations_and_the_cheapest_and_dearest_current_models(c):
+    h = c.history
+    assert (c.q.n_observations.value, c.q.n_models.value) == (h.height, h["model_id"].n_unique())
+    assert (c.q.first_seen.value, c.q.last_seen.value) == (h["date"].min(), h["date"].max())
+    # On sale at the end: priced within the window before the newest observation.
+    recent = h.filter(pl.col("date") >= h["date"].max() - timedelta(days=lp.LATEST_WINDOW_DAYS))
+    newest = recent.sort("date").group_by("model_id").last()
+    cheapest = newest.sort(lp.BLENDED).row(0, named=True)
+    dearest = newest.sort(lp.BLENDED).row(-1, named=True)
+    assert (c.q.cheapest_name.value, c.q.cheapest_price.value) == (
+        cheapest["name"],
+        cheapest[lp.BLENDED],
+    )
+    assert (c.q.dearest_name.value, c.q.dearest_price.value) == (
+        dearest["name"],
+        dearest[lp.BLENDED],
+    )
+    assert c.q.latest_ratio.value == pytest.approx(dearest[lp.BLENDED] / cheapest[lp.BLENDED])
+
+
+def test_history_rows_are_first_party_usd_list_prices(c, tables):
+    tp = tables["token_prices"]
+    kept = tp.filter(
+        pl.col("first_party"),
+        pl.col("price_kind") == "list",
+        pl.col("currency") == "USD",
+        pl.col("input_usd_per_mtok").is_not_null(),
+        pl.col("output_usd_per_mtok").is_not_null(),
+    )
+    assert c.history.height == kept.select("model_id", "provider", "date").n_unique()
+    assert set(c.history["developer"]) <= set(lp.DEVELOPERS)
+    assert c.developers == lp.DEVELOPERS
+
+
+# --- one open model, many prices ----------------------------------------------------------------
+
+
+def test_the_widest_served_model_and_its_spread(c, tables):
+    pp = dispersion.provider_prices(tables["token_prices"], tables["models"])
+    newest = pp.filter(pl.col("month") == pp["month"].max())
+    counts = newest.group_by("model_id").len().sort(["len", "model_id"], descending=[True, False])
+    model_id, n = counts.row(0)
+    assert c.q.one_month.value == pp["month"].max()
+    assert c.q.one_n.value == n == c.one.height
+    names = tables["models"].filter(pl.col("model_id") == model_id)["name"]
+    assert c.q.one_model.value == c.one_name == names[0]  # a name from the models table
+    prices = newest.filter(pl.col("model_id") == model_id)[lp.BLENDED]
+    assert c.q.one_ratio.value == pytest.approx(prices.max() / prices.min())
+    assert set(c.one["kind"]) <= set(dispersion.PROVIDER_KINDS)
+
+
+def test_spread_share_is_the_registry_estimate(c):
+    e = estimates.estimate("open-model-spread-share")
+    assert c.q.spread_share == e
+    assert c.q.spread_n.value == e.n
+
+
+def test_spread_numbers_are_the_baseline_claim_check(c, tables):
+    tp, models, claims = tables["token_prices"], tables["models"], tables["claims"]
+    threshold = claims.filter(pl.col("claim_id") == dispersion.CLAIM_ID)["value"][0]
+    assert c.q.spread_claim.value == threshold
+    claim_text = claims.filter(pl.col("claim_id") == dispersion.CLAIM_ID)["claim"][0]
+    assert c.q.spread_claim_text.value == claim_text
+    s = dispersion.spreads(dispersion.provider_prices(tp, models))
+    both = s.filter(pl.col("blended_n_providers") >= 2)
+    hits = both.filter(pl.col("blended_ratio") >= threshold)
+    assert c.q.spread_share.n == both.height
+    assert c.q.spread_models.value == both["model_id"].n_unique()
+    assert c.q.spread_hits.value == hits.height
+    assert c.q.spread_hit_models.value == hits["model_id"].n_unique()
+    assert c.q.spread_share.value == pytest.approx(hits.height / both.height)
+    assert c.q.spread_median.value == pytest.approx(both["blended_ratio"].median())
+
+
+def test_openrouter_numbers_are_that_selection_run_directly(c, tables):
+    tp, models, claims = tables["token_prices"], tables["models"], tables["claims"]
+    pp = dispersion.provider_prices(tp, models, dispersion.OPENROUTER_ONLY)
+    assert set(pp["sources"].str.split(";").explode()) == {"openrouter-sui414"}
+    check = dispersion.claim_check(dispersion.spreads(pp), dispersion.claim_value(claims))
+    assert c.q.or_n.value == check["n_model_months"]
+    assert c.q.or_hits.value == check["n_model_months_reaching"]
+    assert c.q.or_median.value == pytest.approx(check["ratio_median"])
+    assert c.q.or_month.value == check["last_month"]
+    assert c.by_selection["selection"].to_list() == [v.label for v in dispersion.VARIANTS]
+
+
+# --- ratios, discounts, currencies, constant dollars --------------------------------------------
+
+
+def test_first_and_last_quarters_of_the_output_input_ratio(c):
+    h = c.history.with_columns(
+        (pl.col("output_usd_per_mtok") / pl.col("input_usd_per_mtok")).alias("r"),
+        pl.col("date").dt.truncate("3mo").alias("quarter"),
+    ).filter(pl.col("r").is_finite())
+    first, last = h["quarter"].min(), h["quarter"].max()
+    assert (c.q.first_quarter.value, c.q.last_quarter.value) == (first, last)
+    assert c.q.first_ratio.value == h.filter(pl.col("quarter") == first)["r"].median()
+    assert c.q.last_ratio.value == h.filter(pl.col("quarter") == last)["r"].median()
+
+
+def test_discount_medians_are_over_providers_with_enough_models(c, tables):
+    tp = tables["token_prices"].filter(
+        pl.col("price_kind") == "list",
+        pl.col("currency") == "USD",
+        pl.col("input_usd_per_mtok") > 0,
+        pl.col("batch_input_usd_per_mtok").is_not_null(),
+    )
+    per_provider = (
+        tp.with_columns(
+            (pl.col("batch_input_usd_per_mtok") / pl.col("input_usd_per_mtok")).alias("s")
+        )
+        .group_by("provider")
+        .agg(pl.col("s").median(), pl.col("model_id").n_unique().alias("models"))
+        .filter(pl.col("models") >= lp.MIN_DISCOUNT_MODELS)
+    )
+    assert c.q.n_batch_providers.value == per_provider.height
+    assert c.q.batch_median.value == pytest.approx(per_provider["s"].median())
+    cached = c.discounts.filter(pl.col("discount") == "cached input")
+    assert c.q.n_cached_providers.value == cached.height
+    assert c.top_discounts.group_by("discount").len()["len"].max() <= lp.DISCOUNTS_PER_KIND
+
+
+def test_foreign_prices_and_the_end_of_the_rate_series(c, tables):
+    tp, fx = tables["token_prices"], tables["fx_rates"]
+    foreign = tp.filter(pl.col("currency") != "USD")
+    assert c.q.n_foreign.value == foreign.height
+    assert set(foreign["currency"]) == {chapter.FOREIGN_CURRENCY}  # the prose names the yuan
+    assert c.q.latest_fx.value == fx.filter(pl.col("currency") == "CNY")["month"].max()
+    assert (c.foreign["fx_month"] <= c.q.latest_fx.value).all()
+
+
+def test_inflation_is_the_cpi_ratio_over_a16zs_months(c, tables):
+    cpi = tables["cpi"]
+    series, _ = results.a16z()
+    start, base = series["month"].min(), cpi["month"].max()
+    value = {m: v for m, v in zip(cpi["month"], cpi["cpi_u"], strict=True)}
+    assert (c.q.first_month.value, c.q.cpi_base.value) == (start, base)
+    assert c.q.inflation.value == pytest.approx(value[base] / value[start] - 1)
+    assert c.real_title == f"Cheapest model with MMLU >= {llmflation.A16Z_THRESHOLD:g}"
+
+
+# --- as the page prints them --------------------------------------------------------------------
+
+
+def test_quotes_read_in_the_house_format_on_the_pinned_release():
+    q = chapter.compute(PINNED).q
+    assert (q.cheapest_name.text, q.cheapest_price.text) == ("Ministral 3B", "$0.040")
+    assert (q.dearest_name.text, q.dearest_price.text) == ("o1-pro", "$262")
+    assert q.latest_ratio.text == "6,562"
+    assert (q.one_ratio.text, q.spread_median.text, q.spread_p90.text) == ("6.92", "2.80", "17.0")
+    assert (q.spread_claim.text, q.spread_share.text, q.spread_n.text) == ("9x", "21%", "1,519")
+    assert (q.first_quarter.text, q.first_ratio.text) == ("2024 Q1", "2.00")
+    assert (q.batch_median.text, q.inflation.text) == ("50%", "21%")
+    assert (q.first_month.text, q.cpi_base.text) == ("November 2021", "May 2026")
+    assert q.cheapest_price._repr_markdown_() == r"\$0.040"
