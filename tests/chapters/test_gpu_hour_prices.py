@@ -1,7 +1,8 @@
-"""Tests of analysis.chapters.gpu_hour_prices: the section functions on small hand-made frames (which row
-each quoted value comes from, and how it is written), and the whole chapter on the released data
-(every key the prose quotes exists, the values equal what analysis.methods.gpu_prices returns, and the
-verdicts the prose states in words still hold)."""
+"""Tests of analysis.chapters.gpu_hour_prices: the section functions on small hand-made frames (which
+row each quote comes from, and how the page prints it), and the whole chapter on the released data
+(every inline expression of the page names a quote, the values equal what analysis.methods.gpu_prices
+returns when called directly, the headline numbers are the registry's, and the verdicts the prose
+states in words still hold)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,21 @@ from datetime import date
 import polars as pl
 import pytest
 
+from analysis.book import notebook
 from analysis.chapters import gpu_hour_prices as gh
 from analysis.data import release as data
 from analysis.data.paths import ROOT
-from analysis.figures import hardware as hv
 from analysis.methods import gpu_prices
+from analysis.report import estimates
+from analysis.report.quote import Estimate, Quote
 
 CHAPTER = ROOT / "chapters" / "gpu-hour-prices.qmd"
+# `{python} q.name` or, on an Estimate, `{python} q.name.ci` (or .n_text, .window, .start, .end).
+INLINE = re.compile(r"^q\.([a-z0-9_]+)(?:\.(ci|n_text|window|start|end))?$")
+
+
+def _texts(quotes: dict[str, Quote]) -> dict[str, str]:
+    return {name: quote.text for name, quote in quotes.items()}
 
 
 # ------------------------------------------------------------------ hand-made frames
@@ -36,19 +45,19 @@ def _steps() -> pl.DataFrame:
     return pl.DataFrame(rows, schema=cols, orient="row")
 
 
-def test_step_numbers_quote_the_largest_spot_step_of_each_gpu():
-    n = gh.step_numbers(_steps())
+def test_step_quotes_take_the_largest_spot_step_of_each_gpu():
+    q = gh.step_quotes(_steps())
+    t = _texts(q)
     # h200: the index's 7.18x spot step, not the smaller spot step or the larger on-demand one.
-    assert n["h200_step_from_usd"] == "$0.50"
-    assert n["h200_step_to_usd"] == "$3.59"
-    assert n["h200_step_to_month"] == "April 2025"
-    assert n["h200_step_ratio"] == "7.2"
-    assert (n["h200_step_months_before"], n["h200_step_months_after"]) == ("5", "4")
-    assert n["b200_step_from_month"] == "August 2025"
-    assert n.raw["b200_step_ratio"] == 7.475
-    assert n["step_threshold"] == "3"
+    assert (t["h200_step_from_usd"], t["h200_step_to_usd"]) == ("$0.50", "$3.59")
+    assert t["h200_step_to_month"] == "April 2025"
+    assert t["h200_step_ratio"] == "7.18"
+    assert (t["h200_step_months_before"], t["h200_step_months_after"]) == ("5", "4")
+    assert t["b200_step_from_month"] == "August 2025"
+    assert q["b200_step_ratio"].value == 7.475
+    assert t["step_threshold"] == "3"
     with pytest.raises(LookupError, match="b300 spot series"):
-        gh.step_numbers(_steps(), gpus=["b300"])
+        gh.step_quotes(_steps(), gpus=["b300"])
 
 
 def test_flagged_series_are_the_pairs_with_a_step():
@@ -76,25 +85,30 @@ def _rates() -> pl.DataFrame:
     )
 
 
-def test_decline_numbers_write_factors_and_percent_magnitudes():
+def _headline() -> Estimate:
+    return Estimate(
+        1.06357, "factor", estimate_id="h100-on-demand-decline", low=1.0403, high=1.0873, n=261
+    )
+
+
+def test_decline_quotes_print_factors_and_percent_magnitudes():
     quoted = {"h100_od": ("h100", "on-demand"), "h200_od": ("h200", "on-demand")}
     quoted["h100_index"] = ("h100", "index")
-    n = gh.decline_numbers(_rates(), quoted, min_n=10)
-    assert (n["h100_od_factor"], n["h100_od_factor_low"], n["h100_od_factor_high"]) == (
-        "1.064",
-        "1.040",
-        "1.087",
-    )
+    q = gh.decline_quotes(_rates(), _headline(), quoted, min_n=10)
+    # The headline is the registry's estimate, printed with its interval and n as the page does.
+    assert q["h100_od_factor"].text == "1.06x"
+    assert q["h100_od_factor"].ci.text == "1.04x to 1.09x"
+    assert q["h100_od_factor"].n_text.text == "261"
     # Falls and rises both read as magnitudes; the prose's verb carries the sign.
-    assert (n["h100_od_pct"], n["h200_od_pct"]) == ("6%", "5%")
-    assert n.raw["h200_od_pct"] == 4.68
-    assert (n["h100_od_n"], n["h100_index_n_providers"]) == ("261", "2")
-    assert (n["level"], n["decline_min_n"]) == ("90%", "10")
+    assert (q["h100_od_pct"].text, q["h200_od_pct"].text) == ("6%", "5%")
+    assert q["h200_od_pct"].value == pytest.approx(0.0468)
+    assert q["h100_index_n_providers"].text == "2"
+    assert (q["level"].text, q["decline_min_n"].text) == ("90%", "10")
     with pytest.raises(LookupError, match="spot decline rate of h100"):
-        gh.decline_numbers(_rates(), {"h100_spot": ("h100", "spot")})
+        gh.decline_quotes(_rates(), _headline(), {"h100_spot": ("h100", "spot")})
 
 
-def _index(high_ci_low: float = 1.18) -> tuple[pl.DataFrame, dict]:
+def _index(high_ci_low: float = 1.18) -> tuple[pl.DataFrame, dict, Estimate]:
     rows = [
         (date(2023, 9, 1), 1.0, 1.0, 1.0, 10),
         (date(2023, 10, 1), 1.2, 0.9, 1.5, 30),
@@ -112,38 +126,45 @@ def _index(high_ci_low: float = 1.18) -> tuple[pl.DataFrame, dict]:
         "n": 1223,
         "r_squared": 0.9612,
     }
-    return index, summary
+    latest = Estimate(
+        0.99,
+        "number",
+        low=0.79,
+        high=1.23,
+        window_start=date(2023, 9, 1),
+        window_end=date(2026, 9, 1),
+    )
+    return index, summary, latest
 
 
-def test_hedonic_numbers_find_low_high_and_the_months_apart_from_one():
-    n = gh.hedonic_numbers(*_index())
-    assert (n["index_start"], n["index_n"], n["index_r2"]) == ("September 2023", "1,223", "0.96")
-    assert (n["index_low"], n["index_low_month"]) == ("0.81", "August 2025")
-    assert (n["index_low_ci_low"], n["index_low_ci_high"]) == ("0.65", "1.02")
-    assert (n["index_high"], n["index_high_month"]) == ("1.49", "February 2024")
-    assert n["index_after_high"] == "1.04"  # March 2024, the month after the high
-    assert (n["index_last"], n["index_last_month"]) == ("0.99", "September 2026")
-    assert n["index_base_n_obs"] == "10"
-    assert n["index_n_months"] == "6"
+def test_hedonic_quotes_find_low_high_and_the_months_apart_from_one():
+    t = _texts(gh.hedonic_quotes(*_index()))
+    assert (t["index_start"], t["index_n"], t["index_r2"]) == ("September 2023", "1,223", "0.961")
+    assert (t["index_low"], t["index_low_month"]) == ("0.810", "August 2025")
+    assert t["index_low_ci"] == "0.650 to 1.02"
+    assert (t["index_high"], t["index_high_month"]) == ("1.49", "February 2024")
+    assert t["index_after_high"] == "1.04"  # March 2024, the month after the high
+    assert t["index_last"] == "0.990"
+    assert t["index_base_n_obs"] == "10"
+    assert t["index_n_months"] == "6"
     # Only February 2024's interval (1.18 to 1.89) leaves out 1.
-    assert n["index_n_months_apart"] == "1 month"
-    assert n["index_months_apart"] == "February 2024"
+    assert t["index_n_months_apart"] == "1 month"
+    assert t["index_months_apart"] == "February 2024"
 
 
-def test_hedonic_numbers_say_none_when_every_interval_holds_one():
-    n = gh.hedonic_numbers(*_index(high_ci_low=0.95))
-    assert n["index_n_months_apart"] == "0 months"
-    assert n["index_months_apart"] == "none"
-    assert n.raw["index_months_apart"] == []
+def test_hedonic_quotes_say_none_when_every_interval_holds_one():
+    t = _texts(gh.hedonic_quotes(*_index(high_ci_low=0.95)))
+    assert t["index_n_months_apart"] == "0 months"
+    assert t["index_months_apart"] == "none"
 
 
-def test_hedonic_numbers_need_a_month_after_the_high():
-    index, summary = _index()
+def test_hedonic_quotes_need_a_month_after_the_high():
+    index, summary, latest = _index()
     with pytest.raises(LookupError, match="month after the index's highest"):
-        gh.hedonic_numbers(index.filter(pl.col("period") <= date(2024, 2, 1)), summary)
+        gh.hedonic_quotes(index.filter(pl.col("period") <= date(2024, 2, 1)), summary, latest)
 
 
-def test_gap_numbers_one_decimal_and_months():
+def test_gap_quotes_ratios_and_months():
     gap = {
         "geometric_mean_ratio": 2.456,
         "ci90_low": 2.04,
@@ -154,36 +175,58 @@ def test_gap_numbers_one_decimal_and_months():
         "start": date(2022, 8, 1),
         "end": date(2025, 3, 1),
     }
-    n = gh.gap_numbers(gap)
-    assert [n[k] for k in ("gap_ratio", "gap_ci_low", "gap_ci_high", "gap_median")] == [
-        "2.5",
-        "2.0",
-        "3.0",
-        "2.3",
+    t = _texts(gh.gap_quotes(gap))
+    assert [t[k] for k in ("gap_ratio", "gap_ci", "gap_median")] == [
+        "2.46",
+        "2.04 to 2.96",
+        "2.31",
     ]
-    assert (n["gap_n"], n["gap_start"], n["gap_end"]) == ("16", "August 2022", "March 2025")
+    assert (t["gap_n"], t["gap_start"], t["gap_end"]) == ("16", "August 2022", "March 2025")
 
 
-def test_age_numbers_take_each_gpus_latest_month_and_the_months_before_release():
-    by_age = pl.DataFrame(
+def _by_age() -> pl.DataFrame:
+    return pl.DataFrame(
         {
-            "gpu_group": ["a100", "a100", "h100", "h200", "b200", "b200"],
+            "gpu_group": ["a100", "a100", "h100", "h200", "b200", "b200", "x1"],
             "month": [
                 *(date(2026, 9, 1), date(2025, 1, 1), date(2026, 9, 1)),
-                *(date(2023, 10, 1), date(2024, 1, 1), date(2024, 2, 1)),
+                *(date(2023, 10, 1), date(2024, 1, 1), date(2024, 2, 1), date(2024, 2, 1)),
             ],
-            "usd_per_gpu_hour": [2.31, 2.9, 3.79, 5.0, 6.0, 6.5],
-            "age_months": [78.0, 57.0, 46.8, -1.0, -2.5, -1.5],
+            "usd_per_gpu_hour": [2.31, 2.9, 3.79, 5.0, 6.0, 6.5, 1.0],
+            "age_months": [78.0, 57.0, 46.8, -1.0, -2.5, -1.5, None],
         }
     )
-    n = gh.age_numbers(by_age)
-    assert (n["a100_age_years"], n["a100_age_usd"]) == ("6.5", "$2.31")
-    assert (n["h100_age_years"], n["h100_age_usd"]) == ("3.9", "$3.79")
-    assert n["before_release_gpus"] == "B200 and H200"
-    assert n["n_before_release"] == "3 months"
 
 
-def test_flops_numbers_signed_growth_and_the_cheapest_recent_chips():
+def test_age_quotes_take_each_gpus_latest_month_and_the_months_before_release():
+    t = _texts(gh.age_quotes(_by_age()))
+    assert (t["a100_age_years"], t["a100_age_usd"]) == ("6.50", "$2.31")
+    assert (t["h100_age_years"], t["h100_age_usd"]) == ("3.90", "$3.79")  # 46.8 / 12
+    assert t["before_release_gpus"] == "B200 and H200"
+    assert t["n_before_release"] == "3 months"
+
+
+def test_age_series_drops_unknown_ages_and_adds_name_and_years():
+    series = gh.age_series(_by_age())
+    assert "x1" not in series["gpu_group"].to_list()
+    assert series.columns[-2:] == ["gpu", "age_years"]  # the figure kit's CSV column order
+    assert series["gpu"][0] == "A100"
+    assert series["age_years"][0] == pytest.approx(6.5)
+
+
+def _trend(**fields) -> dict:
+    return {
+        "n": 70,
+        "pct_per_year": 16.2,
+        "pct_ci90_low": 11.4,
+        "pct_ci90_high": 21.0,
+        "r_squared": 0.3391,
+        "epoch_reference_pct_per_year": 30.0,
+        **fields,
+    }
+
+
+def test_flops_quotes_growth_intervals_and_the_cheapest_recent_chips():
     at_release = pl.DataFrame(
         {
             "gpu": ["gtx-1080", "rtx-4090", "a100-40gb", "h100-sxm"],
@@ -194,25 +237,33 @@ def test_flops_numbers_signed_growth_and_the_cheapest_recent_chips():
             "flop_per_s_per_usd": [1e9, 5e10, 1.5e9, 2e9],
         }
     )
-    purchase = {
-        "n": 70,
-        "pct_per_year": 16.2,
-        "ci90_low": 1.114,
-        "ci90_high": 1.21,
-        "r_squared": 0.3391,
-        "epoch_reference_pct_per_year": 30.0,
-    }
-    rental = {**purchase, "pct_per_year": -3.4, "ci90_low": 0.9, "ci90_high": 1.02}
-    n = gh.flops_numbers(at_release, purchase, rental)
-    assert (n["purchase_pct"], n["purchase_pct_low"], n["purchase_pct_high"]) == (
-        "+16%",
-        "+11%",
-        "+21%",
-    )
-    assert (n["rental_pct"], n["rental_pct_low"], n["rental_pct_high"]) == ("-3%", "-10%", "+2%")
-    assert (n["purchase_n"], n["purchase_r2"], n["epoch_pct"]) == ("70", "0.34", "30%")
+    rental = _trend(pct_per_year=-3.4, pct_ci90_low=-10.0, pct_ci90_high=2.0)
+    t = _texts(gh.flops_quotes(at_release, _trend(), rental))
+    assert (t["purchase_pct"], t["purchase_pct_ci"]) == ("16%", "11% to 21%")
+    assert (t["rental_pct"], t["rental_pct_ci"]) == ("-3%", "-10% to 2%")
+    assert (t["purchase_n"], t["purchase_r2"], t["epoch_pct"]) == ("70", "0.339", "30%")
     # The 2016 card is cheapest but not recent: the two lowest since 2020 are named.
-    assert n["low_chips"] == "A100-40GB and H100-SXM"
+    assert t["low_chips"] == "A100-40GB and H100-SXM"
+
+
+def test_flops_lines_follow_the_fit_and_epochs_rate_through_its_middle():
+    # A flat fit at 1e10 FLOP/s per $ from 2015 to 2021: Epoch's +30% a year (years of 365 days,
+    # as the trend methods count them) through the middle, 1,096 days in, is 1e10 / 1.3**(1096/365)
+    # at the start and 1e10 x 1.3**(1096/365) at the end.
+    trend = _trend(
+        start_date=date(2015, 1, 1),
+        end_date=date(2021, 1, 1),
+        intercept_log10=10.0,
+        slope_log10_per_day=0.0,
+        pct_per_year=0.0,
+    )
+    lines = gh.flops_lines(trend)
+    assert lines.columns == ["release_date", "flop_per_s_per_usd", "line"]
+    assert lines["line"].to_list() == ["Fit: +0% per year"] * 2 + ["Epoch AI: +30% per year"] * 2
+    assert lines["flop_per_s_per_usd"][:2].to_list() == pytest.approx([1e10, 1e10])
+    half = (date(2021, 1, 1) - date(2015, 1, 1)).days / 2 / 365
+    assert lines["flop_per_s_per_usd"][2] == pytest.approx(1e10 / 1.3**half)
+    assert lines["flop_per_s_per_usd"][3] == pytest.approx(1e10 * 1.3**half)
 
 
 def test_implied_peak_hand_computed():
@@ -222,6 +273,12 @@ def test_implied_peak_hand_computed():
     assert gh.implied_peak(3.0, 0) == 3.0
     with pytest.raises(ValueError, match=r"\[0, 100\)"):
         gh.implied_peak(3.0, 100)
+
+
+def test_counted_is_singular_only_for_one():
+    assert gh.counted(1, "month").text == "1 month"
+    assert gh.counted(0, "month").text == "0 months"
+    assert gh.counted(1200, "provider").text == "1,200 providers"
 
 
 # ------------------------------------------------------------------ the released data
@@ -235,63 +292,90 @@ def tables() -> dict[str, pl.DataFrame]:
 
 
 @pytest.fixture(scope="module")
-def chapter(tables) -> gh.GpuHourChapter:
-    return gh.build(
-        tables["gpu_hour_prices"],
-        tables["gpu_specs"],
-        tables["claims"],
-        tables["mlperf_results"],
-        version=tables["version"],
-    )
+def chapter() -> gh.GpuHourPrices:
+    return gh.compute()
 
 
-def test_every_value_the_prose_quotes_is_there(chapter):
-    keys = set(re.findall(r'numbers\["([a-z0-9_]+)"\]', CHAPTER.read_text(encoding="utf-8")))
-    assert len(keys) > 100
-    assert keys <= set(chapter.numbers), keys - set(chapter.numbers)
-    assert all(isinstance(v, str) and v for v in chapter.numbers.values())
-    assert set(chapter.numbers.raw) == set(chapter.numbers)
+def test_every_inline_expression_of_the_page_names_a_quote(chapter):
+    expressions = set(notebook.inline_expressions(CHAPTER.read_text(encoding="utf-8")))
+    assert len(expressions) > 100
+    for expr in expressions:
+        match = INLINE.match(expr)
+        assert match, f"{CHAPTER.name}: `{{python}} {expr}` is not a quote"
+        name, attribute = match.groups()
+        assert name in chapter.q, f"{CHAPTER.name}: no quote {name!r}"
+        if attribute:
+            assert isinstance(chapter.q[name], Estimate), f"{expr}: {name} is not an estimate"
+            assert getattr(chapter.q[name], attribute).text
 
 
-def test_numbers_equal_what_gpu_prices_returns(chapter, tables):
-    prices, specs = tables["gpu_hour_prices"], tables["gpu_specs"]
-    raw = chapter.numbers.raw
-    rates = gpu_prices.decline_rates(prices)
+def test_compute_is_cached_per_version(chapter, tables):
+    assert gh.compute() is chapter
+    assert gh.compute(tables["version"]) is chapter
+    assert chapter.q["version"].text == tables["version"]
+
+
+def test_headline_quotes_are_the_registrys_estimates(chapter, tables):
+    v = tables["version"]
+    assert chapter.q["h100_od_factor"] == estimates.estimate("h100-on-demand-decline", v)
+    assert chapter.q["index_last"] == estimates.estimate("gpu-hedonic-index-latest", v)
+    # ... and the registry's H100 decline is the method's on the released table, called directly.
+    rates = gpu_prices.decline_rates(tables["gpu_hour_prices"])
     h100 = rates.filter(pl.col("gpu_group") == "h100", pl.col("pricing") == "on-demand")
-    assert raw["h100_od_factor"] == pytest.approx(h100["factor_per_year"][0])
-    assert raw["h100_od_pct"] == pytest.approx(h100["pct_per_year"][0])
-    assert raw["h100_od_n"] == h100["n"][0]
-    assert chapter.rates.equals(rates.with_columns(pl.lit(tables["version"]).alias("data_version")))
+    q = chapter.q["h100_od_factor"]
+    assert q.value == pytest.approx(h100["factor_per_year"][0])
+    assert (q.low, q.high, q.n) == (h100["ci90_low"][0], h100["ci90_high"][0], h100["n"][0])
+    assert chapter.q["h100_od_pct"].value == pytest.approx(-h100["pct_per_year"][0] / 100)
+    # The chapter's level is the one the shared fits use.
+    assert chapter.index_summary["level"] == gh.LEVEL
+
+
+def test_quotes_equal_what_gpu_prices_returns(chapter, tables):
+    prices, specs = tables["gpu_hour_prices"], tables["gpu_specs"]
+    q = chapter.q
+    assert q["n_rows"].value == prices.height
+    assert (q["first_date"].value, q["last_date"].value) == (
+        prices["date"].min(),
+        prices["date"].max(),
+    )
 
     start = gpu_prices.unbroken_months_start(prices)
     index, summary = gpu_prices.hedonic_index(prices, base_month=start, start=start)
-    assert raw["index_start"] == start
-    assert raw["index_low"] == pytest.approx(index["index"].min())
-    assert raw["index_high"] == pytest.approx(index["index"].max())
-    assert raw["index_n"] == summary["n"]
+    assert q["index_start"].value == start
+    assert q["index_low"].value == pytest.approx(index["index"].min())
+    assert q["index_high"].value == pytest.approx(index["index"].max())
+    assert q["index_last"].value == pytest.approx(index.sort("period")["index"][-1])
+    assert q["index_n"].value == summary["n"]
 
     dd = gpu_prices.drawdown_from_peak(prices).filter(
         pl.col("gpu_group") == "h100", pl.col("pricing") == "on-demand"
     )
-    assert raw["h100_drawdown"] == pytest.approx(dd["drawdown_pct"][0])
+    assert q["h100_drawdown"].value == pytest.approx(-dd["drawdown_pct"][0] / 100)
     per_provider = gpu_prices.provider_drawdowns(prices, gpus=["h100"], min_months=6)
-    assert raw["deepest_drawdown"] == pytest.approx(per_provider["drawdown_pct"].min())
-    assert raw["n_providers_own_peak"] == per_provider.height
+    assert q["deepest_drawdown"].value == pytest.approx(-per_provider["drawdown_pct"].min() / 100)
+    assert q["n_providers_own_peak"].value == per_provider.height
 
     _, gap = gpu_prices.hyperscaler_gap(prices)
-    assert raw["gap_ratio"] == pytest.approx(gap["geometric_mean_ratio"])
+    assert q["gap_ratio"].value == pytest.approx(gap["geometric_mean_ratio"])
     purchase = gpu_prices.flops_per_dollar_trend(gpu_prices.flops_per_dollar_at_release(specs))
-    assert raw["purchase_pct"] == pytest.approx(purchase["pct_per_year"])
+    assert q["purchase_pct"].value == pytest.approx(purchase["pct_per_year"] / 100)
+    # The interval in percent is the growth factor's interval less one.
+    assert q["purchase_pct_ci"].value == pytest.approx(
+        (purchase["ci90_low"] - 1, purchase["ci90_high"] - 1)
+    )
 
-    steps = gpu_prices.step_changes(prices, gpus=hv.MAIN_GPUS)
+    steps = gpu_prices.step_changes(prices, gpus=gh.MAIN_GPUS)
     assert sorted(chapter.flagged) == sorted(zip(steps["gpu_group"], steps["pricing"], strict=True))
+    # The decline table leaves out every flagged series and every group under 10 provider-months.
+    shown = set(chapter.declines.select("gpu_group", "pricing").rows())
+    assert not shown & set(chapter.flagged)
+    assert chapter.declines["n"].min() >= gh.MIN_PROVIDER_MONTHS
 
 
-def test_claim_numbers_and_findings_follow_the_claims_table(chapter, tables):
+def test_claim_quotes_and_findings_follow_the_claims_table(chapter, tables):
     prices, claims = tables["gpu_hour_prices"], tables["claims"]
-    raw = chapter.numbers.raw
-    settled_claim = hv.claim_row(claims, gh.SETTLED_CLAIM)
-    drawdown_claim = hv.claim_row(claims, gh.DRAWDOWN_CLAIM)
+    q = chapter.q
+    settled_claim = gpu_prices.claim_row(claims, gh.SETTLED_CLAIM)
     series = gpu_prices.monthly_median_across_providers(prices, pricing="on-demand").filter(
         pl.col("gpu_group") == "h100"
     )
@@ -302,17 +386,19 @@ def test_claim_numbers_and_findings_follow_the_claims_table(chapter, tables):
         end=settled_claim["claim_date"],
         months=12,
     )
-    assert (raw["settled_min"], raw["settled_max"]) == (settled["min"], settled["max"])
-    assert raw["settled_n_in_range"] == round(settled["share_in_range"] * settled["n_months"])
-    assert raw["implied_peak_low"] == pytest.approx(
-        settled_claim["value"] / (1 - drawdown_claim["value"] / 100)
-    )
+    assert (q["settled_min"].value, q["settled_max"].value) == (settled["min"], settled["max"])
+    assert q["settled_n_in_range"].value == round(settled["share_in_range"] * settled["n_months"])
+    # The digest: "stabilized at $2.85–3.50/hr after a 64–75% drawdown". A 64% fall to $2.85
+    # starts at 2.85 / 0.36 = $7.92; a 75% fall to $3.50 at 3.50 / 0.25 = $14.
+    assert q["drawdown_claim"].text == "64% to 75%"
+    assert q["settled_claim_range"].text == "$2.85 to $3.50"
+    assert q["implied_peak"].text == "$7.92 to $14.00"
     shows = dict(zip(*chapter.claim_checks.select("claim_id", "data_shows"), strict=True))
     assert list(shows) == [gh.SETTLED_CLAIM, gh.DRAWDOWN_CLAIM, gh.TPU_CLAIM]
     assert shows[gh.SETTLED_CLAIM] == (
         f"Monthly median on-demand H100 price across providers, {settled['start']:%Y-%m} to "
-        f"{settled['end']:%Y-%m}: {hv.usd(settled['min'])} to {hv.usd(settled['max'])} (median "
-        f"{hv.usd(settled['median'])}); {raw['settled_n_in_range']} of {settled['n_months']} "
+        f"{settled['end']:%Y-%m}: ${settled['min']:.2f} to ${settled['max']:.2f} (median "
+        f"${settled['median']:.2f}); {q['settled_n_in_range'].value} of {settled['n_months']} "
         "months inside the claimed range."
     )
     b200 = (
@@ -320,35 +406,52 @@ def test_claim_numbers_and_findings_follow_the_claims_table(chapter, tables):
         .filter(pl.col("gpu_group") == "b200")
         .sort("month")["usd_per_gpu_hour"][-1]
     )
-    advantage = hv.claim_row(claims, gh.TPU_CLAIM)["value"] / 100
+    advantage = gpu_prices.claim_row(claims, gh.TPU_CLAIM)["value"] / 100
     edge = gpu_prices.price_for_advantage(tables["gpu_specs"], "tpu-v7", "b200", b200, advantage)
     assert (
-        f"at or below {hv.usd(edge['max_challenger_usd_per_hour'])} per chip-hour"
+        f"at or below ${edge['max_challenger_usd_per_hour']:.2f} per chip-hour"
         in (shows[gh.TPU_CLAIM])
     )
     assert shows[gh.DRAWDOWN_CLAIM].startswith(
-        f"Median across providers: {hv.pct(raw['h100_drawdown'], True)} from "
+        f"Median across providers: -{q['h100_drawdown'].value:.0%} from "
     )
 
 
 def test_the_prose_verdicts_hold_on_the_released_data(chapter):
     """The prose states some findings in words, not numbers; each must still be true."""
-    raw = chapter.numbers.raw
+    rates = chapter.rates.filter(pl.col("pricing") == "on-demand")
+    pct = dict(zip(rates["gpu_group"], rates["pct_per_year"], strict=True))
+    index_pct = chapter.rates.filter(pl.col("gpu_group") == "h100", pl.col("pricing") == "index")
+    q = {name: quote.value for name, quote in chapter.q.items()}
     # "A100 prices fall more slowly"; "The publishers' H100 indices fall faster";
     # "The young GPUs move the other way: ... H200 prices rise ... and B200 prices".
-    assert raw["h100_od_pct"] < raw["a100_od_pct"] < 0
-    assert raw["h100_index_pct"] < raw["h100_od_pct"]
-    assert raw["h200_od_pct"] > 0 and raw["b200_od_pct"] > 0
+    assert pct["h100"] < pct["a100"] < 0
+    assert index_pct["pct_per_year"][0] < pct["h100"]
+    assert pct["h200"] > 0 and pct["b200"] > 0
     # "One month stands out ... which does not persist"; "became cheaper and then dearer again".
-    assert raw["index_after_high"] < raw["index_high"]
-    assert raw["index_low"] < 1 and raw["index_last"] > raw["index_low"]
+    assert q["index_after_high"] < q["index_high"]
+    assert q["index_low"] < 1 and q["index_last"] > q["index_low"]
     # "Hyperscalers charge ... times as much".
-    assert raw["gap_ci_low"] > 1
+    assert q["gap_ci"][0] > 1
     # "The level is about right": the median month sits inside the claimed range.
-    assert raw["settled_claim_low"] <= raw["settled_median"] <= raw["settled_claim_high"]
+    assert q["settled_claim_range"][0] <= q["settled_median"] <= q["settled_claim_range"][1]
     # "No provider fell as far as the claim says".
-    assert -raw["deepest_drawdown"] < raw["drawdown_claim_low"]
-    # "At release prices ... against Epoch's 30%"; rental FLOP/s per dollar "grows".
-    assert raw["rental_pct_low"] > 0
+    assert q["deepest_drawdown"] < q["drawdown_claim"][0]
+    # Rental FLOP/s per dollar "grows".
+    assert q["rental_pct_ci"][0] > 0
     # "The data cannot test this": no TPU v7 price and no TPU MLPerf result.
-    assert raw["n_tpu7_prices"] == 0 and raw["n_tpu_mlperf"] == 0
+    assert q["n_tpu7_prices"] == 0 and q["n_tpu_mlperf"] == 0
+
+
+def test_the_page_prints_quotes_in_the_house_formats(chapter):
+    q = chapter.q
+    # A factor per year: three significant figures and an x (1.064 was printed "1.064").
+    low, high = q["h100_od_factor"].low, q["h100_od_factor"].high
+    assert 1 <= low < high < 10
+    assert q["h100_od_factor"].ci.text == f"{low:.2f}x to {high:.2f}x"
+    # Dollars: cents from $1; months spelt out; counts with thousands separators.
+    assert re.fullmatch(r"\$\d+\.\d\d", q["h100_peak_usd"].text)
+    assert re.fullmatch(r"[A-Z][a-z]+ \d{4}", q["h100_peak_month"].text)
+    assert q["n_rows"].text == f"{q['n_rows'].value:,}"
+    # Markdown metacharacters from the data reach the page escaped.
+    assert q["h100_peak_usd"]._repr_markdown_().startswith("\\$")

@@ -1,7 +1,8 @@
-"""Tests of analysis.chapters.tokens_per_dollar: the section functions on small hand-made frames (which row
-each quoted value comes from, and how it is written), and the whole chapter on the released data
-(every key the prose quotes exists, the values equal what analysis.methods.tokens_per_dollar returns, and
-the verdicts the prose states in words still hold)."""
+"""Tests of analysis.chapters.tokens_per_dollar: the section functions on small hand-made frames (which
+row each quote comes from, and how the page prints it), and the whole chapter on the released data
+(every inline expression of the page names a quote, the values equal what
+analysis.methods.tokens_per_dollar returns when called directly, the MLPerf headline cost is the
+registry's, and the verdicts the prose states in words still hold)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,21 @@ from datetime import date
 import polars as pl
 import pytest
 
+from analysis.book import notebook
 from analysis.chapters import tokens_per_dollar as tc
 from analysis.data import release as data
 from analysis.data.paths import ROOT
-from analysis.figures import hardware as hv
 from analysis.methods import tokens_per_dollar as tpd
+from analysis.report import estimates
+from analysis.report.quote import Estimate, Quote
 
 CHAPTER = ROOT / "chapters" / "tokens-per-dollar.qmd"
+INLINE = re.compile(r"^q\.([a-z0-9_]+)(?:\.(ci|n_text|window|start|end))?$")
 V40, V51 = date(2024, 3, 27), date(2025, 9, 4)
+
+
+def _texts(quotes: dict[str, Quote]) -> dict[str, str]:
+    return {name: quote.text for name, quote in quotes.items()}
 
 
 # ------------------------------------------------------------------ hand-made frames
@@ -39,18 +47,17 @@ def _per_acc() -> pl.DataFrame:
     return pl.DataFrame(rows, schema=cols, orient="row")
 
 
-def test_throughput_numbers_follow_the_h100_and_name_the_fastest():
+def test_throughput_quotes_follow_the_h100_and_name_the_fastest():
     per_acc = _per_acc()
-    n = tc.throughput_numbers(per_acc, tpd.throughput_summary(per_acc))
-    assert (n["n_results"], n["n_accelerators"], n["n_identical_pairs"]) == ("6", "4", "3")
-    assert (n["rounds"], n["latest_round"]) == ("v4.0 and v5.1", "v5.1")
-    assert n.raw["rounds"] == ["v4.0", "v5.1"]
-    # The H100's best result per round: 3,000 in v4.0 (not 2,800), 3,900 in v5.1: 1.3 times.
-    assert (n["h100_first_tokens"], n["h100_first_round"]) == ("3,000", "v4.0")
-    assert (n["h100_last_tokens"], n["h100_last_round"]) == ("3,900", "v5.1")
-    assert n["h100_gain"] == "1.3"
+    t = _texts(tc.throughput_quotes(per_acc, tpd.throughput_summary(per_acc), "2026-11-30"))
+    assert (t["n_results"], t["n_accelerators"], t["n_identical_pairs"]) == ("6", "4", "3")
+    assert (t["rounds"], t["latest_round"], t["version"]) == ("v4.0 and v5.1", "v5.1", "2026-11-30")
+    # The H100's best result per round: 3,000 in v4.0 (not 2,800), 3,900 in v5.1: 1.30 times.
+    assert (t["h100_first_tokens"], t["h100_first_round"]) == ("3,000", "v4.0")
+    assert (t["h100_last_tokens"], t["h100_last_round"]) == ("3,900", "v5.1")
+    assert t["h100_gain"] == "1.30"
     # The fastest Offline Llama 2 70B result in v5.1: GB200 ran Server only, L40S another model.
-    assert (n["best_accelerator"], n["best_tokens"]) == ("B200", "12,000")
+    assert (t["best_accelerator"], t["best_tokens"]) == ("B200", "12,000")
 
 
 def _costs(rows: list[tuple]) -> pl.DataFrame:
@@ -71,7 +78,11 @@ def _costs(rows: list[tuple]) -> pl.DataFrame:
     )
 
 
-def test_cost_numbers_cheapest_per_round_and_the_h100s_own():
+def _latest(usd: float) -> Estimate:
+    return Estimate(usd, "usd", estimate_id="mlperf-llama2-70b-cost")
+
+
+def test_cost_quotes_cheapest_per_round_and_the_h100s_own():
     costs = _costs(
         [
             # $4.78/h at 2,786 tokens/s: 4.78 / (2786 x 3600 / 1e6) = $0.4766 per M tokens
@@ -81,22 +92,25 @@ def test_cost_numbers_cheapest_per_round_and_the_h100s_own():
         ]
     )
     unmatched = pl.DataFrame({"accelerator": ["gaudi2", "b200", "gb200", "gaudi2"]})
-    n = tc.cost_numbers(_per_acc(), costs, unmatched)
-    assert (n["pricing"], n["max_lag"], n["n_priced"]) == ("on-demand", "3", "3")
-    assert (n["never_priced"], n["sometimes_priced"]) == ("GAUDI2 and GB200", "B200")
-    assert (n["llama_cost_first_usd"], n["llama_cost_first_accelerator"]) == ("$0.48", "H100-SXM")
-    assert (n["llama_cost_last_usd"], n["llama_cost_last_accelerator"]) == ("$0.12", "B200")
-    assert n["llama_cost_last_round"] == "v5.1"
-    assert n.raw["llama_cost_fall"] == pytest.approx((4.78 / 2786) / (5.75 / 13000))
-    assert n["llama_cost_fall"] == "3.9"
-    assert (n["h100_cost_first_usd"], n["h100_cost_last_usd"]) == ("$0.48", "$0.22")
-    assert n["h100_cost_last_gpu_hour_usd"] == "$3.03"
+    latest = _latest(5.75 / (13000 * 3600 / 1e6))
+    q = tc.cost_quotes(costs, unmatched, latest)
+    t = _texts(q)
+    assert (t["pricing"], t["max_lag"], t["n_priced"]) == ("on-demand", "3", "3")
+    assert (t["never_priced"], t["sometimes_priced"]) == ("GAUDI2 and GB200", "B200")
+    assert (t["llama_cost_first_usd"], t["llama_cost_first_accelerator"]) == ("$0.48", "H100-SXM")
+    assert q["llama_cost_last_usd"] is latest
+    assert (t["llama_cost_last_usd"], t["llama_cost_last_accelerator"]) == ("$0.12", "B200")
+    assert t["llama_cost_last_round"] == "v5.1"
+    assert q["llama_cost_fall"].value == pytest.approx((4.78 / 2786) / (5.75 / 13000))
+    assert t["llama_cost_fall"] == "3.88"
+    assert (t["h100_cost_first_usd"], t["h100_cost_last_usd"]) == ("$0.48", "$0.22")
+    assert t["h100_cost_last_gpu_hour_usd"] == "$3.03"
 
 
-def test_cost_numbers_need_a_priced_h100_result():
+def test_cost_quotes_need_a_priced_h100_result():
     costs = _costs([("v5.1", V51, "b200", 13000.0, 5.75)])
     with pytest.raises(LookupError, match="priced h100-sxm result"):
-        tc.cost_numbers(_per_acc(), costs, pl.DataFrame({"accelerator": ["gaudi2"]}))
+        tc.cost_quotes(costs, pl.DataFrame({"accelerator": ["gaudi2"]}), _latest(0.12))
 
 
 def test_price_coverage_splits_never_and_sometimes_priced():
@@ -126,16 +140,17 @@ def _models() -> pl.DataFrame:
     )
 
 
-def test_floor_numbers_h100_bounds_and_share_reached():
+def test_floor_quotes_h100_bounds_and_share_reached():
     floors = tpd.floor_table(_specs(), ["h100-sxm", "b200"], _models())
     # Compute bound: 989.4e12 / (2 x 70e9) = 7,067 tokens/s; 3,902 of it is 55%.
-    n = tc.floor_numbers(floors, 3902.0)
-    assert n["fp16_gpus"] == "H100-SXM"  # the B200 has an FP8 rate
-    assert (n["h100_floor_precision"], n["h100_floor_compute"]) == ("FP16", "7,067")
-    assert n["h100_floor_memory"] == "24"  # 3.35e12 / (2 bytes x 70e9)
-    assert n.raw["h100_floor_compute"] == pytest.approx(989.4e12 / 140e9)
-    assert n["h100_share_of_bound"] == "55%"
-    assert (n["mixtral_active_b"], n["deepseek_active_b"]) == ("12.9", "37")
+    q = tc.floor_quotes(floors, 3902.0)
+    t = _texts(q)
+    assert t["fp16_gpus"] == "H100-SXM"  # the B200 has an FP8 rate
+    assert (t["h100_floor_precision"], t["h100_floor_compute"]) == ("FP16", "7,067")
+    assert t["h100_floor_memory"] == "23.9"  # 3.35e12 / (2 bytes x 70e9) = 23.93
+    assert q["h100_floor_compute"].value == pytest.approx(989.4e12 / 140e9)
+    assert t["h100_share_of_bound"] == "55%"
+    assert (t["mixtral_active_b"], t["deepseek_active_b"]) == ("12.9", "37.0")
 
 
 def _ladder() -> pl.DataFrame:
@@ -144,34 +159,48 @@ def _ladder() -> pl.DataFrame:
             "base_model": ["llama3.1-8b", "llama2-70b", "llama3.1-405b"],
             "round": ["v5.1"] * 3,
             "accelerator": ["b200", "b200", "gb200"],
+            "active_parameters_b": [8.0, 70.0, 405.0],
             "floor_usd_per_mtok": [0.0056, 0.0494, 0.2855],
             "hardware_usd_per_mtok": [0.0105, 0.1229, 7.65],
+            "api_min_usd_per_mtok": [0.02, 0.8, None],
             "api_median_usd_per_mtok": [0.069, 2.03, 3.5],
         }
     )
     return frame.with_columns(*tpd.ladder_ratio_exprs())
 
 
-def test_ladder_numbers_rungs_ratios_and_ranges():
-    n = tc.ladder_numbers(_ladder())
-    assert (n["ladder_round"], n["ladder_n_models"], n["llama_rung_accelerator"]) == (
+def test_ladder_quotes_rungs_ratios_and_ranges():
+    t = _texts(tc.ladder_quotes(_ladder()))
+    assert (t["ladder_round"], t["ladder_n_models"], t["llama_rung_accelerator"]) == (
         "v5.1",
         "3",
         "B200",
     )
-    assert (n["llama_rung_floor_usd"], n["llama_rung_hardware_usd"]) == ("$0.049", "$0.123")
-    assert n["llama_rung_api_usd"] == "$2.03"
-    # 0.1229 / 0.0494 = 2.49; 2.03 / 0.1229 = 16.52; 2.03 / 0.0494 = 41.09
-    assert n["llama_rung_hardware_over_floor"] == "2.5"
-    assert n["llama_rung_api_over_hardware"] == "16.5"
-    assert n["llama_rung_api_over_floor"] == "41.1"
-    # Hardware over floor: 1.9 (8B), 2.5, 26.8 (405B); API over floor: 12.3 (405B) to 41.1.
-    assert (n["hardware_over_floor_min"], n["hardware_over_floor_max"]) == ("1.9", "26.8")
-    assert (n["api_over_floor_min"], n["api_over_floor_max"]) == ("12.3", "41.1")
-    assert (n["big_rung_hardware_usd"], n["big_rung_api_usd"]) == ("$7.65", "$3.50")
+    assert (t["llama_rung_floor_usd"], t["llama_rung_hardware_usd"]) == ("$0.049", "$0.12")
+    assert t["llama_rung_api_usd"] == "$2.03"
+    # 0.1229 / 0.0494 = 2.488; 2.03 / 0.1229 = 16.52; 2.03 / 0.0494 = 41.09
+    assert t["llama_rung_hardware_over_floor"] == "2.49"
+    assert t["llama_rung_api_over_hardware"] == "16.5"
+    assert t["llama_rung_api_over_floor"] == "41.1"
+    # Hardware over floor: 1.875 (8B), 2.488, 26.80 (405B); API over floor: 12.26 (405B) to 41.09.
+    assert t["hardware_over_floor_range"] == "1.88 to 26.8"
+    assert t["api_over_floor_range"] == "12.3 to 41.1"
+    assert (t["big_rung_hardware_usd"], t["big_rung_api_usd"]) == ("$7.65", "$3.50")
 
 
-def test_break_even_numbers_take_the_latest_round_offline():
+def test_ladder_rungs_name_models_and_rungs_in_the_figures_order():
+    rungs = tc.ladder_rungs(_ladder())
+    assert rungs.columns == ["model", "accelerator", "round", "rung", "usd_per_mtok"]
+    # Four rungs of each model, less the 405B's missing cheapest API price.
+    assert rungs.height == 3 * 4 - 1
+    assert rungs.filter(pl.col("model") == "Llama 3.1 405B")["rung"].to_list() == [
+        "Physical floor (compute bound)",
+        "MLPerf on rented GPU, 100% busy",
+        "API list price, median",
+    ]
+
+
+def test_break_even_quotes_take_the_latest_round_offline():
     break_even = pl.DataFrame(
         {
             "round": ["v4.0", "v5.1", "v5.1", "v5.1", "v5.1"],
@@ -188,23 +217,21 @@ def test_break_even_numbers_take_the_latest_round_offline():
             "api_min_usd_per_mtok": [0.7, 0.8, 0.8, 0.0243, 0.3],
         }
     )
-    n = tc.break_even_numbers(break_even, "v5.1")
-    assert (n["be_llama"], n["be_llama_at_min_price"]) == ("6%", "15%")
-    assert (n["be_small"], n["be_small_at_min_price"], n["be_small_api_min_usd"]) == (
+    t = _texts(tc.break_even_quotes(break_even, "v5.1"))
+    assert (t["be_llama"], t["be_llama_at_min_price"]) == ("6%", "15%")
+    assert (t["be_small"], t["be_small_at_min_price"], t["be_small_api_min_usd"]) == (
         "48%",
         "432%",
-        "$0.02",
+        "$0.024",
     )
-    assert n["be_big"] == "218%"
+    assert t["be_big"] == "218%"
     with pytest.raises(LookupError, match=r"v4\.0 break-even of llama3\.1-8b"):
-        tc.break_even_numbers(break_even, "v4.0")
+        tc.break_even_quotes(break_even, "v4.0")
 
 
 def test_claim_findings_name_the_rounds_held():
-    n = hv.Numbers()
-    n.add("rounds", ["v4.0", "v4.1", "v5.1"], hv.and_join)
-    n.add("n_v6_results", 0)
-    shows = tc.claim_findings(n)
+    mlperf = pl.DataFrame({"round": ["v4.0", "v5.1", "v5.1"]})
+    shows = tc.claim_findings({"rounds": Quote("v4.0, v4.1 and v5.1")}, mlperf)
     assert shows[tc.V6_CLAIM] == (
         "Not in the data: MLPerf Inference rounds held are v4.0, v4.1 and v5.1; "
         "0 results from any v6 round."
@@ -223,33 +250,49 @@ def tables() -> dict[str, pl.DataFrame]:
 
 
 @pytest.fixture(scope="module")
-def chapter(tables) -> tc.TokensChapter:
-    return tc.build(
-        tables["mlperf_results"],
-        tables["gpu_hour_prices"],
-        tables["gpu_specs"],
-        tables["token_prices"],
-        tables["models"],
-        tables["claims"],
-        version=tables["version"],
-    )
+def chapter() -> tc.TokensPerDollar:
+    return tc.compute()
 
 
-def test_every_value_the_prose_quotes_is_there(chapter):
-    keys = set(re.findall(r'numbers\["([a-z0-9_]+)"\]', CHAPTER.read_text(encoding="utf-8")))
-    assert len(keys) > 50
-    assert keys <= set(chapter.numbers), keys - set(chapter.numbers)
-    assert all(isinstance(v, str) and v for v in chapter.numbers.values())
+def test_every_inline_expression_of_the_page_names_a_quote(chapter):
+    expressions = set(notebook.inline_expressions(CHAPTER.read_text(encoding="utf-8")))
+    assert len(expressions) > 50
+    for expr in expressions:
+        match = INLINE.match(expr)
+        assert match, f"{CHAPTER.name}: `{{python}} {expr}` is not a quote"
+        name, attribute = match.groups()
+        assert name in chapter.q, f"{CHAPTER.name}: no quote {name!r}"
+        if attribute:
+            assert isinstance(chapter.q[name], Estimate), f"{expr}: {name} is not an estimate"
 
 
-def test_numbers_equal_what_tokens_per_dollar_returns(chapter, tables):
+def test_compute_is_cached_per_version(chapter, tables):
+    assert tc.compute() is chapter
+    assert tc.compute(tables["version"]) is chapter
+    assert chapter.q["version"].text == tables["version"]
+
+
+def test_quotes_equal_what_tokens_per_dollar_returns(chapter, tables):
     mlperf, prices = tables["mlperf_results"], tables["gpu_hour_prices"]
     specs, models, token_prices = tables["gpu_specs"], tables["models"], tables["token_prices"]
-    raw = chapter.numbers.raw
+    q = chapter.q
     per_acc = tpd.mlperf_per_accelerator(mlperf)
     costs = tpd.mlperf_usd_per_mtok(per_acc, prices, pricing="on-demand", max_lag_months=3)
-    assert (raw["n_results"], raw["n_priced"]) == (per_acc.height, costs.height)
-    assert raw["rounds"] == per_acc.sort("date")["round"].unique(maintain_order=True).to_list()
+    assert (q["n_results"].value, q["n_priced"].value) == (per_acc.height, costs.height)
+    rounds = per_acc.sort("date")["round"].unique(maintain_order=True).to_list()
+    assert q["rounds"].text == ", ".join(rounds[:-1]) + " and " + rounds[-1]
+
+    # The headline cost is the registry's, and it is the cheapest latest-round Offline
+    # Llama 2 70B result priced here directly.
+    latest = estimates.estimate("mlperf-llama2-70b-cost", tables["version"])
+    assert q["llama_cost_last_usd"] == latest
+    offline = tpd.cheapest_by_round(costs).filter(
+        pl.col("base_model") == "llama2-70b", pl.col("scenario") == "Offline"
+    )
+    assert latest.value == pytest.approx(offline.sort("date")["hardware_usd_per_mtok"][-1])
+    assert chapter.offline.equals(
+        tpd.cheapest_by_round(costs).filter(pl.col("scenario") == "Offline")
+    )
 
     floors = tpd.floor_table(specs, ["h100-sxm", "h200", "b200"], models)
     assert chapter.floors.equals(floors)
@@ -264,33 +307,42 @@ def test_numbers_equal_what_tokens_per_dollar_returns(chapter, tables):
         .sort("date")["best_tokens_per_s_per_acc"][-1]
     )
     share = best_h100 / h100_floor["compute_bound_tokens_per_s"][0]
-    assert raw["h100_share_of_bound"] == pytest.approx(share)
+    assert q["h100_share_of_bound"].value == pytest.approx(share)
 
     ladder = tpd.cost_ladder(costs, specs, models, token_prices)
     llama = ladder.filter(pl.col("base_model") == "llama2-70b").row(0, named=True)
-    assert raw["llama_rung_api_over_floor"] == pytest.approx(llama["api_over_floor"])
-    assert raw["api_over_floor_max"] == pytest.approx(ladder["api_over_floor"].max())
+    assert q["llama_rung_api_over_floor"].value == pytest.approx(llama["api_over_floor"])
+    assert q["api_over_floor_range"].value[1] == pytest.approx(ladder["api_over_floor"].max())
 
     be = tpd.break_even_utilisation(costs, token_prices, models).filter(
-        pl.col("scenario") == "Offline", pl.col("round") == raw["latest_round"]
+        pl.col("scenario") == "Offline", pl.col("round") == q["latest_round"].value
     )
     small = be.filter(pl.col("base_model") == "llama3.1-8b").row(0, named=True)
-    assert raw["be_small"] == pytest.approx(small["break_even_utilisation"])
-    assert chapter.offline.equals(
-        tpd.cheapest_by_round(costs).filter(pl.col("scenario") == "Offline")
-    )
+    assert q["be_small"].value == pytest.approx(small["break_even_utilisation"])
+    assert set(chapter.break_even["scenario"].to_list()) == {"Offline"}
 
 
 def test_the_prose_verdicts_hold_on_the_released_data(chapter, tables):
     """The prose states some findings in words, not numbers; each must still be true."""
-    raw = chapter.numbers.raw
+    q = {name: quote.value for name, quote in chapter.q.items()}
     # "... times the throughput from the same chip"; "... times less"; the H100's cost "fell".
-    assert raw["h100_gain"] > 1 and raw["llama_cost_fall"] > 1
-    assert raw["h100_cost_last_usd"] < raw["h100_cost_first_usd"]
+    assert q["h100_gain"] > 1 and q["llama_cost_fall"] > 1
+    assert q["h100_cost_last_usd"] < q["h100_cost_first_usd"]
     # "Llama 3.1 405B breaks the ladder: its MLPerf cost ... is above the median API price".
-    assert raw["big_rung_hardware_usd"] > raw["big_rung_api_usd"]
+    assert q["big_rung_hardware_usd"] > q["big_rung_api_usd"]
     # "at the cheapest price ... no on-demand GPU pays for itself"; the 405B share is "above 100%".
-    assert raw["be_small_at_min_price"] > 1 and raw["be_big"] > 1
+    assert q["be_small_at_min_price"] > 1 and q["be_big"] > 1
     # "the data ends at round ..., so the book cannot check it".
-    assert raw["n_v6_results"] == 0
-    assert not any(r.startswith("v6") for r in raw["rounds"])
+    assert not tables["mlperf_results"].filter(pl.col("round").str.starts_with("v6")).height
+    # "the fastest accelerator on it" in the latest round is the one quoted.
+    assert q["best_tokens"] >= q["h100_last_tokens"]
+
+
+def test_the_page_prints_quotes_in_the_house_formats(chapter):
+    q = chapter.q
+    # Below $1, two significant figures; a multiple "times", three significant figures.
+    assert re.fullmatch(r"\$0\.\d\d", q["llama_cost_first_usd"].text)
+    assert re.fullmatch(r"\$0\.0\d\d", q["llama_rung_floor_usd"].text)
+    assert re.fullmatch(r"\d\.\d\d", q["h100_gain"].text)
+    assert q["h100_share_of_bound"].text.endswith("%")
+    assert q["max_lag"].text == str(tpd.MAX_LAG_MONTHS)

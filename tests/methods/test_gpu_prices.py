@@ -271,3 +271,58 @@ def test_decline_of_a_constant_price_has_no_r_squared_and_no_warning(recwarn, pr
     assert row["factor_per_year"] == pytest.approx(1.0)
     assert row["r_squared"] is None
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+def test_flops_trend_gives_the_growth_interval_in_percent():
+    # Doubling every year, exactly: growth factor 2, +100% a year, interval [2, 2].
+    dates = _months(25)
+    values = [2 ** ((d - dates[0]).days / 365) for d in dates]
+    frame = pl.DataFrame({"release_date": dates, "flop_per_s_per_usd": values})
+    trend = gp.flops_per_dollar_trend(frame)
+    assert trend["pct_per_year"] == pytest.approx(100.0)
+    assert trend["pct_ci90_low"] == pytest.approx((trend["ci90_low"] - 1) * 100)
+    assert trend["pct_ci90_high"] == pytest.approx((trend["ci90_high"] - 1) * 100)
+    assert trend["pct_ci90_low"] <= trend["pct_per_year"] <= trend["pct_ci90_high"]
+
+
+def test_fitted_rates_keep_fitted_groups_with_enough_points_less_the_excluded():
+    rates = pl.DataFrame(
+        {
+            "gpu_group": ["h100", "h200", "b200", "a100"],
+            "pricing": ["on-demand", "spot", "on-demand", "on-demand"],
+            "n": [200, 30, 40, 5],
+            "factor_per_year": [1.0636, 0.37, None, 1.1],
+        }
+    )
+    kept = gp.fitted_rates(rates, min_n=10, exclude=[("h200", "spot")])
+    # b200 is not fitted, a100 has 5 provider-months, the h200 spot series has a step.
+    assert kept["gpu_group"].to_list() == ["h100"]
+    assert gp.fitted_rates(rates, min_n=5)["gpu_group"].to_list() == ["h100", "h200", "a100"]
+
+
+def test_one_row_names_what_is_missing():
+    frame = pl.DataFrame({"gpu": ["h100", "b200"], "v": [1, 2]})
+    assert gp.one_row(frame, "b200", pl.col("gpu") == "b200") == {"gpu": "b200", "v": 2}
+    assert gp.one_row(frame, "any row")["gpu"] == "h100"
+    with pytest.raises(LookupError, match="no row for the a100 price"):
+        gp.one_row(frame, "the a100 price", pl.col("gpu") == "a100")
+
+
+def test_claim_checks_keep_the_order_asked_and_add_the_finding():
+    claims = pl.DataFrame(
+        {
+            "claim_id": ["a", "b"],
+            "claim": ["A fell 64-75%", "B is 2x"],
+            "value": [64.0, 2.0],
+            "value_high": [75.0, None],
+            "unit": ["percent", "factor"],
+            "claim_date": [date(2026, 9, 27)] * 2,
+        }
+    )
+    checks = gp.claim_checks(claims, {"b": "not in the data", "a": "49% in the data"})
+    assert checks["claim_id"].to_list() == ["b", "a"]
+    assert checks["data_shows"].to_list() == ["not in the data", "49% in the data"]
+    assert checks["value_high"].to_list() == [None, 75.0]
+    assert gp.claim_row(claims, "b")["claim"] == "B is 2x"
+    with pytest.raises(LookupError, match="no claim_id 'zz'"):
+        gp.claim_row(claims, "zz")

@@ -288,3 +288,144 @@ def test_cheapest_by_round_per_accelerator():
     assert tpd.cheapest_by_round(costs)["accelerator"].to_list() == ["b200"]
     per_gpu = tpd.cheapest_by_round(costs, by_accelerator=True).sort("accelerator")
     assert per_gpu["submitter"].to_list() == ["c", "b"]
+
+
+# ---------------------------------------------------------------- the floor-to-API ladder
+
+ROUND_DATE = date(2025, 9, 4)
+
+
+def _specs() -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "gpu": ["h100-sxm", "b200"],
+            "fp16_tflop_per_s": [989.4, 2250.0],
+            "fp8_tflop_per_s": [None, 4500.0],
+            "memory_bandwidth_tb_per_s": [3.35, 8.0],
+        }
+    )
+
+
+def _models() -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "model_id": list(tpd.MLPERF_MODEL_IDS.values()),
+            "parameters_b": [70.0, 405.0, 8.0, 46.7, 671.0],
+            "active_parameters_b": [None, None, None, 12.9, 37.0],
+        }
+    )
+
+
+def _costs(accelerator: str, usd_per_gpu_hour: float, tokens_per_s: float) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "round": ["v5.1"],
+            "date": [ROUND_DATE],
+            "base_model": ["llama2-70b"],
+            "scenario": ["Offline"],
+            "accelerator": [accelerator],
+            "submitter": ["NVIDIA"],
+            "system": ["DGX"],
+            "tokens_per_s_per_accelerator": [tokens_per_s],
+            "usd_per_gpu_hour": [usd_per_gpu_hour],
+            "price_gpu": [accelerator],
+            "price_month": [date(2025, 9, 1)],
+            "price_pricing": ["on-demand"],
+            "hardware_usd_per_mtok": [tpd.usd_per_mtok(usd_per_gpu_hour, tokens_per_s)],
+        }
+    )
+
+
+def _token_prices(output_prices: dict[str, float]) -> pl.DataFrame:
+    n = len(output_prices)
+    return pl.DataFrame(
+        {
+            "model_id": ["llama-2-70b"] * n,
+            "provider": list(output_prices),
+            "first_party": [False] * n,
+            "date": [date(2025, 8, 1)] * n,
+            "last_seen": [date(2025, 10, 1)] * n,
+            "output_usd_per_mtok": list(output_prices.values()),
+            "currency": ["USD"] * n,
+            "price_kind": ["list"] * n,
+        }
+    )
+
+
+def test_floor_to_api_ratio_hand_computed():
+    # H100 SXM, FP16 989.4 TFLOP/s, Llama 2 70B (2 x 70e9 FLOP per token):
+    # bound = 989.4e12 / 140e9 = 7,067.142857 tokens/s = 25.441714 M tokens per hour;
+    # at $2.00 per GPU-hour the floor is 2 / 25.441714 = $0.0786111 per M tokens.
+    floor = 2.0 / (989.4e12 / 140e9 * 3600 / 1e6)
+    assert floor == pytest.approx(0.0786111, rel=1e-6)
+    # An API price of $0.90 is 0.90 / 0.0786111 = 11.4488 times the floor.
+    assert tpd.floor_to_api_ratio(floor, 0.90) == pytest.approx(11.4488, rel=1e-4)
+    assert tpd.floor_to_api_ratio(0.5, 0.5) == 1.0
+
+
+def test_cost_ladder_rungs_and_ratios_hand_computed():
+    # H100 SXM at $2/h doing 3,500 tokens/s: 12.6 M tokens per hour -> $0.158730 per M.
+    costs = _costs("h100-sxm", 2.0, 3500.0)
+    prices = _token_prices({"together": 0.9, "deepinfra": 0.7, "unspecified": 0.1})
+    row = tpd.cost_ladder(costs, _specs(), _models(), prices).row(0, named=True)
+    floor = 2.0 / (989.4e12 / 140e9 * 3600 / 1e6)  # FP16: the chip data has no H100 FP8 rate
+    hardware = 2.0 / 12.6
+    assert row["precision"] == "fp16"
+    assert row["floor_usd_per_mtok"] == pytest.approx(floor, rel=1e-9)
+    assert row["hardware_usd_per_mtok"] == pytest.approx(hardware, rel=1e-9)
+    # The unnamed provider is not a seller: the median of 0.9 and 0.7 is 0.8, the minimum 0.7.
+    assert row["n_api_providers"] == 2
+    assert row["api_median_usd_per_mtok"] == pytest.approx(0.8)
+    assert row["api_min_usd_per_mtok"] == pytest.approx(0.7)
+    assert row["hardware_over_floor"] == pytest.approx(hardware / floor)  # 2.0192
+    assert row["api_over_hardware"] == pytest.approx(0.8 / hardware)  # 5.04
+    assert row["api_over_floor"] == pytest.approx(tpd.floor_to_api_ratio(floor, 0.8))  # 10.18
+
+
+def test_cost_ladder_uses_fp8_where_the_chip_data_has_it():
+    costs = _costs("b200", 6.0, 12_000.0)
+    row = tpd.cost_ladder(costs, _specs(), _models(), _token_prices({"a": 2.0})).row(0, named=True)
+    assert row["precision"] == "fp8"
+    assert row["bound_tokens_per_s"] == pytest.approx(4500e12 / 140e9)
+
+
+def test_ladder_long_has_one_row_per_known_rung():
+    ladder = pl.DataFrame(
+        {
+            "model": ["Llama 2 70B", "Llama 3.1 8B"],
+            "accelerator": ["b200", "b200"],
+            "round": ["v5.1", "v5.1"],
+            "floor_usd_per_mtok": [0.05, 0.006],
+            "hardware_usd_per_mtok": [0.12, 0.09],
+            "api_median_usd_per_mtok": [2.03, None],
+        }
+    )
+    rungs = {
+        "floor_usd_per_mtok": "Floor",
+        "hardware_usd_per_mtok": "Hardware",
+        "api_median_usd_per_mtok": "API",
+    }
+    long = tpd.ladder_long(ladder, rungs)
+    assert long.columns == ["model", "accelerator", "round", "rung", "usd_per_mtok"]
+    # Column by column, each model in the ladder's order; the 8B has no API price.
+    assert long.rows() == [
+        ("Llama 2 70B", "b200", "v5.1", "Floor", 0.05),
+        ("Llama 3.1 8B", "b200", "v5.1", "Floor", 0.006),
+        ("Llama 2 70B", "b200", "v5.1", "Hardware", 0.12),
+        ("Llama 3.1 8B", "b200", "v5.1", "Hardware", 0.09),
+        ("Llama 2 70B", "b200", "v5.1", "API", 2.03),
+    ]
+
+
+def test_top_accelerators_of_one_scenario_by_number_of_results():
+    summary = pl.DataFrame(
+        {
+            "accelerator": ["h100-sxm", "h100-sxm", "b200", "l40s", "a100", "mi300x"],
+            "scenario": ["Offline", "Offline", "Offline", "Server", "Offline", "Offline"],
+            "n_systems": [10, 5, 3, 50, 3, 1],
+        }
+    )
+    # h100-sxm has 15 Offline results; b200 and a100 tie at 3 (a100 first by id); l40s is Server.
+    top = tpd.top_accelerators(summary, scenario="Offline", top=2)
+    assert top["accelerator"].to_list() == ["h100-sxm", "h100-sxm", "a100"]
+    assert set(top["scenario"].to_list()) == {"Offline"}
