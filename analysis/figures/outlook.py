@@ -1,9 +1,10 @@
 """Charts and tables for the chapter on quality-adjusted prices and the outlook.
 
-Every builder takes the frames and dicts that `analysis.methods.hedonic` and `analysis.methods.outlook` return and
-does no estimation of its own, except drawing fitted lines: the segment and whole-series trends
-are refitted with `trends.fit_log_trend` on the same points (the same OLS as `outlook`), because
-the segment frame carries factors, not intercepts.
+Every builder takes the frames and dicts that `analysis.methods.hedonic` and
+`analysis.methods.outlook` return, and computes nothing: fitted lines come in as frames
+(`outlook.segment_lines`, `DeclineFit.line()`) or as a `DeclineFit`, points already carry their
+segment (`outlook.segment_of`). `BENCHMARK_NAMES` and `benchmark_name` are the display names
+other pages use too.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from great_tables import GT
 
 from analysis.figures.capability import BENCHMARK_NAMES as _FIXED_NAMES
 from analysis.figures.theme import PALETTE
-from analysis.methods.trends import fit_log_trend
 
 BENCHMARK_NAMES = {
     **_FIXED_NAMES,
@@ -170,58 +170,36 @@ def index_chart(index: pl.DataFrame, points: pl.DataFrame | None = None) -> alt.
 DATE_AXIS = alt.Axis(format="%b %Y", tickCount={"interval": "month", "step": 6}, labelAngle=0)
 
 
-def _trend_line(series: pl.DataFrame, label: str, *, until: date | None = None) -> pl.DataFrame:
-    """Two points (first date, last date or `until`) of the OLS log10 trend through `series`."""
-    d, p = series["date"].to_list(), series["price"].to_list()
-    fit = fit_log_trend(d, p, method=f"{label} trend", min_points=2)
-    ends = [fit.start_date, until or fit.end_date]
-    return pl.DataFrame(
-        {
-            "line": [label, label],
-            "date": ends,
-            "price": [10 ** (fit.intercept + fit.slope_per_day * e.toordinal()) for e in ends],
-        },
-        schema={"line": pl.String, "date": pl.Date, "price": pl.Float64},
-    )
-
-
 def segment_label(segment: dict) -> str:
     """`Nov 2023 to Dec 2024: 15.9x / year` for a row of `outlook.segmented_trends`."""
     s = segment
     return f"{s['start_date']:%b %Y} to {s['end_date']:%b %Y}: {s['factor_per_year']:.3g}x / year"
 
 
-def segment_lines(series: pl.DataFrame, segments: pl.DataFrame) -> pl.DataFrame:
-    """The fitted line of each segment of `outlook.segmented_trends` (columns line, date, price)."""
-    frames = []
-    for s in segments.sort("start_date").iter_rows(named=True):
-        part = series.filter(pl.col("date").is_between(s["start_date"], s["end_date"]))
-        frames.append(_trend_line(part, segment_label(s)))
-    return pl.concat(frames)
-
-
 def breaks_chart(
-    series: pl.DataFrame,
+    points: pl.DataFrame,
     segments: pl.DataFrame,
+    lines: pl.DataFrame,
+    whole,
     break_date: date,
     *,
     named_date: date | None = None,
     named_label: str = "",
     title: str = "",
 ) -> alt.LayerChart:
-    """Staircase points (model, date, price) coloured by segment, each segment's fitted trend
-    (solid), the one trend of the whole series (dashed grey), a solid rule at the break the search
-    found and, dotted, a rule at a named date."""
-    ordered = segments.sort("start_date")
-    edges = ordered["start_date"].to_list()
-    labels = [segment_label(s) for s in ordered.iter_rows(named=True)]
-    pts = series.select("model", "date", "price").with_columns(
-        pl.col("date")
-        .map_elements(
-            lambda d: labels[max(sum(d >= e for e in edges) - 1, 0)], return_dtype=pl.String
-        )
-        .alias("line")
-    )
+    """Staircase points (`outlook.segment_of`: model, date, price, segment) coloured by segment,
+    each segment's fitted trend (`outlook.segment_lines`, solid), the one trend of the whole
+    series (`whole`, a DeclineFit; dashed grey), a solid rule at the break the search found and,
+    dotted, a rule at a named date. `segments` (`outlook.segmented_trends`) names the segments."""
+    names = {
+        s["segment"]: segment_label(s) for s in segments.sort("start_date").iter_rows(named=True)
+    }
+    labels = list(names.values())
+
+    label = pl.col("segment").replace_strict(names, return_dtype=pl.String).alias("line")
+    pts = points.select("model", "date", "price", label)
+    segment_trends = lines.select(label, "date", "price")
+    whole_trend = whole.line().select(pl.lit("whole series").alias("line"), "date", "price")
     colour = alt.Color(
         "line:N",
         title="Trend per segment",
@@ -231,10 +209,8 @@ def breaks_chart(
     x = alt.X("date:T", title="Date of price", axis=DATE_AXIS)
     y = alt.Y("price:Q", scale=alt.Scale(type="log"), title=PRICE_AXIS)
     layers = [
-        alt.Chart(_trend_line(series, "whole series"))
-        .mark_line(strokeDash=[6, 4], color="#999999")
-        .encode(x=x, y=y),
-        alt.Chart(segment_lines(series, segments)).mark_line().encode(x=x, y=y, color=colour),
+        alt.Chart(whole_trend).mark_line(strokeDash=[6, 4], color="#999999").encode(x=x, y=y),
+        alt.Chart(segment_trends).mark_line().encode(x=x, y=y, color=colour),
         alt.Chart(pts)
         .mark_point(filled=True, size=60)
         .encode(x=x, y=y, color=colour, tooltip=["model:N", "date:T", "price:Q"]),
@@ -269,13 +245,13 @@ def forecast_chart(
     series: pl.DataFrame,
     forecasts: dict[str, pl.DataFrame],
     *,
-    fitted_from: dict[str, date | None] | None = None,
+    fitted: dict[str, pl.DataFrame] | None = None,
     title: str = "",
 ) -> alt.LayerChart:
     """Observed points (model, date, price), then each forecast (`outlook.forecast`) as a median
-    line with its prediction-interval band, on a log scale. With `fitted_from` (forecast name ->
-    first date of its fit, None for the whole series), each trend is also drawn, dashed, over the
-    points it was fitted to, up to its first forecast month."""
+    line with its prediction-interval band, on a log scale. With `fitted` (forecast name -> its
+    trend's line, date and price, over the points it was fitted to up to its first forecast
+    month), each trend is also drawn, dashed."""
     fc = pl.concat(
         [
             f.select("date", "mean", "pi_low", "pi_high").with_columns(pl.lit(k).alias("forecast"))
@@ -293,18 +269,14 @@ def forecast_chart(
     y = alt.Y("mean:Q", scale=alt.Scale(type="log"), title=PRICE_AXIS)
     tooltip = ["forecast:N", "date:T", "mean:Q", "pi_low:Q", "pi_high:Q"]
     layers = _band_and_line(fc, x, y, "pi_low", "pi_high", colour, tooltip)
-    if fitted_from:
-        fitted = pl.concat(
+    if fitted:
+        lines = pl.concat(
             [
-                _trend_line(
-                    series.filter(pl.col("date") >= since) if since else series,
-                    name,
-                    until=forecasts[name]["date"].min(),
-                )
-                for name, since in fitted_from.items()
+                line.select(pl.lit(name).alias("forecast"), "date", pl.col("price").alias("mean"))
+                for name, line in fitted.items()
             ]
-        ).rename({"line": "forecast", "price": "mean"})
-        layers.append(alt.Chart(fitted).mark_line(strokeDash=[6, 4]).encode(x=x, y=y, color=colour))
+        )
+        layers.append(alt.Chart(lines).mark_line(strokeDash=[6, 4]).encode(x=x, y=y, color=colour))
     layers.append(
         alt.Chart(series.select("model", "date", pl.col("price").alias("mean")))
         .mark_point(filled=True, color="#000000", size=50)

@@ -37,6 +37,7 @@ frontier among those.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 
 import numpy as np
@@ -332,3 +333,45 @@ def quality_adjusted_prices(
         (pl.col("price") * ((ref - pl.col("logit_score")) * b).exp()).alias("adjusted_price"),
         pl.lit(s).alias("reference_score"),
     )
+
+
+@dataclass(frozen=True)
+class ReferenceIndex:
+    """Price indexes of several samples at one reference score, and the points behind them."""
+
+    observations: pl.DataFrame  # `observations` of the benchmark
+    reference: float  # the reference sample's median score
+    by_month: pl.DataFrame  # `price_index` of each sample, stacked
+    adjusted: pl.DataFrame  # the reference sample's prices moved to the reference score
+
+
+def reference_index(
+    obs: pl.DataFrame,
+    benchmark: str,
+    samples: list[str],
+    *,
+    reference_sample: str = "frontier",
+) -> ReferenceIndex:
+    """The index of each of `samples` at the median score of `reference_sample`, and that
+    sample's own prices moved to the score (with a `sample` column)."""
+    reference_obs = sample(obs, reference_sample)
+    reference = reference_score(reference_obs)
+    index = pl.concat(
+        [
+            price_index(sample(obs, name), reference, benchmark=benchmark, sample_name=name)
+            for name in samples
+        ]
+    )
+    adjusted = quality_adjusted_prices(reference_obs, reference).with_columns(
+        pl.lit(reference_sample).alias("sample")
+    )
+    return ReferenceIndex(obs, reference, index, adjusted)
+
+
+def cheapest_reaching(obs: pl.DataFrame, score: float, by: date) -> dict:
+    """The cheapest observation (model, date, price, score) at or above `score` dated up to `by`:
+    the real model an index at that score stands for."""
+    reached = obs.filter((pl.col("score") >= score) & (pl.col("date") <= by))
+    if reached.height == 0:
+        raise InsufficientData(f"no observation scores at least {score:g} by {by}")
+    return reached.sort("price", "date", "model").row(0, named=True)  # ties: earliest, then id

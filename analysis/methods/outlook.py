@@ -40,7 +40,13 @@ import statsmodels.api as sm
 from scipy import stats
 
 from analysis.methods import fixed_capability
-from analysis.methods.trends import DAYS_PER_YEAR, InsufficientData, fit_log_trend, require_points
+from analysis.methods.trends import (
+    DAYS_PER_YEAR,
+    DeclineFit,
+    InsufficientData,
+    fit_log_trend,
+    require_points,
+)
 
 K_PARAMS = 2  # intercept and slope: the parameters the Chow test lets change
 TRIM = 0.15
@@ -48,6 +54,7 @@ MIN_SEGMENT = 3
 FORECAST_UNTIL = date(2027, 12, 31)
 FORECAST_MIN_POINTS = 4
 BOOT_SEED = 20250313
+N_BOOT = 999  # bootstrap replicates of the sup-F search
 LEVEL = 0.90
 
 
@@ -148,7 +155,7 @@ def break_search(
     *,
     trim: float = TRIM,
     min_segment: int = MIN_SEGMENT,
-    n_boot: int = 999,
+    n_boot: int = N_BOOT,
     seed: int = BOOT_SEED,
     log_base: float = 10.0,
     data_version: str | None = None,
@@ -260,6 +267,42 @@ def segmented_trends(
             }
         )
     return pl.DataFrame(rows, schema=SEGMENT_SCHEMA)
+
+
+def trend_fit(series: pl.DataFrame, *, since: date | None = None) -> DeclineFit:
+    """The log-linear trend through a (date, price) series, from `since` on: the same OLS as the
+    segments and forecasts, as a `DeclineFit` whose `line()` a chart draws."""
+    part = series if since is None else series.filter(pl.col("date") >= since)
+    return fit_log_trend(
+        part["date"].to_list(), part["price"].to_list(), method="staircase trend", min_points=2
+    )
+
+
+def segment_lines(series: pl.DataFrame, segments: pl.DataFrame) -> pl.DataFrame:
+    """The fitted line of each segment of `segmented_trends`, refitted on the series' points in
+    the segment's window (the segment frame keeps factors, not intercepts): two points per
+    segment, in date order (columns segment, date, price)."""
+    frames = []
+    for s in segments.sort("start_date").iter_rows(named=True):
+        part = series.filter(pl.col("date").is_between(s["start_date"], s["end_date"]))
+        frames.append(
+            trend_fit(part).line().select(pl.lit(s["segment"]).alias("segment"), "date", "price")
+        )
+    return pl.concat(frames)
+
+
+def segment_of(series: pl.DataFrame, segments: pl.DataFrame) -> pl.DataFrame:
+    """The series' points (model, date, price) with the segment each falls in: the last segment
+    starting on or before the point's date (points before every segment go to the first)."""
+    ordered = segments.sort("start_date")
+    edges, numbers = ordered["start_date"].to_list(), ordered["segment"].to_list()
+    return series.select("model", "date", "price").with_columns(
+        pl.col("date")
+        .map_elements(
+            lambda d: numbers[max(sum(d >= e for e in edges) - 1, 0)], return_dtype=pl.Int64
+        )
+        .alias("segment")
+    )
 
 
 # --- forecast ----------------------------------------------------------------------------------
@@ -399,7 +442,7 @@ def outlook(
     series: pl.DataFrame,
     *,
     break_date: date | None = None,
-    n_boot: int = 999,
+    n_boot: int = N_BOOT,
     until: date = FORECAST_UNTIL,
     data_version: str | None = None,
 ) -> dict:
