@@ -369,9 +369,10 @@ def reference_index(
 
 
 def cheapest_reaching(obs: pl.DataFrame, score: float, by: date) -> dict:
-    """The cheapest observation (model, date, price, score) at or above `score` dated up to `by`:
-    the real model an index at that score stands for."""
+    """The cheapest observation (a row with date, price and score) at or above `score` dated up
+    to `by`: the real model an index at that score stands for."""
     reached = obs.filter((pl.col("score") >= score) & (pl.col("date") <= by))
     if reached.height == 0:
         raise InsufficientData(f"no observation scores at least {score:g} by {by}")
-    return reached.sort("price", "date", "model").row(0, named=True)  # ties: earliest, then id
+    # Ties go to the earlier date, then to the first in input order.
+    return reached.sort("price", "date", maintain_order=True).row(0, named=True)

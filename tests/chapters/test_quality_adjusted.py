@@ -1,13 +1,14 @@
-"""The chapter on quality-adjusted prices: the numbers its prose quotes.
+"""The chapter on quality-adjusted prices and the outlook: what its prose prints.
 
-First the formatters and the phrases chosen by a comparison, on hand-made values; then
-`quality_adjusted.compute` on the released data, checked against what `analysis.methods.hedonic`,
-`analysis.methods.fixed_capability` and `analysis.methods.outlook` return, and against the chapter's prose.
+First the phrases chosen by a comparison, on hand-made values; then `quality_adjusted.compute`
+on the released data, each quote checked against what `analysis.methods.hedonic`,
+`analysis.methods.fixed_capability` and `analysis.methods.outlook` return when called directly;
+then the page itself: every `{python} ...` names a quote, every quote is printed, and a few read
+as the page prints them.
 """
 
 from __future__ import annotations
 
-import inspect
 import re
 from datetime import date
 
@@ -15,66 +16,17 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
+from analysis.book import notebook
 from analysis.chapters import quality_adjusted as qa
-from analysis.data import release as data
 from analysis.data.paths import ROOT
+from analysis.figures.outlook import benchmark_name
 from analysis.methods import fixed_capability as fc
 from analysis.methods import hedonic, outlook
+from analysis.report import estimates, results
 
-CHAPTER = ROOT / "chapters" / "quality-adjusted.qmd"
-
-
-# --- formatting ---------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("x", "shown"),
-    [(3.4512, "3.45"), (9.994, "9.99"), (27.24, "27.2"), (155.3, "155"), (1234.4, "1,234")],
-)
-def test_factor_keeps_about_three_significant_figures(x, shown):
-    assert qa.factor(x) == shown
-
-
-def test_factor_range_reads_low_to_high():
-    assert qa.factor_range((17.69, 41.71)) == "17.7x to 41.7x"
-
-
-@pytest.mark.parametrize(
-    ("p", "shown"),
-    [(0.0000025072, "0.0000025"), (0.0031, "0.0031"), (0.002996, "0.003"), (0.5, "0.5")],
-)
-def test_p_value_has_two_significant_figures_and_no_exponent(p, shown):
-    assert qa.p_value(p) == shown
-
-
-@pytest.mark.parametrize(
-    ("x", "shown"),
-    [
-        (155.33, "$155"),
-        (1234.0, "$1,234"),
-        (0.0131, "$0.013"),
-        (0.06, "$0.060"),
-        (5.4e-5, "$0.000054"),
-    ],
-)
-def test_usd_has_two_significant_figures_and_no_exponent(x, shown):
-    assert qa.usd(x) == shown
-
-
-def test_composite_formats():
-    assert qa.usd_range((0.00847, 0.0202)) == "$0.0085 to $0.020"
-    assert qa.usd_in_month((155.3, date(2023, 3, 1))) == "$155 in March 2023"
-    assert (
-        qa.month_range((date(2023, 11, 6), date(2024, 12, 1))) == "November 2023 to December 2024"
-    )
-    assert qa.day(date(2024, 12, 4)) == "December 4, 2024"
-    assert qa.percent(0.15) == "15%"
-    assert qa.score(56.0) == "56" and qa.score(61.7) == "61.7"
-
-
-def test_quote_formats_its_value_and_defaults_to_str():
-    assert qa.Quote(27.166, qa.factor).text == "27.2"
-    assert qa.Quote(69).text == "69"
+QMD = ROOT / "chapters" / "quality-adjusted.qmd"
+PINNED = "2026-11-30"  # the release the exact-text examples were read from
+EXPRESSION = re.compile(r"q\.(\w+)(?:\.(ci|n_text|window|start|end))?")
 
 
 # --- phrases ------------------------------------------------------------------------------------
@@ -125,6 +77,7 @@ def test_boot_reading_counts_the_replicates_that_reached_the_statistic():
     assert qa.replicates_reached(6 / 1000, 999) == 5
     assert qa.boot_reading(0, 999).startswith("the smallest p-value the bootstrap can give")
     assert qa.boot_reading(5, 999) == "5 of the 999 replicates reached the observed statistic"
+    assert qa.boot_reading(12, 1999) == "12 of the 1,999 replicates reached the observed statistic"
 
 
 def test_deepseek_check_depends_on_whether_the_data_reach_the_claim_date():
@@ -136,8 +89,7 @@ def test_deepseek_check_depends_on_whether_the_data_reach_the_claim_date():
 
 
 def test_n_boot_is_the_outlook_default_the_chapter_says_it_uses():
-    default = inspect.signature(outlook.outlook).parameters["n_boot"].default
-    assert default == qa.N_BOOT
+    assert qa.N_BOOT == outlook.N_BOOT
 
 
 # --- the released data --------------------------------------------------------------------------
@@ -145,124 +97,223 @@ def test_n_boot_is_the_outlook_default_the_chapter_says_it_uses():
 
 @pytest.fixture(scope="module")
 def version() -> str:
-    return data.current_version()
+    return results.version()
 
 
 @pytest.fixture(scope="module")
-def tables(version) -> dict[str, pl.DataFrame]:
-    names = ["token_prices", "benchmark_scores", "models", "claims"]
-    return {name: data.load(name, version) for name in names}
+def tables(version) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    return results.token_tables(version)
 
 
 @pytest.fixture(scope="module")
-def result(tables, version) -> qa.QualityAdjusted:
-    t = tables
-    return qa.compute(t["token_prices"], t["benchmark_scores"], t["models"], t["claims"], version)
+def c(version) -> qa.QualityAdjusted:
+    return qa.compute(version)
 
 
-def test_every_value_the_prose_quotes_is_computed_and_every_value_is_quoted(result):
-    quoted = set(re.findall(r'`\{python\} numbers\["(\w+)"\]`', CHAPTER.read_text()))
-    assert quoted == set(result.numbers)
+def test_compute_is_cached_per_version(c):
+    assert qa.compute() is c
 
 
-def test_numbers_are_the_values_formatted(result):
-    values, numbers = result.values, result.numbers
-    assert set(values) == set(numbers)
-    for key, text in numbers.items():
-        assert isinstance(text, str) and text, key
-        assert not re.search(r"\de[-+]?\d|\bnan\b|\binf\b|None", text), (key, text)
-    assert numbers["gpqa_frontier_factor"] == qa.factor(values["gpqa_frontier_factor"])
-    assert numbers["whole_pi"] == qa.usd_range(values["whole_pi"])
+def test_settings_the_prose_states_are_the_method_s(c):
+    q = c.q
+    assert q.day_zero.value == hedonic.DAY_ZERO
+    assert (q.clip_low.value, q.clip_high.value) == hedonic.SCORE_CLIP
+    assert q.level.value == hedonic.LEVEL
+    assert q.level.text == "90%"
+    assert q.trim.value == outlook.TRIM and q.min_segment.value == outlook.MIN_SEGMENT
+    assert f"{outlook.N_BOOT} replicates" in q.boot_method.text
+    assert q.until.value == outlook.FORECAST_UNTIL
 
 
-def test_hedonic_fits_are_the_released_hedonic_tables(result, version):
-    assert_frame_equal(result.hedonic_fits, hedonic.reproduce_hedonic(version))
+def test_hedonic_fits_are_the_hedonic_tables_run_directly(c, tables, version):
+    assert_frame_equal(c.hedonic_fits, hedonic.hedonic_table(*tables, data_version=version))
     for rule in hedonic.DATE_RULES:
         assert_frame_equal(
-            result.by_rule.filter(pl.col("date_from") == rule),
-            hedonic.reproduce_hedonic(version, date_from=rule),
+            c.by_rule.filter(pl.col("date_from") == rule),
+            hedonic.hedonic_table(*tables, date_from=rule, data_version=version),
         )
+    assert c.q.n_benchmarks.value == len(hedonic.BENCHMARKS)
+    assert c.q.n_samples.value == len(hedonic.SAMPLES)
 
 
-def test_gpqa_fits_quote_the_hedonic_rows_and_their_intervals_contain_them(result):
-    values, fits = result.values, result.hedonic_fits
-    for sample in ["frontier", "all"]:
+def test_gpqa_fits_quote_the_hedonic_rows_and_their_intervals_contain_them(c):
+    q, fits = c.q, c.hedonic_fits
+    assert q.gpqa_frontier == estimates.estimate("hedonic-gpqa-frontier")
+    for sample, factor, ci, n in [
+        ("frontier", q.gpqa_frontier, q.gpqa_frontier.ci, q.gpqa_frontier.n),
+        ("all", q.gpqa_all_factor, q.gpqa_all_ci, q.gpqa_all_n.value),
+    ]:
         row = fits.filter((pl.col("benchmark") == qa.BENCHMARK) & (pl.col("sample") == sample))
         row = row.row(0, named=True)
-        key = f"gpqa_{sample}"
-        assert values[f"{key}_factor"] == row["factor_per_year"]
-        assert values[f"{key}_n"] == row["n"]
-        low, high = values[f"{key}_ci"]
+        assert factor.value == row["factor_per_year"]
+        assert n == row["n"]
+        low, high = ci.value
         assert low < row["factor_per_year"] < high
     # The frontier falls faster than all models, as the prose says.
-    assert values["gpqa_frontier_factor"] > values["gpqa_all_factor"]
+    assert q.gpqa_frontier.value > q.gpqa_all_factor.value
 
 
-def test_sample_spans_cover_every_fit_of_the_sample(result):
-    fits = result.hedonic_fits.filter(pl.col("factor_per_year").is_not_null())
-    for key, sample in [("frontier_span", "frontier"), ("all_span", "all")]:
+def test_sample_spans_cover_every_fit_of_the_sample(c):
+    fits = c.hedonic_fits.filter(pl.col("factor_per_year").is_not_null())
+    for quote, sample in [(c.q.frontier_span, "frontier"), (c.q.all_span, "all")]:
         factors = fits.filter(pl.col("sample") == sample)["factor_per_year"]
-        assert result.values[key] == (factors.min(), factors.max())
-    low, high = result.values["frontier_span"]
-    assert low <= result.values["gpqa_frontier_factor"] <= high
+        assert quote.value == (factors.min(), factors.max())
+    low, high = c.q.frontier_span.value
+    assert low <= c.q.gpqa_frontier.value <= high
 
 
-def test_index_band_contains_the_index_and_the_real_model_reached_the_reference(result, tables):
-    values = result.values
-    frontier = hedonic.sample(result.index.observations, "frontier")
-    assert values["reference_score"] == frontier["score"].median()
-    price, month = values["index_to"]
-    low, high = values["index_band"]
+def test_date_rule_quotes(c):
+    frontier = c.by_rule.filter(pl.col("sample") == "frontier")
+    ratios = {
+        b: max(g["factor_per_year"]) / min(g["factor_per_year"])
+        for (b,), g in frontier.group_by("benchmark")
+    }
+    widest = max(ratios, key=ratios.get)
+    assert c.q.max_rule_ratio.value == pytest.approx(ratios[widest])
+    assert c.q.widest_rule_benchmark.text == benchmark_name(widest)
+    release = c.by_rule.filter((pl.col("sample") == "all") & (pl.col("date_from") == "release"))
+    assert c.q.all_release_span.value == (
+        release["factor_per_year"].min(),
+        release["factor_per_year"].max(),
+    )
+
+
+def test_index_band_contains_the_index_and_the_real_model_reached_the_reference(c, tables):
+    q = c.q
+    frontier = hedonic.sample(c.index.observations, "frontier")
+    assert q.reference_score.value == frontier["score"].median()
+    price, month = q.index_to_price.value, q.index_last_month.value
+    low, high = q.index_band.value
     assert low < price < high
-    assert month == values["index_last_month"]
-    real = fc.full_observations(
-        tables["token_prices"],
-        tables["benchmark_scores"],
-        tables["models"],
-        qa.BENCHMARK,
-        include_reasoning=True,
-    ).filter((pl.col("score") >= values["reference_score"]) & (pl.col("date") <= month))
-    assert values["cheapest_real_price"] == real["price"].min()
-    assert values["index_vs_real"] == pytest.approx(values["cheapest_real_price"] / price)
+    real = fc.full_observations(*tables, qa.BENCHMARK, include_reasoning=True).filter(
+        (pl.col("score") >= q.reference_score.value) & (pl.col("date") <= month)
+    )
+    assert q.cheapest_real_price.value == real["price"].min()
+    ratio = q.cheapest_real_price.value / price
+    assert q.index_vs_real.text == qa.index_vs_real(ratio)
+    reached = c.index.observations.filter(pl.col("score") >= q.reference_score.value)
+    assert q.first_at_reference.value == reached["date"].min()
 
 
-def test_break_search_runs_on_the_richest_staircase(result, tables, version):
-    t, b = tables, result.breaks
-    obs = fc.full_observations(t["token_prices"], t["benchmark_scores"], t["models"], qa.BENCHMARK)
+def test_staircase_quotes_are_the_full_data_estimates(c):
+    q = c.q
+    assert q.epoch_gpt4 == estimates.estimate("full-data-gpqa-gpt4-level")
+    assert q.epoch_median == estimates.estimate("full-data-median-factor")
+    gpqa = results.extension().filter(pl.col("benchmark") == qa.BENCHMARK)
+    assert q.epoch_gpqa_n.value == gpqa.height
+    low, high = q.epoch_gpqa_span.value
+    assert low <= q.epoch_gpt4.value <= high
+    assert q.n_extension.value == results.extension().height
+
+
+def test_break_search_runs_on_the_richest_staircase(c, tables):
+    q, b = c.q, c.breaks
+    obs = fc.full_observations(*tables, qa.BENCHMARK)
     assert_frame_equal(b.series, outlook.richest_threshold(obs, qa.BENCHMARK)["staircase"])
-    v = result.values
-    assert v["n_series"] == b.series.height
-    assert sum(v["dsv3_split"]) == v["n_series"]
-    assert v["before_n"] + v["after_n"] == v["n_series"]
-    assert v["candidates_from"] <= v["break_date"] <= v["candidates_to"]
+    assert q.n_series.value == b.series.height
+    assert q.dsv3_n_before.value + q.dsv3_n_after.value == q.n_series.value
+    assert q.before_n.value + q.after_n.value == q.n_series.value
+    assert q.dsv3_df_denom.value == q.n_series.value - 2 * q.dsv3_df_num.value
+    assert q.candidates_from.value <= q.break_date.value <= q.candidates_to.value
     # The segments meet at the break, and DeepSeek-V3 came after it by the days quoted.
-    assert v["before_window"][1] < v["break_date"] == v["after_window"][0]
-    assert (v["dsv3_date"] - v["break_date"]).days == v["dsv3_gap"] > 0
+    assert q.before_window.value[1] < q.break_date.value == q.after_window.value[0]
+    assert (q.dsv3_date.value - q.break_date.value).days == q.dsv3_gap.value > 0
     # The bootstrap p-value is (1 + replicates that reached the statistic) / (replicates + 1).
-    assert v["boot_p"] == (1 + v["boot_reading"]) / (qa.N_BOOT + 1)
-    assert v["plain_p"] < v["boot_p"]
+    assert q.boot_p.value == pytest.approx((1 + b.replicates_reached) / (qa.N_BOOT + 1))
+    assert q.plain_p.value < q.boot_p.value
 
 
-def test_segment_and_forecast_intervals_contain_their_estimates(result):
-    v = result.values
-    for key in ["before", "after", "whole"]:
-        low, high = v[f"{key}_ci"]
-        assert low < v[f"{key}_factor"] < high, key
-    for key in ["whole", "since"]:
-        low, high = v[f"{key}_pi"]
-        assert low < v[f"{key}_price"] < high, key
-    assert v["forecast_gap"] == pytest.approx(v["since_price"] / v["whole_price"])
-    assert v["whole_first"][1] > v["series_to"]
-    assert v["until"] == outlook.FORECAST_UNTIL
+def test_segment_and_forecast_intervals_contain_their_estimates(c):
+    q = c.q
+    for factor, ci in [
+        (q.before_factor, q.before_ci),
+        (q.after_factor, q.after_ci),
+        (q.whole_factor, q.whole_ci),
+    ]:
+        low, high = ci.value
+        assert low < factor.value < high
+    for price, pi in [(q.whole_price, q.whole_pi), (q.since_price, q.since_pi)]:
+        low, high = pi.value
+        assert low < price.value < high
+    assert q.forecast_gap.value == pytest.approx(q.since_price.value / q.whole_price.value)
+    assert q.whole_first_month.value > q.series_to.value
+    assert q.whole_first_ratio.value == pytest.approx(
+        q.last_price.value / q.whole_first_price.value
+    )
 
 
-def test_forecasts_and_tests_feed_the_figures(result):
-    r = result.breaks.result
-    assert result.forecasts["since the break"] is r["forecast_since_break"]
-    assert result.fitted_from == {"whole series": None, "since the break": result.breaks.break_date}
-    tests = result.breaks.tests
-    assert [t.get("break_date", t.get("best_date")) for t in tests] == [
-        result.breaks.named_date,
-        result.breaks.break_date,
-        result.breaks.break_date,
+def test_charts_draw_the_fits_of_the_series_they_show(c):
+    b = c.breaks
+    # The whole-series trend drawn up to the first forecast month is the forecast's median there:
+    # the chart's line and statsmodels' prediction agree.
+    first = b.result["forecast"].sort("date").row(0, named=True)
+    line = b.fitted["whole series"]
+    assert line["date"].to_list() == [b.series["date"].min(), first["date"]]
+    assert line["price"][-1] == pytest.approx(first["mean"], rel=1e-9)
+    since = b.fitted["since the break"]
+    assert since["date"][0] == b.break_date
+    # Each segment's line is its own fit: its factor is the segment's.
+    for seg in b.segments.iter_rows(named=True):
+        ends = b.lines.filter(pl.col("segment") == seg["segment"]).sort("date")
+        years = (ends["date"][1] - ends["date"][0]).days / 365
+        assert (ends["price"][0] / ends["price"][1]) ** (1 / years) == pytest.approx(
+            seg["factor_per_year"], rel=1e-9
+        )
+    assert b.points.height == b.series.height
+    assert b.whole_fit.factor_per_year == pytest.approx(c.q.whole_factor.value, rel=1e-12)
+
+
+def test_forecasts_and_tests_feed_the_figures(c):
+    b = c.breaks
+    assert b.forecasts["since the break"] is b.result["forecast_since_break"]
+    assert [t.get("break_date", t.get("best_date")) for t in b.tests] == [
+        b.named_date,
+        b.break_date,
+        b.break_date,
     ]
+
+
+def test_claim_quotes_read_the_claims_table(c):
+    claim = results.table("claims").filter(pl.col("claim_id") == qa.CLAIM_ID).row(0, named=True)
+    assert c.q.claim_text.text == claim["claim"]
+    assert c.q.claim_date.value == claim["claim_date"]
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+
+def test_every_inline_expression_names_a_quote_and_every_quote_is_printed(c):
+    names = set()
+    for expr in notebook.inline_expressions(QMD.read_text(encoding="utf-8")):
+        match = EXPRESSION.fullmatch(expr)
+        assert match, f"{QMD.name}: `{{python}} {expr}` is not a quote"
+        name, part = match.groups()
+        assert name in c.q, f"{QMD.name}: `{{python}} {expr}`: no quote {name!r}"
+        if part:
+            assert getattr(c.q[name], part).text, expr
+        names.add(name)
+    assert names == set(c.q), f"computed but never printed: {set(c.q) - names}"
+
+
+def test_setup_cell_is_a_few_lines_and_code_cells_hold_no_formatting_or_arithmetic():
+    cells = re.findall(r"```\{python\}\n(.*?)```", QMD.read_text(encoding="utf-8"), flags=re.S)
+    setup = [line for line in cells[0].splitlines() if line and not line.startswith("#|")]
+    assert len(setup) <= 10
+    for cell in cells:
+        code = "\n".join(line for line in cell.splitlines() if not line.startswith("#|"))
+        assert not re.search(r'\bf"|\.filter\(|\[["\']|\s[-+*/]\s', code), code
+
+
+def test_quotes_read_as_the_page_prints_them_on_the_pinned_release():
+    q = qa.compute(PINNED).q
+    assert q.gpqa_frontier.text == "27.2x"
+    assert q.gpqa_frontier.ci.text == "17.7x to 41.7x"
+    assert q.whole_pi.text == "$0.000054 to $0.017"
+    assert q.index_band.text == "$0.0085 to $0.020"
+    assert q.plain_p.text == "0.0000025"
+    assert q.before_window.text == "November 2023 to December 2024"
+    assert q.dsv3_date.text == "December 24, 2024"
+    assert q.drop_at_break.text == "7.35"
+    # A name from the data reaches the Markdown escaped.
+    assert q.threshold_name._repr_markdown_() == r"GPT-4 Turbo \(moving alias\)"
+    assert q.whole_price._repr_markdown_() == r"\$0.00095"

@@ -138,18 +138,17 @@ def test_index_chart_draws_band_line_and_points_per_sample(hedonic_obs):
 # --- breaks and forecasts ----------------------------------------------------------------------
 
 
-def test_segment_lines_span_each_segment(staircase, result):
-    lines = views.segment_lines(staircase, result["segments"])
-    assert lines.height == 2 * result["segments"].height
-    for s in result["segments"].iter_rows(named=True):
-        got = lines.filter(pl.col("line") == views.segment_label(s))["date"].to_list()
-        assert got == [s["start_date"], s["end_date"]]
-
-
 def test_breaks_chart_layers_points_by_segment_and_both_rules(staircase, result):
     best = result["break_search"]["best_date"]
+    segs = result["segments"]
     chart = views.breaks_chart(
-        staircase, result["segments"], best, named_date=BREAK, named_label="named"
+        outlook.segment_of(staircase, segs),
+        segs,
+        outlook.segment_lines(staircase, segs),
+        outlook.trend_fit(staircase),
+        best,
+        named_date=BREAK,
+        named_label="named",
     )
     whole, segments, points, rules = layers(chart)
     assert whole["mark"]["strokeDash"] == [6, 4]
@@ -163,19 +162,27 @@ def test_breaks_chart_layers_points_by_segment_and_both_rules(staircase, result)
     rows = spec["datasets"][points["data"]["name"]]
     before = [r["line"] for r in rows if r["date"] < str(best)]
     assert set(before) == {labels[0]}
+    # The lines drawn are the ones given: the whole series' fit and each segment's.
+    whole_rows = spec["datasets"][whole["data"]["name"]]
+    assert {r["line"] for r in whole_rows} == {"whole series"}
+    segment_rows = spec["datasets"][segments["data"]["name"]]
+    assert [r["line"] for r in segment_rows] == [labels[0], labels[0], labels[1], labels[1]]
 
 
 def test_forecast_chart_has_bands_lines_fits_and_points(staircase, result):
     forecasts = {"whole": result["forecast"], "since": result["forecast_since_break"]}
-    chart = views.forecast_chart(
-        staircase,
-        forecasts,
-        fitted_from={"whole": None, "since": result["break_search"]["best_date"]},
-    )
+    since = result["break_search"]["best_date"]
+    fitted = {
+        "whole": outlook.trend_fit(staircase).line(until=result["forecast"]["date"].min()),
+        "since": outlook.trend_fit(staircase, since=since).line(),
+    }
+    chart = views.forecast_chart(staircase, forecasts, fitted=fitted)
     band, line, fitted, observed = layers(chart)
     assert {"pi_low", "pi_high", "forecast"} <= fields(band)
     assert {"date", "mean", "forecast"} <= fields(line)
     assert fitted["mark"]["strokeDash"] == [6, 4]
+    fitted_rows = chart.to_dict()["datasets"][fitted["data"]["name"]]
+    assert [r["forecast"] for r in fitted_rows] == ["whole", "whole", "since", "since"]
     assert {"date", "mean", "model"} <= fields(observed)
     assert len(layers(views.forecast_chart(staircase, forecasts))) == 3
 

@@ -197,3 +197,36 @@ def test_table_keeps_a_row_with_the_reason_where_a_sample_is_too_small():
     assert "needs at least 4 observations, got 2" in row["note"]
     with pytest.raises(ValueError, match="sample must be one of"):
         hedonic.sample(synthetic(n=5), "closed-weights")
+
+
+def test_reference_index_prices_every_sample_at_the_frontier_median_score():
+    data = synthetic(n=120, seed=11)
+    got = hedonic.reference_index(data, "synthetic", ["frontier", "all"])
+    frontier = running_frontier(data)
+    assert got.reference == float(np.median(frontier["score"].to_numpy()))
+    assert got.by_month["sample"].unique(maintain_order=True).to_list() == ["frontier", "all"]
+    assert got.by_month["score"].unique().to_list() == [got.reference]
+    every = got.by_month.filter(pl.col("sample") == "all")
+    assert every["price"].to_list() == pytest.approx(
+        price_index(data, got.reference)["price"].to_list(), rel=1e-12
+    )
+    # The points are the frontier models, moved to the reference score.
+    assert got.adjusted["model_id"].to_list() == frontier["model_id"].to_list()
+    assert got.adjusted["sample"].unique().to_list() == ["frontier"]
+    assert got.observations is data
+
+
+def test_cheapest_reaching_takes_the_cheapest_model_at_the_score_by_the_date():
+    models = obs(
+        [
+            ("dear", date(2024, 1, 1), 5.0, 60.0),
+            ("weak", date(2024, 2, 1), 0.1, 40.0),  # below the score
+            ("late", date(2024, 9, 1), 0.5, 70.0),  # after the date
+            ("cheap", date(2024, 3, 1), 1.0, 55.0),
+            ("tie", date(2024, 4, 1), 1.0, 58.0),  # same price, later: the earlier one wins
+        ]
+    )
+    assert hedonic.cheapest_reaching(models, 55.0, date(2024, 6, 30))["model_id"] == "cheap"
+    assert hedonic.cheapest_reaching(models, 55.0, date(2024, 12, 31))["model_id"] == "late"
+    with pytest.raises(InsufficientData, match="no observation scores at least 80 by 2024-06-30"):
+        hedonic.cheapest_reaching(models, 80.0, date(2024, 6, 30))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 from datetime import date, timedelta
 
 import numpy as np
+import polars as pl
 import pytest
 import statsmodels.api as sm
 
@@ -172,3 +174,65 @@ def test_bootstrap_p_value_is_reproducible_from_its_seed():
     dates, prices = series(2)
     first = outlook.break_search(dates, prices, n_boot=99, seed=1)[1]["p_value"]
     assert outlook.break_search(dates, prices, n_boot=99, seed=1)[1]["p_value"] == first
+
+
+# --- the lines the charts draw ------------------------------------------------------------------
+
+
+def kinked_staircase():
+    """An exact kinked series as a staircase frame: 10x a year, then 10**0.2 a year."""
+    dates = [START + timedelta(days=61 * k) for k in range(24)]
+    kink = (TRUE_BREAK - START).days / 365
+    logs = [
+        2 - t if t < kink else 2 - kink - 0.2 * (t - kink)
+        for t in ((d - START).days / 365 for d in dates)
+    ]
+    return pl.DataFrame(
+        {"model": [f"m{i}" for i in range(24)], "date": dates, "price": [10**v for v in logs]}
+    )
+
+
+def test_trend_fit_is_the_ols_line_of_the_series_from_its_start_date():
+    s = kinked_staircase()
+    before = s.filter(pl.col("date") < TRUE_BREAK)
+    fit = outlook.trend_fit(before)
+    assert fit.factor_per_year == pytest.approx(10.0, rel=1e-9)
+    # The line through the first segment ends where the series does: exact prices.
+    assert fit.line()["price"].to_list() == pytest.approx(
+        [before["price"][0], before["price"][-1]], rel=1e-9
+    )
+    since = outlook.trend_fit(s, since=TRUE_BREAK)
+    assert since.factor_per_year == pytest.approx(10**0.2, rel=1e-9)
+    assert since.start_date == s.filter(pl.col("date") >= TRUE_BREAK)["date"][0]
+
+
+def test_segment_lines_run_through_each_segment_s_own_points():
+    s = kinked_staircase()
+    segments = outlook.segmented_trends(s["date"], s["price"], [TRUE_BREAK])
+    lines = outlook.segment_lines(s, segments)
+    assert lines.columns == ["segment", "date", "price"]
+    assert lines["segment"].to_list() == [1, 1, 2, 2]
+    for seg in segments.iter_rows(named=True):
+        ends = lines.filter(pl.col("segment") == seg["segment"])
+        assert ends["date"].to_list() == [seg["start_date"], seg["end_date"]]
+        on_series = s.filter(pl.col("date").is_in(ends["date"].implode()))["price"].to_list()
+        assert ends["price"].to_list() == pytest.approx(on_series, rel=1e-9)
+
+
+def test_each_point_goes_to_the_last_segment_started_by_its_date():
+    segments = pl.DataFrame({"segment": [2, 1], "start_date": [date(2024, 1, 1), date(2023, 1, 1)]})
+    points = pl.DataFrame(
+        {
+            "model": ["early", "a", "b", "c"],
+            "date": [date(2022, 6, 1), date(2023, 1, 1), date(2023, 12, 31), date(2024, 1, 1)],
+            "price": [4.0, 3.0, 2.0, 1.0],
+        }
+    )
+    got = outlook.segment_of(points, segments)
+    assert got.columns == ["model", "date", "price", "segment"]
+    assert got["segment"].to_list() == [1, 1, 1, 2]
+
+
+def test_the_bootstrap_replicates_are_one_constant():
+    for fn in (outlook.break_search, outlook.outlook):
+        assert inspect.signature(fn).parameters["n_boot"].default == outlook.N_BOOT
