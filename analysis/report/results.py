@@ -22,9 +22,14 @@ def version(v: str | None = None) -> str:
     return data.current_version(v)
 
 
+def version_date(name: str) -> date:
+    """The date a version name starts with: `2026-12-01` and `2026-12-01.2` are both Dec 1."""
+    return date.fromisoformat(name[:10])
+
+
 def release_date(v: str | None = None) -> date:
-    """The date of a release: the `YYYY-MM-DD` its name starts with (`2026-12-01.2` included)."""
-    return date.fromisoformat(version(v)[:10])
+    """The date of a release (None: the current one)."""
+    return version_date(version(v))
 
 
 def table(name: str, v: str | None = None) -> pl.DataFrame:

@@ -7,9 +7,7 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis.data import release as data
 from analysis.data.schema import TABLES
-from analysis.methods import llmflation
 from analysis.methods.llmflation import (
     a16z_fit,
     monthly_minimum,
@@ -183,21 +181,6 @@ def test_fit_recovers_an_exact_tenfold_yearly_decline_in_the_a16z_window():
 def test_too_few_months_is_a_clear_error():
     with pytest.raises(InsufficientData, match=r"a16z LLMflation trend .* at least 3 .*, got 2"):
         a16z_fit(exact_series(10.0, 2))
-
-
-def test_released_data_starts_at_gpt3_davinci_at_60_dollars():
-    # a16z's starting point: GPT-3 at $60 per 1M tokens in November 2021.
-    series, fits = llmflation.reproduce_a16z()
-    first = series.row(0, named=True)
-    assert (first["month"], first["model_id"], first["price"]) == (
-        date(2021, 11, 1),
-        "gpt-3-davinci",
-        60.0,
-    )
-    assert set(series["basis"]) <= {"1:1 blend", "3:1 blend of a single-priced model (= 1:1)"}
-    assert fits["data_version"] == data.current_version()
-    assert fits["a16z_window"]["end_month"] == date(2024, 11, 1)
-    assert series["month"].max() <= date.fromisoformat(fits["data_version"])
 
 
 def test_reproduce_a16z_command_prints_the_series_and_the_fits():
