@@ -24,6 +24,7 @@ from analysis.report.quote import Quote, Quotes
 SLUG = "fixed-capability"
 BENCHMARK, THRESHOLD_MODEL = estimates.GPT4_GPQA  # the trend the chapter follows throughout
 CLAIM_ID = "epoch-fixed-capability-decline"
+MOST = 0.9  # "most trends rest on ... points": the points of at least this share of the trends
 # The number of bootstrap draws: `fixed_capability.trend` takes the default of the interval.
 N_BOOT = inspect.signature(trends.bootstrap_factor_interval).parameters["n_boot"].default
 
@@ -154,6 +155,9 @@ def _compute(v: str) -> FixedCapability:
             ),
             "stated_range": Quote((stated["range_low"], stated["range_high"]), "stated_factor"),
             "median_epoch": Quote(epoch["factor_per_year"].median(), "factor"),
+            "epoch_n_most": Quote(
+                (epoch["n"].min(), int(epoch["n"].quantile(MOST, "higher"))), "count"
+            ),
             # a16z
             "a16z_threshold": Quote(llmflation.A16Z_THRESHOLD, "score"),
             "a16z_stated": Quote(fits["a16z_stated"]["factor_per_year"], "stated_factor"),

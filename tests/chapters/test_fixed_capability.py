@@ -132,6 +132,16 @@ def test_epoch_table_range_and_median(c):
     assert 5 < low < 15 and 500 < high < 1500
 
 
+def test_most_trends_rest_on_few_points_and_the_fastest_on_the_fewest(c):
+    fewest, most = c.q.epoch_n_most.value
+    n = c.epoch["n"]
+    assert fewest == n.min() >= fc.MIN_POINTS
+    assert n.is_between(fewest, most).sum() >= chapter.MOST * n.len()
+    assert n.is_between(fewest, most - 1).sum() < chapter.MOST * n.len()
+    fastest = c.epoch.sort("factor_per_year").row(-1, named=True)
+    assert fastest["n"] == fewest
+
+
 # --- a16z ---------------------------------------------------------------------------------------
 
 
@@ -228,6 +238,7 @@ def test_factors_read_in_the_house_format_on_the_pinned_release():
     assert q.a16z_first_price.text == "$60.00"
     assert q.a16z_last_price.text == "$0.055"
     assert q.n_boot.text == "2,000"
+    assert q.epoch_n_most.text == "4 to 7"
     assert q.ext_median.end.text == "July 2026"
 
 
