@@ -24,18 +24,20 @@ MIN_POINTS = 4
 # Epoch skips thresholds under 30 on these benchmarks (their scores are percent).
 MIN_THRESHOLD = {"mmlu": 30.0, "gpqa-diamond": 30.0}
 
-RESULT_COLUMNS = [
-    "benchmark",
-    "threshold_model",
-    "threshold_score",
-    "n",
-    "start_date",
-    "end_date",
-    "factor_per_year",
-    "ci90_low",
-    "ci90_high",
-    "r_squared",
-]
+RESULT_SCHEMA = {
+    "benchmark": pl.String,
+    "threshold_model": pl.String,
+    "threshold_score": pl.Float64,
+    "n": pl.Int64,
+    "start_date": pl.Date,
+    "end_date": pl.Date,
+    "factor_per_year": pl.Float64,
+    "ci90_low": pl.Float64,
+    "ci90_high": pl.Float64,
+    "r_squared": pl.Float64,
+}
+BOOTSTRAP_SCHEMA = {"boot90_low": pl.Float64, "boot90_high": pl.Float64}
+RESULT_COLUMNS = list(RESULT_SCHEMA)
 
 
 def _ordered(obs: pl.DataFrame) -> pl.DataFrame:
@@ -120,10 +122,10 @@ def trends(obs: pl.DataFrame, benchmark: str, *, bootstrap: bool = False) -> pl.
             rows.append(trend(obs, benchmark, t["model"], t["score"], bootstrap=bootstrap))
         except InsufficientData:
             continue
-    cols = RESULT_COLUMNS + (["boot90_low", "boot90_high"] if bootstrap else [])
-    if not rows:
-        return pl.DataFrame(schema={c: pl.String for c in cols}).clear()
-    return pl.DataFrame(rows).select(cols)
+    # Typed even when empty: an all-string empty frame would turn every column of a later
+    # concat into strings.
+    schema = RESULT_SCHEMA | (BOOTSTRAP_SCHEMA if bootstrap else {})
+    return pl.DataFrame(rows, schema=schema) if rows else pl.DataFrame(schema=schema)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -81,3 +81,13 @@ def test_trends_leaves_out_thresholds_without_enough_points():
     table = trends(LADDER, "humaneval")
     assert table["threshold_model"].to_list() == ["a"]
     assert table["n"].to_list() == [5]
+
+
+def test_trends_without_enough_points_is_an_empty_frame_with_numeric_columns():
+    few = trends(LADDER.head(2), "humaneval", bootstrap=True)
+    assert few.height == 0
+    assert few.schema["factor_per_year"] == pl.Float64 and few.schema["n"] == pl.Int64
+    assert few.schema["start_date"] == pl.Date and few.schema["boot90_low"] == pl.Float64
+    # Concatenated with a benchmark that has trends, the numbers stay numbers.
+    both = pl.concat([trends(LADDER, "humaneval"), trends(LADDER.head(2), "mmlu")])
+    assert both.schema["factor_per_year"] == pl.Float64 and both.height == 1

@@ -53,6 +53,14 @@ def test_reasoning_models_are_excluded(table):
     assert reasoning.isdisjoint(obs["model"]) and reasoning.isdisjoint(table["threshold_model"])
 
 
+def test_a_benchmark_without_trends_leaves_the_columns_numeric():
+    scores = data.load("benchmark_scores").filter(pl.col("benchmark") != "humaneval")
+    t = fixed_capability.reproduce_epoch(data.load("token_prices"), scores, data.load("models"))
+    assert "humaneval" not in set(t["benchmark"])
+    assert t.schema["factor_per_year"] == pl.Float64 and t.schema["n"] == pl.Int64
+    assert t.schema["start_date"] == pl.Date
+
+
 def test_the_data_pipeline_keeps_epochs_values_exactly(sources_dir, table):
     """The same method run straight on Epoch's raw CSVs gives the same table."""
     folder = next((sources_dir / "epoch-llm-price-trends").glob("*_HEAD/data"))
