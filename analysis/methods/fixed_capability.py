@@ -3,7 +3,10 @@
 For one benchmark:
 1. Thresholds: every model that was top-1 on the benchmark among the models dated up to its
    date gives a threshold, its score. For MMLU and GPQA Diamond, thresholds under 30 are skipped
-   (near chance).
+   (near chance). Models that tie (a later model matching the best score exactly) set the same
+   threshold: one trend per distinct score, as in Epoch's table, named after the first model in
+   date order that reached it (`threshold_model`), with every model that did in
+   `threshold_models`.
 2. Staircase: walk the models in date order; a model joins if its score is at least the
    threshold and its price is below the running minimum. Of two staircase points on one date
    the pricier is dropped.
@@ -27,6 +30,7 @@ MIN_THRESHOLD = {"mmlu": 30.0, "gpqa-diamond": 30.0}
 RESULT_SCHEMA = {
     "benchmark": pl.String,
     "threshold_model": pl.String,
+    "threshold_models": pl.String,
     "threshold_score": pl.Float64,
     "n": pl.Int64,
     "start_date": pl.Date,
@@ -47,8 +51,13 @@ def _ordered(obs: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+THRESHOLD_MODELS_SEP = "; "
+
+
 def thresholds(obs: pl.DataFrame, benchmark: str) -> pl.DataFrame:
-    """Models that were top-1 among the models dated up to their date: (model, date, score)."""
+    """One row per distinct threshold: the score of a model that was top-1 among the models dated
+    up to its date. Columns: model (the first, by date then name, to reach the score), date,
+    score, models (every model that did, in date order, joined by "; ")."""
     o = _ordered(obs)
     best_by_date = o.group_by("date").agg(pl.col("score").max().alias("best_that_day")).sort("date")
     best_by_date = best_by_date.with_columns(pl.col("best_that_day").cum_max().alias("best_so_far"))
@@ -56,11 +65,17 @@ def thresholds(obs: pl.DataFrame, benchmark: str) -> pl.DataFrame:
     floor = MIN_THRESHOLD.get(benchmark)
     if floor is not None:
         top = top.filter(pl.col("score") >= floor)
-    # One threshold per distinct (model, score): a model seen at several price dates counts once.
+    # A model seen at several price dates counts once; tied models share one threshold.
     return (
-        top.sort("date")
+        top.sort("date", "model")
         .unique(["model", "score"], keep="first", maintain_order=True)
-        .select("model", "date", "score")
+        .group_by("score", maintain_order=True)
+        .agg(
+            pl.col("model").first(),
+            pl.col("date").first(),
+            pl.col("model").str.join(THRESHOLD_MODELS_SEP).alias("models"),
+        )
+        .select("model", "date", "score", "models")
     )
 
 
@@ -84,6 +99,7 @@ def trend(
     threshold_model: str,
     threshold_score: float,
     *,
+    threshold_models: str | None = None,
     bootstrap: bool = False,
 ) -> dict:
     steps = staircase(obs, threshold_score)
@@ -98,6 +114,7 @@ def trend(
     out = {
         "benchmark": benchmark,
         "threshold_model": threshold_model,
+        "threshold_models": threshold_models or threshold_model,
         "threshold_score": threshold_score,
         "n": fit.n,
         "start_date": fit.start_date,
@@ -119,7 +136,16 @@ def trends(obs: pl.DataFrame, benchmark: str, *, bootstrap: bool = False) -> pl.
     rows = []
     for t in thresholds(obs, benchmark).iter_rows(named=True):
         try:
-            rows.append(trend(obs, benchmark, t["model"], t["score"], bootstrap=bootstrap))
+            rows.append(
+                trend(
+                    obs,
+                    benchmark,
+                    t["model"],
+                    t["score"],
+                    threshold_models=t["models"],
+                    bootstrap=bootstrap,
+                )
+            )
         except InsufficientData:
             continue
     # Typed even when empty: an all-string empty frame would turn every column of a later
@@ -167,7 +193,8 @@ def reproduce_epoch(
     *,
     bootstrap: bool = False,
 ) -> pl.DataFrame:
-    """Epoch AI's table of fixed-capability price trends, one row per benchmark x threshold."""
+    """Epoch AI's table of fixed-capability price trends, one row per benchmark x distinct
+    threshold (21 rows on the Epoch-sourced data, as in Epoch's table)."""
     return pl.concat(
         [
             trends(epoch_observations(token_prices, scores, models, b), b, bootstrap=bootstrap)

@@ -38,6 +38,21 @@ def test_thresholds_are_models_that_were_top_one_at_their_date():
     assert t["score"].to_list() == [40.0, 45.0, 46.0]
 
 
+def test_tied_models_set_one_threshold_named_after_the_first():
+    tied = obs(
+        [
+            ("a", date(2022, 1, 1), 100.0, 40.0),
+            ("z", date(2022, 3, 1), 80.0, 40.0),  # matches a's best: same threshold
+            ("b", date(2022, 6, 1), 50.0, 45.0),
+            ("y", date(2022, 6, 1), 60.0, 45.0),  # same date and score as b: named after b
+        ]
+    )
+    t = thresholds(tied, "humaneval")
+    assert t["model"].to_list() == ["a", "b"]
+    assert t["models"].to_list() == ["a; z", "b; y"]
+    assert t["score"].to_list() == [40.0, 45.0]
+
+
 def test_mmlu_and_gpqa_skip_thresholds_under_30():
     low = obs([("a", date(2021, 1, 1), 9.0, 25.0), ("b", date(2022, 1, 1), 5.0, 31.0)])
     assert thresholds(low, "mmlu")["model"].to_list() == ["b"]
