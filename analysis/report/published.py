@@ -149,7 +149,7 @@ def epoch_rows(token_prices, scores, models) -> list[dict]:
         _row("Epoch: fastest trend across benchmarks and thresholds", who, key, "900x per year",
              pub["range_high"], table["factor_per_year"].max(), factor, 100, "nearest", cmd),
         _row("Epoch: trends in the table (distinct thresholds)", who, key, "21 trends",
-             21, table.height, "trends", 1, "nearest", cmd),
+             pub["trends"], table.height, "trends", 1, "nearest", cmd),
     ]  # fmt: skip
 
 

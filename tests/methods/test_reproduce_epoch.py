@@ -35,7 +35,7 @@ def test_gpt4_level_on_gpqa_diamond_falls_about_40x_per_year(table):
 
 def test_one_row_per_distinct_threshold_21_as_in_epochs_table(table):
     # Epoch's published table has 21 trends; four thresholds are set by two tied models each.
-    assert table.height == 21
+    assert table.height == 21 == fixed_capability.EPOCH_PUBLISHED["trends"]
     assert table.select("benchmark", "threshold_score").is_unique().all()
     ties = table.filter(pl.col("threshold_models").str.contains(";"))
     assert dict(zip(ties["benchmark"], ties["threshold_models"], strict=True)) == {
