@@ -9,18 +9,21 @@ before the logit; the price of a fixed score falls by exp(-365 a) per year, with
 from a's t-interval on n - 3 degrees of freedom. `hedonic.py` is the book's own variant of the
 same regression on its released tables; `decomposition` walks from one to the other.
 
-The sample rules, from the authors' data (`importers/gundlach_benchmarks.py` reads it) and their
-table-generating code at the data's commit (a6381e26, github.com/hansgundlach/
-Algorithmic_Progress_Inference, `generate_regression_tables.py`, read for its rules only):
+The sample rules, from the authors' data (`importers/gundlach_benchmarks.py` reads it), their data
+card (`data/README.md` of github.com/hansgundlach/Algorithmic_Progress_Inference, commit c34454ed)
+and their table-generating code at the data's commit (a6381e26, `generate_regression_tables.py`,
+read for its rules only; none of these texts is among the project's raw sources):
 
 1. Observations: one per row of the authors' per-benchmark table, i.e. per model and monthly
-   price snapshot (April 2024 to April 2026); a price change is a new observation. ARC-AGI rows
-   are one per model (the ARC Prize cost per task does not change).
+   price snapshot (April 2024 to April 2026); a price change is a new observation. ARC-AGI has
+   one row per entry of the authors' general table matched to an ARC Prize result (a model or a
+   variant of it), whose cost per task does not change.
 2. Date: the row's `Release Date`, which in the per-benchmark tables is the snapshot month (its
    first day), and for ARC-AGI the model's release date. Days are date ordinals.
 3. Price variable, "benchmark cost": the file's `Benchmark Cost USD`, the cost of one run of the
-   benchmark at the prices in force (token counts x the lowest provider price then; reasoning
-   tokens billed as output; SWE-bench cache reads and writes at their own prices); for ARC-AGI the
+   benchmark at the prices in force (Epoch's token counts per run x the lowest provider price on
+   Artificial Analysis then, per the data card; reasoning tokens billed as output; SWE-bench
+   cache reads and writes at their own prices; the importer recomputes it); for ARC-AGI the
    ARC Prize cost per task. The alternative, "3:1 blend", is the row's (3 x input + output) / 4
    per 1M tokens (for ARC-AGI, Artificial Analysis' current blend in `merged.csv`).
 4. Score: Epoch's GPQA Diamond run (`epoch_gpqa`), OTIS Mock AIME 2024-2025 one-shot
