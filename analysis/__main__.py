@@ -156,6 +156,51 @@ def _reproduce_a16z(args) -> int:
     return llmflation.write_reproduction(*results.a16z(args.version))
 
 
+def _reproduce_gundlach(args) -> int:
+    from analysis.data import release as data
+    from analysis.report import published
+
+    sources = Path(args.sources)
+    version = data.current_version(args.version)
+    print(
+        f"reproduce gundlach: the released data ({version}) has none of the authors' per-benchmark "
+        f"token counts and benchmark costs; read from {sources}/inference-price-trends-gundlach "
+        "(commit a6381e26)",
+        file=sys.stderr,
+    )
+    if args.decomposition:
+        table = published.gundlach_decomposition(version, sources)
+    else:
+        table = published.gundlach_reproduction(sources)
+    table.write_csv(sys.stdout, date_format="%Y-%m-%d")
+    return 0
+
+
+def _reproduce_ai_index(args) -> int:
+    from analysis.report import published
+
+    published.ai_index_comparisons(args.version).write_csv(sys.stdout, date_format="%Y-%m-%d")
+    return 0
+
+
+def _reproduce_hardware(args) -> int:
+    import polars as pl
+
+    from analysis.report import published
+
+    trend = published.hardware_trend(args.version)
+    pl.DataFrame([trend]).write_csv(sys.stdout, date_format="%Y-%m-%d")
+    return 0
+
+
+def _reproduce_all(args) -> int:
+    from analysis.report import published
+
+    table = published.published_vs_reproduced(args.version, Path(args.sources))
+    table.write_csv(sys.stdout, date_format="%Y-%m-%d")
+    return 0
+
+
 def _estimates(args) -> int:
     from analysis.report import estimates
 
@@ -237,6 +282,38 @@ def parser() -> argparse.ArgumentParser:
     )
     re_a16z.add_argument("--version")
     re_a16z.set_defaults(func=_reproduce_a16z)
+    sources_help = "raw sources folder (default: %(default)s)"
+    re_gundlach = r.add_parser(
+        "gundlach",
+        help="Gundlach et al.'s hedonic regressions (The Price of Progress), as CSV",
+        description="The paper's table from the authors' per-benchmark tables, which no released "
+        "data version carries: they are read from the raw sources folder.",
+    )
+    re_gundlach.add_argument("--version", help="data version for --decomposition")
+    re_gundlach.add_argument("--sources", default=str(paths.SHARED_SOURCES), help=sources_help)
+    re_gundlach.add_argument(
+        "--decomposition",
+        action="store_true",
+        help="the steps from the paper's GPQA Diamond frontier factor to the book's",
+    )
+    re_gundlach.set_defaults(func=_reproduce_gundlach)
+    re_ai = r.add_parser(
+        "ai-index",
+        help="the AI Index's 280-fold (GPT-3.5-level MMLU price), and to the newest data",
+    )
+    re_ai.add_argument("--version")
+    re_ai.set_defaults(func=_reproduce_ai_index)
+    re_hw = r.add_parser(
+        "hardware", help="FLOP/s per dollar of chips over time (Epoch AI's ~30%% a year)"
+    )
+    re_hw.add_argument("--version")
+    re_hw.set_defaults(func=_reproduce_hardware)
+    re_all = r.add_parser(
+        "all", help="every published figure the book cites beside its reproduction, as CSV"
+    )
+    re_all.add_argument("--version")
+    re_all.add_argument("--sources", default=str(paths.SHARED_SOURCES), help=sources_help)
+    re_all.set_defaults(func=_reproduce_all)
 
     est = sub.add_parser(
         "estimates", help="every quotable estimate with interval, n, window and data version"

@@ -3,7 +3,10 @@
 For one benchmark:
 1. Thresholds: every model that was top-1 on the benchmark among the models dated up to its
    date gives a threshold, its score. For MMLU and GPQA Diamond, thresholds under 30 are skipped
-   (near chance).
+   (near chance). Models that tie (a later model matching the best score exactly) set the same
+   threshold: one trend per distinct score, as in Epoch's table, named after the first model in
+   date order that reached it (`threshold_model`), with every model that did in
+   `threshold_models`.
 2. Staircase: walk the models in date order; a model joins if its score is at least the
    threshold and its price is below the running minimum. Of two staircase points on one date
    the pricier is dropped.
@@ -24,18 +27,21 @@ MIN_POINTS = 4
 # Epoch skips thresholds under 30 on these benchmarks (their scores are percent).
 MIN_THRESHOLD = {"mmlu": 30.0, "gpqa-diamond": 30.0}
 
-RESULT_COLUMNS = [
-    "benchmark",
-    "threshold_model",
-    "threshold_score",
-    "n",
-    "start_date",
-    "end_date",
-    "factor_per_year",
-    "ci90_low",
-    "ci90_high",
-    "r_squared",
-]
+RESULT_SCHEMA = {
+    "benchmark": pl.String,
+    "threshold_model": pl.String,
+    "threshold_models": pl.String,
+    "threshold_score": pl.Float64,
+    "n": pl.Int64,
+    "start_date": pl.Date,
+    "end_date": pl.Date,
+    "factor_per_year": pl.Float64,
+    "ci90_low": pl.Float64,
+    "ci90_high": pl.Float64,
+    "r_squared": pl.Float64,
+}
+BOOTSTRAP_SCHEMA = {"boot90_low": pl.Float64, "boot90_high": pl.Float64}
+RESULT_COLUMNS = list(RESULT_SCHEMA)
 
 
 def _ordered(obs: pl.DataFrame) -> pl.DataFrame:
@@ -45,8 +51,13 @@ def _ordered(obs: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+THRESHOLD_MODELS_SEP = "; "
+
+
 def thresholds(obs: pl.DataFrame, benchmark: str) -> pl.DataFrame:
-    """Models that were top-1 among the models dated up to their date: (model, date, score)."""
+    """One row per distinct threshold: the score of a model that was top-1 among the models dated
+    up to its date. Columns: model (the first, by date then name, to reach the score), date,
+    score, models (every model that did, in date order, joined by "; ")."""
     o = _ordered(obs)
     best_by_date = o.group_by("date").agg(pl.col("score").max().alias("best_that_day")).sort("date")
     best_by_date = best_by_date.with_columns(pl.col("best_that_day").cum_max().alias("best_so_far"))
@@ -54,11 +65,17 @@ def thresholds(obs: pl.DataFrame, benchmark: str) -> pl.DataFrame:
     floor = MIN_THRESHOLD.get(benchmark)
     if floor is not None:
         top = top.filter(pl.col("score") >= floor)
-    # One threshold per distinct (model, score): a model seen at several price dates counts once.
+    # A model seen at several price dates counts once; tied models share one threshold.
     return (
-        top.sort("date")
+        top.sort("date", "model")
         .unique(["model", "score"], keep="first", maintain_order=True)
-        .select("model", "date", "score")
+        .group_by("score", maintain_order=True)
+        .agg(
+            pl.col("model").first(),
+            pl.col("date").first(),
+            pl.col("model").str.join(THRESHOLD_MODELS_SEP).alias("models"),
+        )
+        .select("model", "date", "score", "models")
     )
 
 
@@ -82,6 +99,7 @@ def trend(
     threshold_model: str,
     threshold_score: float,
     *,
+    threshold_models: str | None = None,
     bootstrap: bool = False,
 ) -> dict:
     steps = staircase(obs, threshold_score)
@@ -96,6 +114,7 @@ def trend(
     out = {
         "benchmark": benchmark,
         "threshold_model": threshold_model,
+        "threshold_models": threshold_models or threshold_model,
         "threshold_score": threshold_score,
         "n": fit.n,
         "start_date": fit.start_date,
@@ -117,13 +136,22 @@ def trends(obs: pl.DataFrame, benchmark: str, *, bootstrap: bool = False) -> pl.
     rows = []
     for t in thresholds(obs, benchmark).iter_rows(named=True):
         try:
-            rows.append(trend(obs, benchmark, t["model"], t["score"], bootstrap=bootstrap))
+            rows.append(
+                trend(
+                    obs,
+                    benchmark,
+                    t["model"],
+                    t["score"],
+                    threshold_models=t["models"],
+                    bootstrap=bootstrap,
+                )
+            )
         except InsufficientData:
             continue
-    cols = RESULT_COLUMNS + (["boot90_low", "boot90_high"] if bootstrap else [])
-    if not rows:
-        return pl.DataFrame(schema={c: pl.String for c in cols}).clear()
-    return pl.DataFrame(rows).select(cols)
+    # Typed even when empty: an all-string empty frame would turn every column of a later
+    # concat into strings.
+    schema = RESULT_SCHEMA | (BOOTSTRAP_SCHEMA if bootstrap else {})
+    return pl.DataFrame(rows, schema=schema) if rows else pl.DataFrame(schema=schema)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -134,8 +162,14 @@ EPOCH_SOURCE = "epoch-llm-price-trends"
 EPOCH_BENCHMARKS = ["mmlu", "gpqa-diamond", "humaneval", "math-500", "arena-elo", "math-level-5"]
 # What Epoch's page states, for comparison with the reproduction (Cottier et al. 2025): the price
 # of GPT-4-level performance on GPQA Diamond fell about 40x per year, and rates range from about
-# 9x to 900x per year across benchmarks and thresholds.
-EPOCH_PUBLISHED = {"gpqa_gpt4_level_factor": 40.0, "range_low": 9.0, "range_high": 900.0}
+# 9x to 900x per year across benchmarks and thresholds, in a table of 21 trends (one per distinct
+# threshold).
+EPOCH_PUBLISHED = {
+    "gpqa_gpt4_level_factor": 40.0,
+    "range_low": 9.0,
+    "range_high": 900.0,
+    "trends": 21,
+}
 
 
 def epoch_observations(
@@ -165,7 +199,8 @@ def reproduce_epoch(
     *,
     bootstrap: bool = False,
 ) -> pl.DataFrame:
-    """Epoch AI's table of fixed-capability price trends, one row per benchmark x threshold."""
+    """Epoch AI's table of fixed-capability price trends, one row per benchmark x distinct
+    threshold (21 rows on the Epoch-sourced data, as in Epoch's table)."""
     return pl.concat(
         [
             trends(epoch_observations(token_prices, scores, models, b), b, bootstrap=bootstrap)

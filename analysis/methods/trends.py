@@ -141,14 +141,15 @@ def bootstrap_factor_interval(
     y = np.log(np.asarray(prices, dtype=float)) / np.log(log_base)
     require_points("bootstrap interval", len(x), 3)
     rng = np.random.default_rng(seed)
-    factors = []
-    for _ in range(n_boot):
-        idx = rng.integers(0, len(x), len(x))
-        xs, ys = x[idx], y[idx]
-        if np.ptp(xs) == 0:
-            continue
-        slope = sm.OLS(ys, sm.add_constant(xs, has_constant="add")).fit().params[1]
-        factors.append(decline_factor(slope, log_base))
+    # All resamples at once (row k holds the k-th draw of n indices, the same stream a loop of
+    # rng.integers(0, n, n) calls would consume); each row's OLS slope is cov(x, y) / var(x).
+    idx = rng.integers(0, len(x), (n_boot, len(x)))
+    xs, ys = x[idx], y[idx]
+    xc = xs - xs.mean(axis=1, keepdims=True)
+    sxx = (xc * xc).sum(axis=1)
+    fitted = np.ptp(xs, axis=1) > 0  # all dates equal: no slope, skipped
+    slopes = (xc * (ys - ys.mean(axis=1, keepdims=True))).sum(axis=1)[fitted] / sxx[fitted]
+    factors = log_base ** (-DAYS_PER_YEAR * slopes)
     tail = (1 - level) / 2 * 100
     lo, hi = np.percentile(factors, [tail, 100 - tail])
     return float(lo), float(hi)

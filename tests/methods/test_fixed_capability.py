@@ -38,6 +38,21 @@ def test_thresholds_are_models_that_were_top_one_at_their_date():
     assert t["score"].to_list() == [40.0, 45.0, 46.0]
 
 
+def test_tied_models_set_one_threshold_named_after_the_first():
+    tied = obs(
+        [
+            ("a", date(2022, 1, 1), 100.0, 40.0),
+            ("z", date(2022, 3, 1), 80.0, 40.0),  # matches a's best: same threshold
+            ("b", date(2022, 6, 1), 50.0, 45.0),
+            ("y", date(2022, 6, 1), 60.0, 45.0),  # same date and score as b: named after b
+        ]
+    )
+    t = thresholds(tied, "humaneval")
+    assert t["model"].to_list() == ["a", "b"]
+    assert t["models"].to_list() == ["a; z", "b; y"]
+    assert t["score"].to_list() == [40.0, 45.0]
+
+
 def test_mmlu_and_gpqa_skip_thresholds_under_30():
     low = obs([("a", date(2021, 1, 1), 9.0, 25.0), ("b", date(2022, 1, 1), 5.0, 31.0)])
     assert thresholds(low, "mmlu")["model"].to_list() == ["b"]
@@ -81,3 +96,13 @@ def test_trends_leaves_out_thresholds_without_enough_points():
     table = trends(LADDER, "humaneval")
     assert table["threshold_model"].to_list() == ["a"]
     assert table["n"].to_list() == [5]
+
+
+def test_trends_without_enough_points_is_an_empty_frame_with_numeric_columns():
+    few = trends(LADDER.head(2), "humaneval", bootstrap=True)
+    assert few.height == 0
+    assert few.schema["factor_per_year"] == pl.Float64 and few.schema["n"] == pl.Int64
+    assert few.schema["start_date"] == pl.Date and few.schema["boot90_low"] == pl.Float64
+    # Concatenated with a benchmark that has trends, the numbers stay numbers.
+    both = pl.concat([trends(LADDER, "humaneval"), trends(LADDER.head(2), "mmlu")])
+    assert both.schema["factor_per_year"] == pl.Float64 and both.height == 1

@@ -14,7 +14,7 @@ from analysis.data import release as data
 from analysis.data.paths import ROOT
 from analysis.methods import fixed_capability
 
-COLUMNS = "benchmark,threshold_model,threshold_score,n,start_date,end_date,factor_per_year,ci90_low,ci90_high,r_squared"
+COLUMNS = "benchmark,threshold_model,threshold_models,threshold_score,n,start_date,end_date,factor_per_year,ci90_low,ci90_high,r_squared"
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +31,21 @@ def test_gpt4_level_on_gpqa_diamond_falls_about_40x_per_year(table):
     stated = fixed_capability.EPOCH_PUBLISHED["gpqa_gpt4_level_factor"]
     assert round(row["factor_per_year"], -1) == stated
     assert row["ci90_low"] < stated < row["ci90_high"]
+
+
+def test_one_row_per_distinct_threshold_21_as_in_epochs_table(table):
+    # Epoch's published table has 21 trends; four thresholds are set by two tied models each.
+    assert table.height == 21 == fixed_capability.EPOCH_PUBLISHED["trends"]
+    assert table.select("benchmark", "threshold_score").is_unique().all()
+    ties = table.filter(pl.col("threshold_models").str.contains(";"))
+    assert dict(zip(ties["benchmark"], ties["threshold_models"], strict=True)) == {
+        "mmlu": "GPT-4 Turbo; GPT-4o-2024-05",
+        "gpqa-diamond": "GPT-4 Turbo; Claude-3-Opus",
+        "math-500": "GPT-4o-2024-05; GPT-4o-mini",
+        "math-level-5": "GPT-4o-2024-05; GPT-4o-mini",
+    }
+    # The canonical name is the first model in the list (the earlier one).
+    assert (ties["threshold_model"] == ties["threshold_models"].str.split("; ").list.first()).all()
 
 
 def test_rates_range_from_about_9x_to_900x(table):
@@ -51,6 +66,14 @@ def test_reasoning_models_are_excluded(table):
         data.load("token_prices"), data.load("benchmark_scores"), data.load("models"), "mmlu"
     )
     assert reasoning.isdisjoint(obs["model"]) and reasoning.isdisjoint(table["threshold_model"])
+
+
+def test_a_benchmark_without_trends_leaves_the_columns_numeric():
+    scores = data.load("benchmark_scores").filter(pl.col("benchmark") != "humaneval")
+    t = fixed_capability.reproduce_epoch(data.load("token_prices"), scores, data.load("models"))
+    assert "humaneval" not in set(t["benchmark"])
+    assert t.schema["factor_per_year"] == pl.Float64 and t.schema["n"] == pl.Int64
+    assert t.schema["start_date"] == pl.Date
 
 
 def test_the_data_pipeline_keeps_epochs_values_exactly(sources_dir, table):

@@ -105,6 +105,48 @@ def test_bootstrap_is_reproducible():
     )
 
 
+def loop_bootstrap(dates, prices, n_boot, seed, level=0.90):
+    """The pre-vectorised reference: one statsmodels OLS per resample, same RNG stream."""
+    x = ordinal_days(dates)
+    y = np.log10(prices)
+    rng = np.random.default_rng(seed)
+    factors = []
+    for _ in range(n_boot):
+        idx = rng.integers(0, len(x), len(x))
+        xs, ys = x[idx], y[idx]
+        if np.ptp(xs) == 0:
+            continue
+        slope = sm.OLS(ys, sm.add_constant(xs, has_constant="add")).fit().params[1]
+        factors.append(decline_factor(slope))
+    tail = (1 - level) / 2 * 100
+    return tuple(float(v) for v in np.percentile(factors, [tail, 100 - tail]))
+
+
+@pytest.mark.parametrize("n", [4, 6, 15])
+def test_vectorised_bootstrap_equals_the_statsmodels_loop(n):
+    # n=4 draws many resamples with one date only, which both must skip alike.
+    dates, prices = synthetic(8.0, n=n, noise=0.3, seed=n)
+    fast = bootstrap_factor_interval(dates, prices, n_boot=300, seed=11)
+    slow = loop_bootstrap(dates, prices, n_boot=300, seed=11)
+    assert fast == pytest.approx(slow, rel=1e-9)
+
+
+def test_bootstrap_skips_resamples_with_one_date():
+    # Two distinct dates among four points: 2 * (1/2)**4 = 1/8 of resamples have one date only.
+    dates = [date(2024, 1, 1)] * 2 + [date(2025, 1, 1)] * 2
+    prices = [10.0, 10.0, 1.0, 1.0]
+    lo, hi = bootstrap_factor_interval(dates, prices, n_boot=500)
+    assert lo == pytest.approx(10 ** (365 / 366), rel=1e-12)  # 2024 has 366 days
+    assert hi == pytest.approx(lo, rel=1e-12)
+
+
+def test_bootstrap_interval_brackets_a_known_rate_tightly_on_a_long_series():
+    dates, prices = synthetic(6.0, n=400, noise=0.1, seed=3)
+    lo, hi = bootstrap_factor_interval(dates, prices)
+    assert lo < 6.0 < hi
+    assert lo > 5.0 and hi < 7.2
+
+
 def test_newey_west_errors_are_available_for_autocorrelated_series():
     dates, prices = synthetic(5.0, n=30)
     plain = fit_log_trend(dates, prices)
