@@ -9,7 +9,6 @@ code cannot drift. The result is cached per data version.
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 from functools import cache
 
@@ -26,7 +25,7 @@ BENCHMARK, THRESHOLD_MODEL = estimates.GPT4_GPQA  # the trend the chapter follow
 CLAIM_ID = "epoch-fixed-capability-decline"
 MOST = 0.9  # "most trends rest on ... points": the points of at least this share of the trends
 # The number of bootstrap draws: `fixed_capability.trend` takes the default of the interval.
-N_BOOT = inspect.signature(trends.bootstrap_factor_interval).parameters["n_boot"].default
+N_BOOT = trends.N_BOOT
 
 
 @dataclass(frozen=True)

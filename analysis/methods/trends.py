@@ -16,6 +16,7 @@ import polars as pl
 import statsmodels.api as sm
 
 DAYS_PER_YEAR = 365
+N_BOOT = 2000  # bootstrap draws of `bootstrap_factor_interval` (the chapters quote it)
 
 
 class InsufficientData(ValueError):
@@ -127,7 +128,7 @@ def bootstrap_factor_interval(
     dates,
     prices,
     *,
-    n_boot: int = 2000,
+    n_boot: int = N_BOOT,
     level: float = 0.90,
     seed: int = 20250313,
     log_base: float = 10.0,
