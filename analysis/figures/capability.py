@@ -24,9 +24,10 @@ BENCHMARK_NAMES = {
     "eci": "Epoch Capabilities Index",
 }
 # The columns of a fixed-capability trends table (`fixed_capability.RESULT_COLUMNS`) it shows.
+# One row per distinct threshold, naming every model that set it (tied models share a row).
 TREND_COLUMNS = [
     "benchmark",
-    "threshold_model",
+    "threshold_models",
     "threshold_score",
     "n",
     "start_date",
@@ -140,7 +141,7 @@ def trends_gt(table: pl.DataFrame, *, bootstrap: bool = False) -> GT:
     gt = (
         GT(df.select(cols), groupname_col="benchmark")
         .cols_label(
-            threshold_model="Threshold set by",
+            threshold_models="Threshold set by",
             threshold_score="Score",
             n="Points",
             start_date="From",
