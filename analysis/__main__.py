@@ -202,9 +202,9 @@ def _reproduce_all(args) -> int:
 
 
 def _estimates(args) -> int:
-    from analysis.report import estimates
+    from analysis.report import estimates, vintages
 
-    table = estimates.headline(args.version)
+    table = vintages.vintages() if args.vintages else estimates.headline(args.version)
     if args.json:
         print(json.dumps(table.to_dicts(), indent=2, default=str))
     else:
@@ -320,6 +320,11 @@ def parser() -> argparse.ArgumentParser:
     )
     est.add_argument("--version")
     est.add_argument("--json", action="store_true")
+    est.add_argument(
+        "--vintages",
+        action="store_true",
+        help="every estimate in every release, beside the previous release's value",
+    )
     est.set_defaults(func=_estimates)
 
     a = sub.add_parser("assets", help="write the offline vega bundle into assets/vega/")
