@@ -1,0 +1,91 @@
+"""What the "Data versions" appendix shows: every release, what changed from the one before (rows
+added, changed and removed per table and source; new models and providers), and every headline
+estimate in each release beside the previous one, so a reader sees how the conclusions moved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import polars as pl
+
+from analysis.data import changes
+from analysis.data import release as data
+from analysis.report import results, vintages
+from analysis.report.quote import Quote, Quotes, fmt_count
+
+SLUG = "data-versions"
+MOVED = 0.10  # an estimate "moved" when it changed by more than this share between releases
+LISTED_IDS = 12  # new model ids named in the prose at most
+
+
+@dataclass(frozen=True)
+class DataVersions:
+    version: str
+    releases: pl.DataFrame  # version, released, description
+    changes: pl.DataFrame  # table, source_id, added, changed, removed (latest vs previous)
+    vintages: pl.DataFrame  # every estimate of every release with the previous value
+    q: Quotes
+
+
+def change_sentence(
+    previous: str | None, table: pl.DataFrame, new_models: list[str], new_providers: list[str]
+) -> str:
+    """What the release changed, as one sentence (the first release has nothing to compare)."""
+    if previous is None:
+        return "This is the first release: there is nothing earlier to compare it with."
+    added, changed, removed = (fmt_count(table[c].sum()) for c in ("added", "changed", "removed"))
+    shown = new_models[:LISTED_IDS]
+    listed = ", ".join(shown) + (", ..." if len(new_models) > len(shown) else "")
+    return (
+        f"Against the release before it ({previous}), this release adds {added} rows, changes "
+        f"{changed} and removes {removed}; it prices {fmt_count(len(new_models))} models the "
+        f"previous release did not{f' ({listed})' if shown else ''}; new providers: "
+        f"{fmt_count(len(new_providers))}"
+        f"{' (' + ', '.join(new_providers) + ')' if new_providers else ''}."
+    )
+
+
+def moved(vintage: pl.DataFrame, share: float = MOVED) -> pl.DataFrame:
+    """Estimates of the newest release that moved by more than `share` from the release before."""
+    newest = vintage.filter(pl.col("data_version") == vintage["data_version"].max())
+    return newest.filter((pl.col("change_ratio") - 1).abs() > share)
+
+
+@cache
+def _compute(version: str) -> DataVersions:
+    names = [r.version for r in data.releases()]
+    names = names[: names.index(version) + 1]  # a pinned older render shows history up to it
+    releases = pl.DataFrame(
+        [
+            {"version": r.version, "released": r.released, "description": r.description}
+            for r in data.releases()
+            if r.version in names
+        ]
+    )
+    previous = changes.previous_release(version)
+    table = (
+        changes.changes(previous, version)
+        if previous
+        else pl.DataFrame(schema=changes.CHANGE_SCHEMA)
+    )
+    vintage = vintages.vintages(names)
+    new_models = changes.new_ids(previous, version, "model_id") if previous else []
+    new_providers = changes.new_ids(previous, version, "provider") if previous else []
+    q = Quotes(
+        SLUG,
+        {
+            "version": Quote(version),
+            "n_releases": Quote(len(names), "count"),
+            "first_release": Quote(names[0]),
+            "changed": Quote(change_sentence(previous, table, new_models, new_providers)),
+            "moved_share": Quote(MOVED, "share"),
+            "n_moved": Quote(moved(vintage).height, "count"),
+            "n_estimates": Quote(vintage.filter(pl.col("data_version") == version).height, "count"),
+        },
+    )
+    return DataVersions(version, releases, table, vintage, q)
+
+
+def compute(version: str | None = None) -> DataVersions:
+    return _compute(results.version(version))
