@@ -46,7 +46,6 @@ Decisions worth knowing:
 
 from __future__ import annotations
 
-import csv
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -56,6 +55,7 @@ from pathlib import Path
 
 import polars as pl
 
+from analysis.data import lookup
 from analysis.data.errors import DataError, Problem, fail
 from analysis.data.schema import SLUG, TABLES
 
@@ -314,11 +314,9 @@ def _index_alias(
 
 def load_catalog(path: Path = CATALOG_PATH) -> Catalog:
     """Read and check the curated catalog: ids are slugs, no alias claimed twice."""
-    with path.open(newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
+    rows, problems = lookup.check(lookup.SPECS["model_catalog"], path)
     if not rows or list(rows[0]) != CATALOG_COLUMNS:
         raise fail(path, None, None, None, f"columns must be {CATALOG_COLUMNS}")
-    problems: list[Problem] = []
     exact: dict[str, str] = {}
     by_slug: dict[str, str] = {}
     for i, r in enumerate(rows, start=1):

@@ -35,7 +35,7 @@ import polars as pl
 
 from analysis.data.errors import fail
 from analysis.data.gpus import canonical_gpu
-from analysis.data.importers.common import frame, locator, slug
+from analysis.data.importers.common import frame, locator, number, slug
 
 FOLDER = "gpu-prices-henryzhang-backfill"
 FILE = "2026-09_series__backfill_ratecards.csv"
@@ -79,28 +79,16 @@ def _period(path: Path, row: int, value: str | None) -> date:
     return date(int(year), int(month), 1)
 
 
-def _price(path: Path, row: int, column: str, value: str | None) -> float | None:
-    if value is None or value.strip() == "":
-        return None
-    try:
-        number = float(value)
-    except ValueError:
-        raise fail(path, row, column, value, "must be a number") from None
-    if number < 0:
-        raise fail(path, row, column, value, "must not be negative")
-    return number
-
-
 def _provider_medians(path: Path, row: int, text: str | None) -> list[tuple[str, float]]:
     """`lambda=2.537;runpod=4.743` -> [("lambda", 2.537), ("runpod", 4.743)]."""
     out = []
     for part in (text or "").split(";"):
         if not part.strip():
             continue
-        name, sep, number = part.partition("=")
+        name, sep, amount = part.partition("=")
         if not sep or not name.strip():
             raise fail(path, row, "providers", text, "must be name=value pairs separated by ';'")
-        value = _price(path, row, "providers", number)
+        value = number(path, row, "providers", amount, minimum=0)
         if value is None:
             raise fail(path, row, "providers", text, "every provider needs a value")
         out.append((slug(name), value))
@@ -132,12 +120,12 @@ def parse_backfill(path: Path) -> list[dict]:
         name, gpu = _gpu(path, i, rec["index_code"])
         base = {"gpu": gpu, "source_gpu_name": name, "date": _period(path, i, rec["period"])}
         base |= {"region": None, "gpus_per_instance": None, "source_id": SOURCE_ID, "row": i}
-        value = _price(path, i, "value", rec["value"])
+        value = number(path, i, "value", rec["value"], minimum=0)
         if value is None:
             raise fail(path, i, "value", rec["value"], "a published month needs a value")
         out.append(_row(base, PROVIDER, "index", "index-restated", value))
         for column, (pricing, statistic) in SIDE_COLUMNS.items():
-            side = _price(path, i, column, rec[column])
+            side = number(path, i, column, rec[column], minimum=0)
             if side is not None:
                 out.append(_row(base, PROVIDER, pricing, statistic, side))
         for provider, median in _provider_medians(path, i, rec["providers"]):

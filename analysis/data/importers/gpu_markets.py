@@ -51,7 +51,7 @@ import polars as pl
 
 from analysis.data.errors import fail
 from analysis.data.gpus import canonical_gpu
-from analysis.data.importers.common import frame, locator
+from analysis.data.importers.common import frame, locator, number
 
 TUGOT_FOLDER = "gpu-prices-tugot17-primeintellect"
 SUI_FOLDER = "openrouter-sui414"
@@ -107,18 +107,6 @@ RUNPOD_PRICES = {
     "community_price": ("on-demand", "community-cloud"),
     "spot_bid_floor": ("spot", "bid-floor"),
 }
-
-
-def _price(path: Path, row: int, column: str, value: object) -> float | None:
-    if value is None or (isinstance(value, str) and value.strip() == ""):
-        return None
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise fail(path, row, column, value, "must be a number") from None
-    if number < 0:
-        raise fail(path, row, column, value, "must not be negative")
-    return number
 
 
 def _day(path: Path, row: int, column: str, value: object) -> date:
@@ -184,7 +172,7 @@ def parse_tugot17(path: Path) -> list[dict]:
             raise fail(path, line_no, "gpu_type", name, "GPU has no canonical id")
         stats = snap.get("price_stats") or {}
         for stat in TUGOT_STATS:
-            value = _price(path, line_no, f"price_stats.{stat}", stats.get(stat))
+            value = number(path, line_no, f"price_stats.{stat}", stats.get(stat), minimum=0)
             if value is not None:
                 args = ("primeintellect", day, "marketplace", stat, value)
                 out.append(_row(gpu, name, *args, "gpu-tracker-tugot17", f"line {line_no}"))
@@ -202,7 +190,7 @@ def parse_ornn(path: Path) -> list[dict]:
         gpu = canonical_gpu(name)
         if gpu is None:
             continue
-        value = _price(path, i, "index_value", rec["index_value"])
+        value = number(path, i, "index_value", rec["index_value"], minimum=0)
         if value is None:
             continue
         day = _day(path, i, "timestamp", rec["timestamp"])
@@ -235,7 +223,7 @@ def parse_vast(path: Path) -> list[dict]:
         if gpu is None:
             continue
         for column, stat in VAST_STATS.items():
-            value = _price(path, rec["row"], column, rec[column])
+            value = number(path, rec["row"], column, rec[column], minimum=0)
             if value is not None:
                 args = (name, "vast.ai", day, VAST_RENTAL[rental], stat, value)
                 out.append(_row(gpu, *args, "vast-market-sui414", f"row {rec['row']}"))
@@ -263,7 +251,7 @@ def parse_runpod_daily(path: Path) -> list[dict]:
             continue
         day = _day(path, i, "date", rec["date"])
         for column, (pricing, stat) in RUNPOD_PRICES.items():
-            value = _price(path, i, column, rec[column])
+            value = number(path, i, column, rec[column], minimum=0)
             if value is not None:
                 args = (name, "runpod", day, pricing, stat, value, "runpod-sui414", f"row {i}")
                 out.append(_row(gpu, *args))
@@ -278,7 +266,7 @@ def parse_runpod_depth(path: Path) -> list[dict]:
             continue  # whole-instance prices for 2..8 GPUs; see module docstring
         name = (rec["gpu_type"] or "").strip()
         gpu = canonical_gpu(name)
-        value = _price(path, i, "min_price_per_hour", rec["min_price_per_hour"])
+        value = number(path, i, "min_price_per_hour", rec["min_price_per_hour"], minimum=0)
         if gpu is None or value is None:
             continue
         day = _day(path, i, "date", rec["date"])

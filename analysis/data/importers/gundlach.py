@@ -67,7 +67,13 @@ from pathlib import Path
 import polars as pl
 
 from analysis.data.errors import fail
-from analysis.data.importers.common import MODEL_INFO_SCHEMA, frame, locator, provenance
+from analysis.data.importers.common import (
+    MODEL_INFO_SCHEMA,
+    check_unique,
+    frame,
+    locator,
+    provenance,
+)
 
 SOURCE_ID = "gundlach-inference"
 FILE = "inference-price-trends-gundlach/2026-04-27_HEAD/data/inference_data_new_large.csv"
@@ -351,26 +357,11 @@ def parse(path: Path, sources_dir: Path) -> Parsed:
     return out
 
 
-def _check_unique(rows: list[dict], key: tuple[str, ...], table: str) -> None:
-    seen: dict[tuple, str] = {}
-    for row in rows:
-        k = tuple(row[c] for c in key)
-        if k in seen:
-            raise fail(
-                row["source_locator"],
-                None,
-                ", ".join(key),
-                k,
-                f"duplicate {table} key; first at {seen[k]}",
-            )
-        seen[k] = row["source_locator"]
-
-
 def build(sources_dir: Path) -> dict[str, pl.DataFrame]:
     out = parse(sources_dir / FILE, sources_dir)
-    _check_unique(out.prices, ("source_model_name", "date", "price_kind"), "token_prices")
-    _check_unique(out.scores, ("source_model_name", "benchmark", "date"), "benchmark_scores")
-    _check_unique(out.info, ("source_model_name",), "model_info")
+    check_unique(out.prices, ("source_model_name", "date", "price_kind"), "token_prices")
+    check_unique(out.scores, ("source_model_name", "benchmark", "date"), "benchmark_scores")
+    check_unique(out.info, ("source_model_name",), "model_info")
     prices = frame("token_prices", out.prices, drop=("model_id", "first_party"))
     scores = frame("benchmark_scores", out.scores, drop=("model_id",))
     info = pl.DataFrame(
