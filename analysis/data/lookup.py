@@ -185,6 +185,20 @@ register(
 )
 register(
     Spec(
+        "model_families",
+        "Name families and their developer: a slug no catalog entry or source metadata names, "
+        "but whose name is the developer's own family name (first matching pattern wins; see "
+        "analysis/data/curate/identity.py).",
+        [
+            Col("pattern", required=True),
+            Col("developer", required=True, pattern=ID),
+            Col("why", required=True),
+        ],
+        key=["pattern"],
+    )
+)
+register(
+    Spec(
         "model_catalog",
         "Curated models: canonical id, display name, organisation, aliases (';'-separated; "
         "a leading '=' makes an alias exact-only). See analysis/data/models.py.",
