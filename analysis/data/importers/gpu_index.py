@@ -22,7 +22,8 @@ Left out, and why:
   no value for them; their side columns are skipped too, so every row here is from a published month.
 - `reserved_raw_median`: the file does not say the commitment term, and the pricing types
   (1-year, 3-year) need one; mapping it would be a guess.
-- Dispersion, counts, flags and `matched_log_change`: not prices.
+- Dispersion, flags and `matched_log_change`: not prices. The provider counts behind the index
+  and the raw medians are kept as `offer_count` (`provider_count`, `spot_providers`).
 """
 
 from __future__ import annotations
@@ -67,8 +68,8 @@ REQUIRED = [
 ]
 # column -> (pricing, statistic)
 SIDE_COLUMNS = {
-    "raw_on_demand_median": ("on-demand", "median-raw"),
-    "spot_raw_median": ("spot", "median-raw"),
+    "raw_on_demand_median": ("on-demand", "median-raw", "provider_count"),
+    "spot_raw_median": ("spot", "median-raw", "spot_providers"),
 }
 
 
@@ -123,14 +124,22 @@ def parse_backfill(path: Path) -> list[dict]:
         value = number(path, i, "value", rec["value"], minimum=0)
         if value is None:
             raise fail(path, i, "value", rec["value"], "a published month needs a value")
-        out.append(_row(base, PROVIDER, "index", "index-restated", value))
-        for column, (pricing, statistic) in SIDE_COLUMNS.items():
+        count = _count(path, i, "provider_count", rec.get("provider_count"))
+        out.append(_row(base, PROVIDER, "index", "index-restated", value) | {"offer_count": count})
+        for column, (pricing, statistic, counted) in SIDE_COLUMNS.items():
             side = number(path, i, column, rec[column], minimum=0)
             if side is not None:
-                out.append(_row(base, PROVIDER, pricing, statistic, side))
+                n = _count(path, i, counted, rec.get(counted))
+                out.append(_row(base, PROVIDER, pricing, statistic, side) | {"offer_count": n})
         for provider, median in _provider_medians(path, i, rec["providers"]):
             out.append(_row(base, provider, "on-demand", "median-restated", median))
     return out
+
+
+def _count(path: Path, row: int, column: str, value: str | None) -> int | None:
+    """How many providers' quotes a median rests on (the file's own count)."""
+    n = number(path, row, column, value, minimum=0)
+    return None if n is None else int(n)
 
 
 def _row(base: dict, provider: str, pricing: str, statistic: str, value: float) -> dict:
