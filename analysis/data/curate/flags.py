@@ -54,10 +54,12 @@ PLACEHOLDER_MIN_MODELS = 3
 # A price this many times above or below the same model's median price at the other sellers on
 # overlapping dates. Legitimate provider spreads reach ~10-20x (speed tiers, 405B on small
 # hosts); per-token vs per-1M-token slips and per-request fees read as per-token are 100x-1e6x.
-UNIT_SLIP_FACTOR = 50.0
+UNIT_SLIP_FACTOR = 25.0
 # Announcement prices precede API availability by days (Claude 3 Haiku: priced 2024-03-04,
 # available 2024-03-13): a price up to this many days before the release date is not flagged.
 RELEASE_GRACE_DAYS = 14
+# Sources that date prices by month (Gundlach's `M/1/YYYY` columns): compared by month.
+MONTHLY_SOURCES = frozenset({"gundlach-inference"})
 
 NON_TEXT = re.compile(
     r"(?:^|[-.])(?:tts|text-to-speech|speech|whisper|transcribe|transcription|audio|realtime|"
@@ -96,9 +98,11 @@ def placeholder_price(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
     df = prices.with_row_index("_i").join(sizes, on="model_id", how="left").sort("_i")
     df = df.with_columns(_end(df).alias("_end"), pl.coalesce("valid_from", "date").alias("_start"))
     key = ["source_id", "provider", "input_usd_per_mtok", "output_usd_per_mtok"]
+    priced = (pl.col("input_usd_per_mtok") > 0) | (pl.col("output_usd_per_mtok") > 0)
     cand = df.filter(
         pl.col("_size").is_not_null()
         & pl.col("input_usd_per_mtok").is_not_null()
+        & priced  # a free tier (0/0) is an offer, not a placeholder
         & (pl.col("provider") != "unspecified")
     )
     pairs = cand.join(cand, on=key, suffix="_o").filter(
@@ -141,10 +145,10 @@ def _blended(df: pl.DataFrame) -> pl.Expr:
 
 
 def unit_slip(prices: pl.DataFrame) -> Result:
-    """A price more than 50x above or below the same model's median at the other sellers.
+    """A price more than 25x above or below the same model's median at the other sellers.
 
     Compared on the 3:1 blend (or the source's own blend) with the other sellers' prices of the
-    same model in force on overlapping dates. Spreads between hosts reach 10-20x; a factor of 50
+    same model in force on overlapping dates. Spreads between hosts reach 10-20x; a factor of 25
     or more is a unit slip (per token read as per 1M, a per-request fee read as per token).
     Not evaluable where no other seller prices the model on overlapping dates.
     """
@@ -185,19 +189,27 @@ def before_release(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
     """A price dated more than 14 days before the model's release date.
 
     No API sells a model before it exists; such a date is the source's error (or the release
-    date's: the models table notes where sources disagree). Not evaluable where the model has no
-    release date, or only the date OpenRouter listed it (a listing date, not a release).
+    date's: the models table notes where sources disagree). Sources that date prices by month
+    are compared by month. Not evaluable where the model is unresolved or has no release date,
+    or only the date OpenRouter listed it (a listing date, not a release).
     """
     from analysis.data.models import LISTING_DATE_SOURCES
 
-    rel = models.select("model_id", "release_date", "release_date_source_id")
+    rel = models.select("model_id", "release_date", "release_date_source_id", "resolved")
     df = prices.with_row_index("_i").join(rel, on="model_id", how="left").sort("_i")
-    evaluable = df["release_date"].is_not_null() & ~df["release_date_source_id"].is_in(
-        list(LISTING_DATE_SOURCES)
-    ).fill_null(False)
+    evaluable = (
+        df["release_date"].is_not_null()
+        & df["resolved"].fill_null(False)
+        & ~df["release_date_source_id"].is_in(list(LISTING_DATE_SOURCES)).fill_null(False)
+    )
     start = df.select(pl.coalesce("valid_from", "date"))[:, 0]
-    gap = (df["release_date"] - start).dt.total_days()
-    flagged = (evaluable & (gap > RELEASE_GRACE_DAYS)).fill_null(False)
+    monthly = df["source_id"].is_in(list(MONTHLY_SOURCES))
+    released = df.select(
+        pl.when(monthly).then(pl.col("release_date").dt.truncate("1mo")).otherwise("release_date")
+    )[:, 0]
+    gap = (released - start).dt.total_days()
+    grace = pl.Series([0 if m else RELEASE_GRACE_DAYS for m in monthly.to_list()])
+    flagged = (evaluable & (gap > grace)).fill_null(False)
     return Result(flagged, evaluable.fill_null(False))
 
 
@@ -226,7 +238,7 @@ def regional_surcharge(prices: pl.DataFrame) -> Result:
 
 # Marketplace statistics more than this many times the same GPU's median across the other
 # sources in the same month: listings nobody rents (vast.ai's do-not-rent prices).
-MARKET_OUTLIER_FACTOR = 3.0
+MARKET_OUTLIER_FACTOR = 5.0
 # A median or percentile resting on fewer offers than this is one offer's price.
 THIN_OFFERS = 3
 MARKET_STATISTICS = {"median", "p25", "p75", "min", "mean", "median-raw", "median-restated"}
@@ -242,7 +254,7 @@ def zero_not_offered(gpu: pl.DataFrame) -> Result:
 
 
 def marketplace_outlier(gpu: pl.DataFrame) -> Result:
-    """A marketplace price more than 3x the same GPU's median across other sources that month.
+    """A marketplace price more than 5x the same GPU's median across other sources that month.
 
     Marketplaces list offers at any price, including ones set so high nobody rents them; a
     marketplace statistic far above every other source's price for the GPU that month is such a

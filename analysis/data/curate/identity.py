@@ -332,7 +332,9 @@ def resolve_name(source_id: str, name: str, hint: str | None, known: Known) -> d
         out |= {"model_id": slug, "identified_by": None}
     mid = out["model_id"]
     cat_name = _catalog_names().get(mid, "")
-    out["moving_alias"] = bool(
+    # A name that states its snapshot date (`chatgpt-4o-latest-20240808`) is that snapshot.
+    dated = _SNAPSHOT.match(slug) is not None and _SNAPSHOT.match(slug)["tag"].count("-") == 2
+    out["moving_alias"] = not dated and bool(
         MOVING.search(mid) or (name or "").strip().startswith("~") or "(moving alias)" in cat_name
     )
     return out
@@ -382,7 +384,7 @@ def split_snapshots(resolved: pl.DataFrame, known: Known) -> pl.DataFrame:
     snap = pl.col("_slug").str.extract(_SNAPSHOT.pattern, 1)
     df = df.with_columns(
         pl.when(pl.col("identified_by").is_not_null() & (snap.is_not_null()))
-        .then(pl.col("_slug").str.extract(r"^(.+)-[0-9-]+$", 1))
+        .then(pl.col("_slug").str.extract(_SNAPSHOT.pattern, 1))
         .alias("_family")
     )
     ids = set(df.filter(pl.col("identified_by").is_not_null())["model_id"]) | known.info_slugs
