@@ -158,8 +158,9 @@ PRICE_CURATION_COLUMNS = [
     Column(
         "valid_to",
         "date",
-        "First evidence of the next different price of the same offer, else the last date a "
-        "source saw this price; empty while the newest snapshot of a source still shows it",
+        "Last day in force: the day before the next different price of the same offer, else "
+        "the last date a source saw this price; empty while a source's newest snapshot still "
+        "shows it",
     ),
     *CURATION_COLUMNS,
 ]

@@ -17,8 +17,9 @@ price long after a cut. This module turns the runs into the facts they report:
   extends the spell. A run at the price of an earlier, superseded spell, from a source that has
   not itself shown the newer price before, is a stale copy: it does not reopen the old price.
   Its evidence after the supersession becomes one `stale` row per spell, which the flag rules
-  mark `superseded_stale`. A spell never superseded ends on the last date a source saw it
-  (`valid_to`), or stays open (`valid_to` empty) when a source's newest snapshot still shows it.
+  mark `superseded_stale`. `valid_to` is the last day a price is in force: the day before the
+  next price's first evidence, else the last date a source saw it, or empty while a source's
+  newest snapshot still shows it.
 - **Facts**: a spell's prices are its run's input, output and blended prices (the fact); cached
   and batch prices come from the first source, in `SOURCE_PRECEDENCE`, that states them.
 
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 
 import polars as pl
 
@@ -183,7 +184,7 @@ def build_spells(runs: list[Run]) -> list[Spell]:
                 # A stale copy of a superseded price: evidence for the old spell, after its end.
                 earlier.runs.append(r)
             else:
-                current.valid_to = r.start
+                current.valid_to = r.start  # the next price's first date (the cut)
                 current.superseded = True
                 spells.append(Spell(r.fact, r.start, [r]))
         seen_before.add(r.fact)
@@ -293,7 +294,11 @@ def _spell_row(key, spell: Spell, snaps, newest, obs: list[dict]) -> dict:
         for r in spell.runs
     )
     row.update(date=spell.start, last_seen=last, valid_from=spell.start)
-    row["valid_to"] = spell.valid_to if spell.superseded else (None if still else last)
+    # valid_to is the last day in force: the day before the next price, else the last sighting.
+    if spell.superseded:
+        row["valid_to"] = max(spell.start, spell.valid_to - timedelta(days=1))
+    else:
+        row["valid_to"] = None if still else last
     for r in spell.runs:
         obs.append(_obs(row["row_id"], r, r.start, ends[id(r)]))
     return row
