@@ -116,8 +116,19 @@ def curate(merged: dict[str, pl.DataFrame]) -> tuple[dict[str, pl.DataFrame], li
     """The curated tables from the importers' frames (analysis/data/curate/), and the count of
     rows each flag rule flagged or could not evaluate."""
     from analysis.data.curate import facts, flags, identity, spells
+    from analysis.data.schema import CURATION_COLUMNS, PRICE_CURATION_COLUMNS
 
+    # The curation writes these columns; whatever an importer's frame carries there is dropped.
+    derived = {c.name for c in [*CURATION_COLUMNS, *PRICE_CURATION_COLUMNS]} | {"first_party"}
+    merged = {
+        t: df.drop([c for c in df.columns if c in derived or c == "model_id"])
+        if t in ("token_prices", "benchmark_scores", "gpu_hour_prices")
+        else df
+        for t, df in merged.items()
+    }
     out = identity.identify(merged)
+    if "token_prices" not in out:
+        return {**merged, **out}, []
     tp = out["token_prices"]
     # Original-currency columns hold amounts quoted in another currency; USD rows leave them empty.
     usd = pl.col("currency") == "USD"
@@ -125,11 +136,17 @@ def curate(merged: dict[str, pl.DataFrame]) -> tuple[dict[str, pl.DataFrame], li
         [pl.when(usd).then(None).otherwise(pl.col(c)).alias(c) for c in ORIGINAL_CURRENCY]
     )
     tables = {"models": out["models"]}
-    tables["token_prices"], obs_tp = spells.curate_prices(tp)
-    tables["benchmark_scores"], obs_bs = facts.curate_scores(out["benchmark_scores"])
-    tables["gpu_hour_prices"], obs_gp = facts.curate_gpus(merged["gpu_hour_prices"])
+    obs = []
+    tables["token_prices"], o = spells.curate_prices(tp)
+    obs.append(o)
+    if "benchmark_scores" in out:
+        tables["benchmark_scores"], o = facts.curate_scores(out["benchmark_scores"])
+        obs.append(o)
+    if "gpu_hour_prices" in merged:
+        tables["gpu_hour_prices"], o = facts.curate_gpus(merged["gpu_hour_prices"])
+        obs.append(o)
     tables, counts = flags.apply(tables)
-    tables["observations"] = pl.concat([obs_tp, obs_gp, obs_bs])
+    tables["observations"] = pl.concat(obs)
     return tables, counts
 
 

@@ -89,13 +89,10 @@ def placeholder_price(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
     look 89x. Compared within one source and seller, among prices in force on overlapping
     dates. Not evaluable where the row's model states no size, or the seller is unspecified.
     """
-    sizes = models.select(
-        "model_id",
-        pl.coalesce(
-            "parameters_b", pl.col("model_id").map_elements(_size, return_dtype=pl.Float64)
-        ).alias("_size"),
-    )
-    df = prices.with_row_index("_i").join(sizes, on="model_id", how="left").sort("_i")
+    stated = models.select("model_id", "parameters_b")
+    df = prices.with_row_index("_i").join(stated, on="model_id", how="left").sort("_i")
+    from_name = pl.col("model_id").map_elements(_size, return_dtype=pl.Float64)
+    df = df.with_columns(pl.coalesce("parameters_b", from_name).alias("_size")).drop("parameters_b")
     df = df.with_columns(_end(df).alias("_end"), pl.coalesce("valid_from", "date").alias("_start"))
     key = ["source_id", "provider", "input_usd_per_mtok", "output_usd_per_mtok"]
     priced = (pl.col("input_usd_per_mtok") > 0) | (pl.col("output_usd_per_mtok") > 0)

@@ -555,6 +555,8 @@ def identify(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     and the models table. `tables` holds the importers' frames (names, no model_id)."""
     info = tables.get("model_info")
     named = [t for t in ("token_prices", "benchmark_scores") if t in tables]
+    if not named:
+        return {}
     names = pl.concat([tables[t].select(NAME_KEYS) for t in named]).unique()
     resolved = resolve_names(names, info)
     info_ids = models.resolve(info, info) if info is not None and not info.is_empty() else None
