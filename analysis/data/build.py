@@ -119,13 +119,15 @@ def curate(merged: dict[str, pl.DataFrame]) -> tuple[dict[str, pl.DataFrame], li
     from analysis.data.schema import CURATION_COLUMNS, PRICE_CURATION_COLUMNS
 
     # The curation writes these columns; whatever an importer's frame carries there is dropped.
-    derived = {c.name for c in [*CURATION_COLUMNS, *PRICE_CURATION_COLUMNS]} | {"first_party"}
-    merged = {
-        t: df.drop([c for c in df.columns if c in derived or c == "model_id"])
-        if t in ("token_prices", "benchmark_scores", "gpu_hour_prices")
-        else df
-        for t, df in merged.items()
-    }
+    derived = {c.name for c in CURATION_COLUMNS} | {"model_id"}
+    derived_prices = derived | {c.name for c in PRICE_CURATION_COLUMNS} | {"first_party"}
+    for t, cols in (
+        ("token_prices", derived_prices),
+        ("benchmark_scores", derived),
+        ("gpu_hour_prices", derived),
+    ):
+        if t in merged:
+            merged[t] = merged[t].drop([c for c in merged[t].columns if c in cols])
     out = identity.identify(merged)
     if "token_prices" not in out:
         return {**merged, **out}, []

@@ -191,16 +191,19 @@ def explain(v1: str, v2: str, root: Path | None = None) -> list[dict]:
                     "table": t,
                     "step": "source rows behind the new rows (importers' change)",
                     "rows": source_rows - before,
+                    "change": True,
                 },
                 {
                     "table": t,
                     "step": "merged: the same fact from another source or key",
                     "rows": -merged,
+                    "change": True,
                 },
                 {
                     "table": t,
                     "step": "split: a superseded price's stale copy kept apart",
                     "rows": split,
+                    "change": True,
                 },
             ]
         steps.append({"table": t, "step": f"rows in {v2}", "rows": after})

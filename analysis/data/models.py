@@ -672,9 +672,7 @@ def choose_release_date(
 
     best = min(groups, key=score)
     chosen = min(best, key=lambda x: (x[1], _precedence(x[0])))
-    far = sorted(
-        {(d, s) for s, d in real if abs((d - chosen[1]).days) > NOTE_DAYS}, key=lambda x: x[0]
-    )
+    far = sorted({(d, s) for s, d in real if abs((d - chosen[1]).days) > NOTE_DAYS})
     note = "; ".join(f"{d.isoformat()} ({s})" for d, s in far) or None
     return chosen[1], chosen[0], note
 

@@ -286,9 +286,10 @@ def _monthly_prices(t: Table, r: RowReader, base: dict, out: Parsed) -> None:
         if sides.get("input") is None and sides.get("output") is None:
             continue
         kind = "promotional" if month.month in promo else "list"
-        out.prices.append(
-            _price_row(base, month, sides.get("input"), sides.get("output"), None, kind)
-        )
+        row = _price_row(base, month, sides.get("input"), sides.get("output"), None, kind)
+        # one locator per cell pair, so each month stays its own observation
+        row["source_locator"] = f"{base['source_locator']}, {month.month}/1/{month.year} prices"
+        out.prices.append(row)
 
 
 def _price_row(base: dict, date: dt.date, inp, outp, blended, kind: str) -> dict:
@@ -313,7 +314,9 @@ def _current_price(t: Table, r: RowReader, base: dict, observed: dt.date, out: P
         out.skipped["current price is 0 (no price)" if zero else "no current price"] += 1
         return
     date = parse_date(t.path, r.row, ACCESS, r[ACCESS]) or observed
-    out.prices.append(_price_row(base, date, *values, "list"))
+    row = _price_row(base, date, *values, "list")
+    row["source_locator"] = f"{base['source_locator']}, current price"
+    out.prices.append(row)
 
 
 def _info(t: Table, r: RowReader, name: str, date: dt.date | None, base: dict) -> dict:
