@@ -20,10 +20,11 @@ from analysis.data.curate.spells import row_id
 # Epoch's hub export writes fractions to many decimals, the stitching files percent strings to
 # one; the same run differs by at most 0.05 percentage points between them.
 SCORE_TOLERANCE = 0.05
+# Epoch's price-trend inputs first: the book reproduces that analysis from its own rows.
 SCORE_PRECEDENCE = [
+    "epoch-llm-price-trends",
     "epoch-benchmarking-hub",
     "epoch-benchmark-stitching",
-    "epoch-llm-price-trends",
     "gundlach-inference",
     "lmarena-catalog",
     "lmarena-fboulnois",

@@ -49,8 +49,9 @@ SOURCE_PRECEDENCE = [
     "gundlach-inference",
     "epoch-llm-price-trends",
 ]
-# Tables of dated price points, not snapshots of a current list: their newest row is not "still
-# listed". Downstream copies continued by another source: their last snapshot is not the newest
+# Tables of dated price points, not snapshots of a current list (Epoch's analysis inputs): each
+# row stays its own observation, as the analysis that published it used it, and its newest row
+# is not "still listed". Downstream copies continued by another source: their last snapshot is not the newest
 # evidence (tokencost copies LiteLLM's file and stopped in 2025-09; the RoCry mirror goes on).
 HISTORICAL = frozenset({"epoch-llm-price-trends"})
 CONTINUED_BY = {"tokencost": "litellm-rocry", "tokencost-yaml": "litellm-rocry"}
@@ -219,7 +220,10 @@ def curate_prices(
     for row in prices.iter_rows(named=True):
         end = row["last_seen"] or row["date"]
         run = Run(row, row["date"], end, _fact(row), row["source_id"])
-        groups.setdefault(tuple(row[c] for c in OFFER), []).append(run)
+        key = tuple(row[c] for c in OFFER)
+        if row["source_id"] in HISTORICAL:  # a dated price point of an analysis: kept as is
+            key += (row["source_id"], row["date"], row["source_model_name"])
+        groups.setdefault(key, []).append(run)
     out_rows: list[dict] = []
     obs: list[dict] = []
     for key, runs in groups.items():
