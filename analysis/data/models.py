@@ -700,7 +700,9 @@ def build_models_curated(refs: pl.DataFrame, model_info: pl.DataFrame | None) ->
                                                              "parameters_b", "active_parameters_b")],
         *[pl.col("source_id").filter(pl.col(f).is_not_null()).first().alias(f"_src_{f}")
           for f in ("organization", "parameters_b", "open_weights")],
-        pl.col("reasoning").drop_nulls().max().alias("reasoning"),  # any source: it reasons
+        # A reasoning model always reasons: a source that says a model answers without
+        # reasoning (a hybrid's non-reasoning mode) outweighs sources that saw it reason.
+        pl.col("reasoning").drop_nulls().min().alias("reasoning"),
         pl.struct("source_id", "release_date").filter(pl.col("release_date").is_not_null())
         .alias("_dates"),
     )  # fmt: skip

@@ -217,15 +217,19 @@ def curate_prices(
     snaps = snapshot_dates(prices)
     newest = newest or {s: d[-1] for s, d in snaps.items()}
     groups: dict[tuple, list[Run]] = {}
+    historical: dict[tuple, list[Run]] = {}
     for row in prices.iter_rows(named=True):
         end = row["last_seen"] or row["date"]
         run = Run(row, row["date"], end, _fact(row), row["source_id"])
         key = tuple(row[c] for c in OFFER)
-        if row["source_id"] in HISTORICAL:  # a dated price point of an analysis: kept as is
-            key += (row["source_id"], row["date"], row["source_model_name"])
-        groups.setdefault(key, []).append(run)
+        if row["source_id"] in HISTORICAL:
+            historical.setdefault((*key, row["source_id"]), []).append(run)
+        else:
+            groups.setdefault(key, []).append(run)
     out_rows: list[dict] = []
     obs: list[dict] = []
+    for key, runs in historical.items():
+        out_rows += _historical_rows(key, runs, newest, obs)
     for key, runs in groups.items():
         for spell in build_spells(runs):
             _split(spell, snaps)
@@ -306,6 +310,24 @@ def _spell_row(key, spell: Spell, snaps, newest, obs: list[dict]) -> dict:
     for r in spell.runs:
         obs.append(_obs(row["row_id"], r, r.start, ends[id(r)]))
     return row
+
+
+def _historical_rows(key, runs: list[Run], newest, obs: list[dict]) -> list[dict]:
+    """A dated price point of an analysis's table (Epoch's: a price change is a new row) stays
+    its own row, as that analysis used it: in force until the day before the offer's next row in
+    the same table, the last one until the table's last date. Nothing is merged or called stale;
+    `last_seen` stays as the source gives it (empty)."""
+    runs = sorted(runs, key=lambda r: (r.start, r.row["source_locator"]))
+    out = []
+    for i, r in enumerate(runs):
+        row = _base(key, [r], "spell", r.start, obs)
+        row["row_id"] = row_id("tp", *key, r.row["source_model_name"], r.start)
+        nxt = runs[i + 1].start if i + 1 < len(runs) else None
+        until = max(r.start, nxt - timedelta(days=1)) if nxt else newest.get(r.source, r.end)
+        row.update(date=r.start, valid_from=r.start, valid_to=max(until, r.start))
+        obs.append(_obs(row["row_id"], r, r.start, r.row["last_seen"] or r.start))
+        out.append(row)
+    return out
 
 
 def _stale_row(key, spell: Spell, obs: list[dict]) -> dict:

@@ -290,8 +290,9 @@ def _date_of(path: Path) -> str:
 
 
 def _reasoning(path: Path, row: Row) -> bool | None:
-    """OpenRouter's `headliner_json`: a `reasoning` block, or `reasoning` among the supported
-    parameters, means the model can reason; a model listing parameters without it cannot."""
+    """A reasoning model by OpenRouter's `headliner_json`: reasoning is mandatory (it always
+    thinks before answering). Optional reasoning is a hybrid model that can answer without it,
+    and a model without the `reasoning` parameter does not reason: both False."""
     text = (row.fields.get("headliner_json") or "").strip()
     if not text:
         return None
@@ -300,9 +301,10 @@ def _reasoning(path: Path, row: Row) -> bool | None:
     except json.JSONDecodeError:
         raise fail(path, row.number, "headliner_json", text[:40], "must be JSON") from None
     params = doc.get("supported_parameters")
-    if doc.get("reasoning") or (isinstance(params, list) and "reasoning" in params):
+    block = doc.get("reasoning")
+    if isinstance(block, dict) and block.get("mandatory") is True:
         return True
-    return False if isinstance(params, list) else None
+    return False if isinstance(params, list) or isinstance(block, dict) else None
 
 
 def parse_model_info(path: Path) -> list[dict]:
