@@ -290,9 +290,9 @@ def _date_of(path: Path) -> str:
 
 
 def _reasoning(path: Path, row: Row) -> bool | None:
-    """A reasoning model by OpenRouter's `headliner_json`: reasoning is mandatory (it always
-    thinks before answering). Optional reasoning is a hybrid model that can answer without it,
-    and a model without the `reasoning` parameter does not reason: both False."""
+    """A reasoning model by OpenRouter's `headliner_json`: its `reasoning` block says reasoning
+    is mandatory (it always thinks before answering). Anything else is not a statement: the
+    file writes `mandatory: false` for o1 and o3, which always reason (None)."""
     text = (row.fields.get("headliner_json") or "").strip()
     if not text:
         return None
@@ -300,11 +300,8 @@ def _reasoning(path: Path, row: Row) -> bool | None:
         doc = json.loads(text)
     except json.JSONDecodeError:
         raise fail(path, row.number, "headliner_json", text[:40], "must be JSON") from None
-    params = doc.get("supported_parameters")
     block = doc.get("reasoning")
-    if isinstance(block, dict) and block.get("mandatory") is True:
-        return True
-    return False if isinstance(params, list) or isinstance(block, dict) else None
+    return True if isinstance(block, dict) and block.get("mandatory") is True else None
 
 
 def parse_model_info(path: Path) -> list[dict]:
