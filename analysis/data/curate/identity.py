@@ -330,6 +330,12 @@ def resolve_name(source_id: str, name: str, hint: str | None, known: Known) -> d
         out |= {"model_id": slug, "identified_by": "developer family", "namespace": dev}
     else:
         out |= {"model_id": slug, "identified_by": None}
+    # OpenRouter's variants (`:extended` context, `:nitro` speed, `:thinking`) are offers.
+    variant = re.search(
+        r":(extended|nitro|floor|online|exacto|thinking|beta)$", (name or "").strip()
+    )
+    if variant:
+        out["offer"] = "-".join(filter(None, [out["offer"], variant[1]]))
     mid = out["model_id"]
     cat_name = _catalog_names().get(mid, "")
     # A name that states its snapshot date (`chatgpt-4o-latest-20240808`) is that snapshot.
@@ -460,7 +466,8 @@ def snapshots(family: str, candidates: dict[str, date | None]) -> dict[str, date
     out = {}
     for mid, released in candidates.items():
         m = _SNAPSHOT.match(mid)
-        if m and m["base"] == family:
+        # `gpt-4o-2025-03` is a display name's month (Artificial Analysis), not an API snapshot
+        if m and m["base"] == family and not re.fullmatch(r"\d{4}-\d{2}", m["tag"]):
             out[mid] = released or snapshot_date(mid, family)
     return out
 
@@ -514,7 +521,10 @@ def resolve_aliases(
                     & pl.col("output_usd_per_mtok").eq_missing(r["output_usd_per_mtok"])
                 )["model_id"]
             )
-            fits = [m for m in live if m in same]
+            # Snapshots the seller prices alike fit; failing those, snapshots it does not price
+            # then (the alias cannot be a snapshot the same seller prices differently).
+            unpriced = [m for m in live if m not in set(priced["model_id"])]
+            fits = [m for m in live if m in same] or unpriced
             if not fits:
                 decided[r["_r"]] = (None, REASONS["moving-price"])
                 continue

@@ -137,6 +137,9 @@ def test_a_moving_alias_resolves_by_date_and_price_or_says_why_not():
             {"model_id": "gpt-4o", "moving_alias": True, "date": date(2024, 9, 1), "input_usd_per_mtok": 5.0, "output_usd_per_mtok": 15.0},
             # a price no snapshot has at that seller
             {"model_id": "gpt-4o", "moving_alias": True, "date": date(2024, 9, 1), "input_usd_per_mtok": 7.0, "output_usd_per_mtok": 21.0},
+            # azure prices only the May snapshot, at 5/15: a 2.5/10 alias is the other one
+            {"model_id": "gpt-4o-2024-05-13", "provider": "azure", "date": date(2024, 5, 13), "last_seen": date(2025, 1, 1), "input_usd_per_mtok": 5.0, "output_usd_per_mtok": 15.0},
+            {"model_id": "gpt-4o", "provider": "azure", "moving_alias": True, "date": date(2024, 9, 1), "input_usd_per_mtok": 2.5, "output_usd_per_mtok": 10.0},
             # before any snapshot
             {"model_id": "gpt-4o", "moving_alias": True, "date": date(2024, 1, 1)},
             # no snapshots known at all, but the family itself is one model
@@ -150,6 +153,8 @@ def test_a_moving_alias_resolves_by_date_and_price_or_says_why_not():
         ("gpt-4o-2024-05-13", "gpt-4o", None),
         ("gpt-4o-2024-05-13", "gpt-4o", None),
         ("gpt-4o", "gpt-4o", identity.REASONS["moving-price"]),
+        ("gpt-4o-2024-05-13", None, None),
+        ("gpt-4o-2024-08-06", "gpt-4o", None),
         ("gpt-4o", "gpt-4o", identity.REASONS["moving-early"]),
         ("claude-3-opus", "claude-3-opus-latest", None),
         ("deepseek-chat", "deepseek-chat", identity.REASONS["moving"]),
