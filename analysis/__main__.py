@@ -49,10 +49,26 @@ def _data_info(args) -> int:
             str(len(t["sources"])),
         )
     console.print(table)
-    unresolved = report["unresolved_models"]
-    console.print(f"{len(unresolved)} model names resolve to no curated model or source metadata:")
-    for m in unresolved:
-        console.print(f"  {m['model_id']}: {m['aliases']}")
+    rules = report["flag_rules"]
+    if rules:
+        flagged = Table(title="Anomaly rules (flagged rows stay in the data; analyses drop them)")
+        for col in ("table", "rule", "flagged", "not evaluable", "why"):
+            flagged.add_column(col, overflow="fold")
+        for r in rules:
+            flagged.add_row(
+                r["table"], r["rule"], f"{r['flagged']:,}", f"{r['not_evaluable']:,}", r["why"]
+            )
+        console.print(flagged)
+    names = report["unresolved_names"]
+    rows = sum(n["token_prices_rows"] for n in names)
+    console.print(
+        f"{len(names)} source names resolve to no canonical model ({rows:,} token_prices rows):"
+    )
+    for n in names:
+        console.print(
+            f"  {n['name']} -> {n['model_id']}: {n['token_prices_rows']} price rows, "
+            f"{n['benchmark_scores_rows']} score rows; {n['reason']}"
+        )
     return 0
 
 
@@ -109,6 +125,15 @@ def _data_diff(args) -> int:
     for r in rows:
         print(
             f"{r['table']},{r['rows_before']},{r['rows_after']},{r['added']},{r['removed']},{r['changed']}"
+        )
+    print()
+    print("Row counts of the curated tables, step by step and by rule:")
+    print("table,step,rows")
+    for r in datainfo.explain(args.v1, args.v2):
+        print(
+            f"{r['table']},{r['step']},{r['rows']:+d}"
+            if "source rows" in r["step"] or r["step"].startswith(("merged", "split"))
+            else f"{r['table']},{r['step']},{r['rows']}"
         )
     return 0
 

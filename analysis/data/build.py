@@ -41,6 +41,7 @@ IMPORTERS = [
     "analysis.data.importers.mlperf",
     "analysis.data.importers.fred",
     "analysis.data.importers.digests",
+    "analysis.data.importers.model_metadata",
 ]
 
 PACKAGE_TITLE = "The Economics of AI Inference: data"
@@ -104,38 +105,51 @@ def _sources_table(rows: list[dict]) -> pl.DataFrame:
     return df.with_columns(pl.col("retrieved").str.to_date("%Y-%m-%d"))
 
 
-def _resolve_models(frames: dict) -> dict[str, pl.DataFrame]:
-    """Attach model_id to price and score rows; build the models table."""
-    from analysis.data import models
+ORIGINAL_CURRENCY = [
+    "input_original_per_mtok",
+    "output_original_per_mtok",
+    "blended_original_per_mtok",
+]
 
-    keys = ["source_id", "source_model_name", "model_hint"]
-    named = [t for t in ("token_prices", "benchmark_scores") if t in frames]
-    names = _concat([frames[t].select(keys) for t in named]).unique().sort(keys)
-    info = frames.get("model_info")
-    resolved = models.resolve(names, info)
-    models_table = models.build_models(resolved, info)
-    out = {"models": models_table}
-    mapping = resolved.select([*keys, "model_id"])
-    for t in named:
-        out[t] = frames[t].join(mapping, on=keys, how="left", nulls_equal=True).drop("model_hint")
-    if "token_prices" in out:
-        org = models_table.select("model_id", "organization")
-        tp = out["token_prices"].join(org, on="model_id", how="left")
-        # A separate offer (deepinfra-turbo) is first party where its seller is.
-        tp = tp.with_columns(
-            models.first_party_expr(providers.seller_expr("provider"), "organization")
-        ).drop("organization")
-        # Original-currency columns hold amounts quoted in another currency; USD rows leave them empty.
-        usd = pl.col("currency") == "USD"
-        original = [
-            "input_original_per_mtok",
-            "output_original_per_mtok",
-            "blended_original_per_mtok",
-        ]
-        out["token_prices"] = tp.with_columns(
-            [pl.when(usd).then(None).otherwise(pl.col(c)).alias(c) for c in original]
-        )
-    return out
+
+def curate(merged: dict[str, pl.DataFrame]) -> tuple[dict[str, pl.DataFrame], list[dict]]:
+    """The curated tables from the importers' frames (analysis/data/curate/), and the count of
+    rows each flag rule flagged or could not evaluate."""
+    from analysis.data.curate import facts, flags, identity, spells
+    from analysis.data.schema import CURATION_COLUMNS, PRICE_CURATION_COLUMNS
+
+    # The curation writes these columns; whatever an importer's frame carries there is dropped.
+    derived = {c.name for c in CURATION_COLUMNS} | {"model_id"}
+    derived_prices = derived | {c.name for c in PRICE_CURATION_COLUMNS} | {"first_party"}
+    for t, cols in (
+        ("token_prices", derived_prices),
+        ("benchmark_scores", derived),
+        ("gpu_hour_prices", derived),
+    ):
+        if t in merged:
+            merged[t] = merged[t].drop([c for c in merged[t].columns if c in cols])
+    out = identity.identify(merged)
+    if "token_prices" not in out:
+        return {**merged, **out}, []
+    tp = out["token_prices"]
+    # Original-currency columns hold amounts quoted in another currency; USD rows leave them empty.
+    usd = pl.col("currency") == "USD"
+    tp = tp.with_columns(
+        [pl.when(usd).then(None).otherwise(pl.col(c)).alias(c) for c in ORIGINAL_CURRENCY]
+    )
+    tables = {"models": out["models"]}
+    obs = []
+    tables["token_prices"], o = spells.curate_prices(tp)
+    obs.append(o)
+    if "benchmark_scores" in out:
+        tables["benchmark_scores"], o = facts.curate_scores(out["benchmark_scores"])
+        obs.append(o)
+    if "gpu_hour_prices" in merged:
+        tables["gpu_hour_prices"], o = facts.curate_gpus(merged["gpu_hour_prices"])
+        obs.append(o)
+    tables, counts = flags.apply(tables)
+    tables["observations"] = pl.concat(obs)
+    return tables, counts
 
 
 def _finish(table: str, df: pl.DataFrame) -> pl.DataFrame:
@@ -173,19 +187,30 @@ def _finish(table: str, df: pl.DataFrame) -> pl.DataFrame:
 
 
 def assemble(frames: dict[str, list[pl.DataFrame]], sources: list[dict]) -> dict[str, pl.DataFrame]:
+    return assemble_with_counts(frames, sources)[0]
+
+
+def assemble_with_counts(
+    frames: dict[str, list[pl.DataFrame]], sources: list[dict]
+) -> tuple[dict[str, pl.DataFrame], list[dict]]:
     merged = {t: _concat(dfs) for t, dfs in frames.items()}
     if "token_prices" in merged:  # one provider id per seller, whichever source wrote it
         merged["token_prices"] = providers.canonical_rows(merged["token_prices"])
     tables = {"sources": _sources_table(sources)}
-    tables.update(_resolve_models(merged))
+    curated, counts = curate(merged)
+    tables.update(curated)
     for t in TABLE_ORDER:
         if t not in tables:
             tables[t] = merged.get(t, pl.DataFrame())
-    return {t: _finish(t, tables[t]) for t in TABLE_ORDER}
+    return {t: _finish(t, tables[t]) for t in TABLE_ORDER}, counts
 
 
 def write_version(
-    tables: dict[str, pl.DataFrame], root: Path, version: str, description: str
+    tables: dict[str, pl.DataFrame],
+    root: Path,
+    version: str,
+    description: str,
+    flag_counts: list[dict] | None = None,
 ) -> Path:
     """Write data/<version>/ atomically and record it in data/versions.json."""
     root = Path(root)
@@ -212,6 +237,8 @@ def write_version(
             "licenses": [LICENCE],
             "resources": resources,
         }
+        if flag_counts is not None:
+            descriptor["flag_rules"] = flag_rules(flag_counts)
         (stage / "datapackage.json").write_text(
             json.dumps(descriptor, indent=2) + "\n", encoding="utf-8"
         )
@@ -233,6 +260,25 @@ def write_version(
         stage.rename(dest)
     _record_release(root, version, description)
     return dest
+
+
+def flag_rules(counts: list[dict]) -> list[dict]:
+    """The descriptor's record of the anomaly rules: id, table, why, rows flagged, rows the
+    rule could not evaluate (they stay unflagged)."""
+    from analysis.data.curate.flags import RULES
+
+    why = {r.id: r.why for r in RULES}
+    return [
+        {
+            "rule": c["rule"],
+            "table": c["table"],
+            "why": why.get(c["rule"], ""),
+            "flagged": c["flagged"],
+            "not_evaluable": c["not_evaluable"],
+            "rows": c["rows"],
+        }
+        for c in counts
+    ]
 
 
 def _same_tree(a: Path, b: Path) -> bool:
@@ -273,5 +319,5 @@ def build(
     modules: list[str] = IMPORTERS,
 ) -> Path:
     frames, sources = run_importers(Path(sources_dir), modules)
-    tables = assemble(frames, sources)
-    return write_version(tables, out_root, version, description)
+    tables, counts = assemble_with_counts(frames, sources)
+    return write_version(tables, out_root, version, description, counts)

@@ -63,6 +63,9 @@ RULES: list[tuple[str, str | None]] = [
     # Ada and Blackwell data centre / workstation.
     (r"\bl40s\b", "l40s"),
     (r"\bl(2|4|20|40)\b", r"l\1"),
+    # The RTX PRO 6000 Server Edition (passive, data centre) and Workstation Edition are two
+    # SKUs of one chip, priced apart (vast.ai "RTX PRO 6000 S" vs "WS"): two ids.
+    (r"\brtx pro 6000\b.*\b(server edition|server|s)$", "rtx-pro-6000-server"),
     (r"\brtx pro (\d{4})\b", r"rtx-pro-\1"),
     (r"\brtx (\d{4}) (sff ada|ada sff)\b", r"rtx-\1-sff-ada"),
     (r"\brtx (\d{4}e?) ada\b(?! lovelace)", r"rtx-\1-ada"),  # "RTX 4090 (Ada Lovelace)" is GeForce

@@ -3,8 +3,9 @@
 Sources name the same seller differently (`moonshot-ai` in simonw's files, `moonshotai` in
 genai-prices and OpenRouter, `moonshot` in LiteLLM), and OpenRouter splits a seller's endpoints
 into routes (`google-vertex/europe`, `amazon-bedrock/global`, `anthropic/2`, written
-`google-vertex-europe` etc. by its importer). `TABLE` below is the one place that says which
-slug is which seller; `analysis/data/build.py` applies it to every token_prices row once, after the
+`google-vertex-europe` etc. by its importer). `analysis/data/tables/providers.csv` is the one
+place that says which slug is which seller (one row per slug, with why where it is not
+obvious); `analysis/data/build.py` applies it to every token_prices row once, after the
 importers and before the first-party flags, so the released data carries canonical ids only.
 The source's own spelling stays visible through `source_locator` (the row, key or file it names).
 
@@ -45,6 +46,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from analysis.data import lookup
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -54,269 +57,15 @@ class Entry:
     seller: str | None = None  # only for a separate offer: the seller whose offer it is
 
 
-CLAUDE_ON_AWS = (
-    "'Claude Platform on AWS' (the route's display name on OpenRouter): Anthropic's Claude "
-    "Platform reached through AWS, at Anthropic's own prices on every model it lists"
-)
-REGION = "regional endpoint of the same offer; the cheapest route of a seller is kept"
-FAST = "speed tier with its own, higher price for the same model"
-HF = (
-    "Hugging Face's router to {}: its own price list in genai-prices (Groq's gpt-oss-20b 0.10/0.50 "
-    "there, 0.075/0.30 in Groq's own file), so a separate offer; the seller is the provider served"
-)
+def _load() -> list[Entry]:
+    """The table in `analysis/data/tables/providers.csv`, checked (lookup.SPECS["providers"])."""
+    return [
+        Entry(r["slug"], r["provider"], r["why"], r["seller"] or None)
+        for r in lookup.read("providers")
+    ]
 
-TABLE: list[Entry] = [
-    Entry("01-ai", "01-ai"),
-    Entry("ai21", "ai21"),
-    Entry("aion-labs", "aion-labs"),
-    Entry("akashml", "akashml"),
-    Entry("aleph-alpha", "aleph-alpha"),
-    Entry("alibaba", "alibaba"),
-    Entry("alibaba-fast", "alibaba-fast", FAST + " (GLM 5.2, 2026-08-08)", seller="alibaba"),
-    Entry(
-        "alibaba-opensource",
-        "alibaba",
-        "Alibaba Cloud's route for open-weights Qwen builds; the only Alibaba endpoint of its model",
-    ),
-    Entry(
-        "amazon",
-        "bedrock",
-        "simonw's amazon.json (Nova, Bedrock's prices) and LiteLLM's amazon_nova: Amazon sells "
-        "its Nova models itself; `bedrock` is Amazon's id throughout",
-    ),
-    Entry("ambient", "ambient"),
-    Entry("anthropic", "anthropic"),
-    Entry(
-        "anthropic-2",
-        "anthropic",
-        "second Anthropic route on OpenRouter ('Claude Platform on AWS'), same prices",
-    ),
-    Entry("anthropic-claude-on-aws", "anthropic", CLAUDE_ON_AWS),
-    Entry("anyscale", "anyscale"),
-    Entry("arcee-ai", "arcee-ai"),
-    Entry("atlas-cloud", "atlas-cloud"),
-    Entry("avian", "avian"),
-    Entry("azure", "azure"),
-    Entry(
-        "azure-ai",
-        "azure",
-        "LiteLLM's azure_ai: Azure AI Foundry's models, sold by Microsoft Azure like Azure OpenAI",
-    ),
-    Entry("azure-eu", "azure", REGION),
-    Entry("baidu", "baidu"),
-    Entry("baseten", "baseten"),
-    Entry("baseten-fast", "baseten-fast", FAST + " (GLM 5.2, 2026-08-08)", seller="baseten"),
-    Entry("bedrock", "bedrock", "Amazon Bedrock (`amazon-bedrock` on OpenRouter, `aws` in genai)"),
-    Entry("bedrock-claude-on-aws", "anthropic", CLAUDE_ON_AWS),
-    Entry("bedrock-global", "bedrock", REGION + " (cross-region inference)"),
-    Entry("bedrock-us-east-1", "bedrock", REGION),
-    Entry("cerebras", "cerebras"),
-    Entry("chutes", "chutes"),
-    Entry("claude-on-aws", "anthropic", CLAUDE_ON_AWS),
-    Entry("cloudflare", "cloudflare"),
-    Entry(
-        "cloudflare-fast", "cloudflare-fast", FAST + " (GLM 5.2, 2026-08-08)", seller="cloudflare"
-    ),
-    Entry("cohere", "cohere"),
-    Entry("coreweave", "coreweave"),
-    Entry("crusoe", "crusoe"),
-    Entry("darkbloom", "darkbloom"),
-    Entry("dashscope", "alibaba", "DashScope is Alibaba Cloud's model API (Model Studio)"),
-    Entry("databricks", "databricks"),
-    Entry("decart", "decart"),
-    Entry("deepinfra", "deepinfra"),
-    Entry(
-        "deepinfra-base",
-        "deepinfra",
-        "DeepInfra's base (standard) route; the only DeepInfra endpoint of its model",
-    ),
-    Entry(
-        "deepinfra-turbo",
-        "deepinfra-turbo",
-        "DeepInfra Turbo: a tier with its own prices and builds (Gemma 4 31B fp4 and cheaper, "
-        "MiniMax M2.7 and gpt-oss-120b dearer than plain DeepInfra, 2026-08-08)",
-        seller="deepinfra",
-    ),
-    Entry("deepseek", "deepseek"),
-    Entry("digitalocean", "digitalocean"),
-    Entry("doubleword", "doubleword"),
-    Entry("fal", "fal"),
-    Entry("featherless", "featherless"),
-    Entry("fireworks", "fireworks"),
-    Entry("fireworks-ai", "fireworks", "Fireworks AI's own id (LiteLLM, Hugging Face)"),
-    Entry(
-        "fireworks-fast",
-        "fireworks-fast",
-        FAST + " (Kimi K3, GLM 5.2, 2026-08-08)",
-        seller="fireworks",
-    ),
-    Entry("friendli", "friendliai", "FriendliAI (OpenRouter writes 'Friendli')"),
-    Entry("friendliai", "friendliai"),
-    Entry("github-copilot", "github-copilot"),
-    Entry("gmi", "gmicloud", "GMI Cloud (LiteLLM's gmi)"),
-    Entry("gmicloud", "gmicloud"),
-    Entry("google", "google", "Google's Gemini API (AI Studio; LiteLLM's gemini and palm)"),
-    Entry("google-ai-studio", "google", "Google AI Studio, Google's Gemini API"),
-    Entry(
-        "google-vertex",
-        "google",
-        "Vertex AI: Google Cloud sells Gemini (same prices as AI Studio) and partner models",
-    ),
-    Entry("google-vertex-eu", "google", REGION),
-    Entry("google-vertex-europe", "google", REGION),
-    Entry("google-vertex-global", "google", REGION),
-    Entry("google-vertex-us", "google", REGION),
-    Entry("google-vertex-us-east5", "google", REGION),
-    Entry(
-        "gradient-ai", "digitalocean", "LiteLLM's gradient_ai: DigitalOcean's Gradient AI platform"
-    ),
-    Entry("groq", "groq"),
-    Entry("huggingface-cerebras", "huggingface-cerebras", HF.format("Cerebras"), seller="cerebras"),
-    Entry(
-        "huggingface-fireworks-ai",
-        "huggingface-fireworks",
-        HF.format("Fireworks"),
-        seller="fireworks",
-    ),
-    Entry("huggingface-groq", "huggingface-groq", HF.format("Groq"), seller="groq"),
-    Entry(
-        "huggingface-hyperbolic",
-        "huggingface-hyperbolic",
-        HF.format("Hyperbolic"),
-        seller="hyperbolic",
-    ),
-    Entry("huggingface-nebius", "huggingface-nebius", HF.format("Nebius"), seller="nebius"),
-    Entry("huggingface-novita", "huggingface-novita", HF.format("Novita"), seller="novita"),
-    Entry("huggingface-nscale", "huggingface-nscale", HF.format("Nscale"), seller="nscale"),
-    Entry("huggingface-ovhcloud", "huggingface-ovhcloud", HF.format("OVHcloud"), seller="ovhcloud"),
-    Entry("huggingface-publicai", "huggingface-publicai", HF.format("PublicAI"), seller="publicai"),
-    Entry(
-        "huggingface-sambanova", "huggingface-sambanova", HF.format("SambaNova"), seller="sambanova"
-    ),
-    Entry("huggingface-together", "huggingface-together", HF.format("Together"), seller="together"),
-    Entry("hyperbolic", "hyperbolic"),
-    Entry("inception", "inception"),
-    Entry("inceptron", "inceptron", "Inceptron, not Inception Labs"),
-    Entry("io-net", "io-net"),
-    Entry("ionstream", "ionstream"),
-    Entry("lambda", "lambda"),
-    Entry("libertai", "libertai"),
-    Entry("llamagate", "llamagate"),
-    Entry("mancer", "mancer"),
-    Entry("mara", "mara"),
-    Entry("meta", "meta", "Meta's own API (LiteLLM's meta_llama, OpenRouter's meta)"),
-    Entry("meta-ai", "meta", "simonw's meta-ai.json: Meta's own API"),
-    Entry("minimax", "minimax"),
-    Entry(
-        "minimax-highspeed",
-        "minimax-highspeed",
-        FAST + " (MiniMax M2.1 to M2.7, 2026-08-08)",
-        seller="minimax",
-    ),
-    Entry("mistral", "mistral"),
-    Entry("modal", "modal"),
-    Entry("modelrun", "modelrun"),
-    Entry("moonshot", "moonshot"),
-    Entry("moonshot-ai", "moonshot", "simonw's moonshot-ai.json"),
-    Entry("moonshotai", "moonshot", "genai-prices' and OpenRouter's id for Moonshot AI"),
-    Entry(
-        "moonshotai-highspeed",
-        "moonshot-highspeed",
-        FAST + " (Kimi K2.7 Code, 2026-08-08)",
-        seller="moonshot",
-    ),
-    Entry("morph", "morph"),
-    Entry("morph-fast", "morph-fast", FAST + " (Kimi K3, 2026-08-08)", seller="morph"),
-    Entry("nebius", "nebius"),
-    Entry(
-        "nebius-base",
-        "nebius",
-        "Nebius Token Factory's base (standard) flavour; the only Nebius endpoint of its model",
-    ),
-    Entry("nex-agi", "nex-agi"),
-    Entry("nextbit", "nextbit"),
-    Entry("nlp-cloud", "nlp-cloud"),
-    Entry("novita", "novita"),
-    Entry("nscale", "nscale"),
-    Entry("nvidia", "nvidia"),
-    Entry("oci", "oci", "Oracle Cloud Infrastructure's generative AI service"),
-    Entry("open-inference", "open-inference"),
-    Entry("openai", "openai"),
-    Entry(
-        "openai-default",
-        "openai-default",
-        "OpenAI's default tier on OpenRouter: GPT-5 and GPT-5.1 at 1.25/10 where the plain openai "
-        "route lists 0.625/5 (2026-08-08); two price lists",
-        seller="openai",
-    ),
-    Entry("openrouter", "openrouter", "OpenRouter's own listing (an aggregator)"),
-    Entry("ovhcloud", "ovhcloud"),
-    Entry("parasail", "parasail"),
-    Entry("perceptron", "perceptron"),
-    Entry("perplexity", "perplexity"),
-    Entry("phala", "phala"),
-    Entry("pinstripes", "pinstripes"),
-    Entry("poolside", "poolside"),
-    Entry("publicai", "publicai"),
-    Entry("qwen", "alibaba", "simonw's qwen.json: Qwen's API is Alibaba Cloud Model Studio"),
-    Entry("reka", "reka"),
-    Entry("relace", "relace"),
-    Entry("replicate", "replicate"),
-    Entry("sail-research", "sail-research"),
-    Entry("sakana", "sakana"),
-    Entry("sambanova", "sambanova"),
-    Entry(
-        "sambanova-minimax-m2.7-dedicated",
-        "sambanova-dedicated",
-        "SambaNova Dedicated: dedicated capacity at its own price (MiniMax M2.7 0.30/1.50 vs "
-        "0.60/2.40 shared, 2026-08-08)",
-        seller="sambanova",
-    ),
-    Entry(
-        "sambanova-turbo",
-        "sambanova-turbo",
-        "SambaNova Turbo: a named tier with its own endpoint (Llama 3.3 70B, bf16)",
-        seller="sambanova",
-    ),
-    Entry("scaleway", "scaleway"),
-    Entry("seed", "seed", "ByteDance Seed"),
-    Entry("siliconflow", "siliconflow"),
-    Entry("snowflake", "snowflake"),
-    Entry("stepfun", "stepfun"),
-    Entry("streamlake", "streamlake", "Kuaishou's StreamLake"),
-    Entry("tencent", "tencent"),
-    Entry("tensormesh", "tensormesh"),
-    Entry("together", "together"),
-    Entry("together-ai", "together", "Together AI's own id (LiteLLM, Hugging Face)"),
-    Entry("unspecified", "unspecified", "the source does not say who sells the tokens"),
-    Entry("upstage", "upstage"),
-    Entry(
-        "v0",
-        "vercel",
-        "v0 is Vercel's model API; Vercel also runs the AI Gateway (`vercel`)",
-    ),
-    Entry("venice", "venice"),
-    Entry("vercel", "vercel", "Vercel AI Gateway (an aggregator) and Vercel's own v0 models"),
-    Entry("vertex-ai", "google", "LiteLLM's vertex_ai*: Google Cloud's Vertex AI"),
-    Entry("wafer", "wafer"),
-    Entry("wafer-fast", "wafer-fast", FAST + " (Kimi K3, GLM 5.2, 2026-08-08)", seller="wafer"),
-    Entry("wandb", "wandb", "Weights & Biases Inference"),
-    Entry("watsonx", "watsonx", "IBM watsonx"),
-    Entry("xai", "xai"),
-    Entry("xai-zdr", "xai", "xAI's zero-data-retention route, same prices"),
-    Entry("xiaomi", "xiaomi"),
-    Entry("z-ai", "zhipu", "OpenRouter's id for Z.ai, Zhipu AI's international platform"),
-    Entry("zai", "zhipu", "Z.ai (genai-prices, LiteLLM), Zhipu AI's international platform"),
-    Entry("zhipu", "zhipu", "Zhipu AI (Z.ai; lmarena's and the digests' id)"),
-    Entry(
-        "zhipuai",
-        "zhipu-bigmodel",
-        "genai-prices' zhipuai: bigmodel.cn, Zhipu's China price list (CNY, converted by the "
-        "source), beside its zai file (z.ai, USD) for the same models (GLM-5.2 1.10/3.86 vs "
-        "1.40/4.40)",
-        seller="zhipu",
-    ),
-]
+
+TABLE: list[Entry] = _load()
 
 CANONICAL: dict[str, str] = {e.slug: e.provider for e in TABLE}
 SELLERS: dict[str, str] = {e.provider: e.seller for e in TABLE if e.seller}

@@ -112,6 +112,82 @@ LOCATOR = Column(
     "Where in the source the value sits: file@commit and row, key or page",
     required=True,
 )
+# Columns of the curated releases (from 2026-12-01; see analysis/data/curate/). Releases built
+# before them load these columns as empty.
+FLAG_LIST = r"^[a-z0-9_]+(;[a-z0-9_]+)*$"
+ROW_ID = Column(
+    "row_id",
+    "string",
+    "Id of the curated row; its sources are the `observations` rows with this id",
+    pattern=r"^[a-z]+-[0-9a-f]{12}$",
+)
+CURATION_COLUMNS = [
+    ROW_ID,
+    Column(
+        "source_ids",
+        "string",
+        "Every source that reported this fact, ';'-separated (locators in `observations`)",
+    ),
+    Column(
+        "flags",
+        "string",
+        "Anomaly rules the row breaks, ';'-separated rule ids (analysis/data/curate/flags.py); "
+        "empty when clean. Flagged rows stay in the data; analyses exclude them by default",
+        pattern=FLAG_LIST,
+    ),
+]
+PRICE_CURATION_COLUMNS = [
+    Column(
+        "offer",
+        "string",
+        "Route or tier words the source's name adds to the model (fast, maas, tput, turbo, ...): "
+        "an attribute of the offer, not another model",
+    ),
+    Column("region", "string", "Region the source names for the route; empty for the default"),
+    Column(
+        "alias_of",
+        "string",
+        "The moving alias the source wrote (gpt-4o, mistral-large-latest) where the row was "
+        "resolved by date to a snapshot, or stayed on the alias",
+    ),
+    Column(
+        "valid_from",
+        "date",
+        "First evidence of this price of this offer (spells: analysis/data/curate/spells.py)",
+    ),
+    Column(
+        "valid_to",
+        "date",
+        "Last day in force: the day before the next different price of the same offer, else "
+        "the last date a source saw this price; empty while a source's newest snapshot still "
+        "shows it",
+    ),
+    *CURATION_COLUMNS,
+]
+GPU_CURATION_COLUMNS = [
+    Column(
+        "offer_count",
+        "integer",
+        "Offers behind a market statistic (median, percentile) where the source counts them",
+        minimum=0,
+    ),
+    *CURATION_COLUMNS,
+]
+MODEL_IDENTITY_COLUMNS = [
+    Column("developer", "string", "Canonical developer id (analysis/data/tables/developers.csv)"),
+    Column("release_date_source_id", "string", "Source of release_date", pattern=SLUG),
+    Column(
+        "release_date_note",
+        "string",
+        "Release dates other sources state that differ from release_date by more than 30 days",
+    ),
+    Column(
+        "identified_by",
+        "string",
+        "How the model is known: catalog, source metadata, repository id; empty if unresolved",
+    ),
+    Column("unresolved_reason", "string", "Why no canonical model could be named"),
+]
 MODEL_FK = (["model_id"], "models", ["model_id"])
 SOURCE_FK = (["source_id"], "sources", ["source_id"])
 
@@ -170,6 +246,7 @@ _table(
                 "Source of release date / organisation / parameters",
                 pattern=SLUG,
             ),
+            *MODEL_IDENTITY_COLUMNS,
         ],
         ["model_id"],
     )
@@ -189,7 +266,12 @@ _table(
                 "openai, together, bedrock; a seller's separate offer has its own id "
                 "(deepinfra-turbo, huggingface-novita)",
             ),
-            Column("first_party", "boolean", "Provider is the model's developer", required=True),
+            Column(
+                "first_party",
+                "boolean",
+                "The seller is the model's developer (its own API); empty where the developer or "
+                "the seller is unknown",
+            ),
             Column("date", "date", "Date the price was in force or first observed", required=True),
             Column("last_seen", "date", "Last date the same price was observed in the same source"),
             _usd("input_usd_per_mtok", "Input (prompt) price, USD per 1M tokens"),
@@ -242,6 +324,7 @@ _table(
             Column("source_model_name", "string", "The model's name in the source", required=True),
             SOURCE,
             LOCATOR,
+            *PRICE_CURATION_COLUMNS,
         ],
         ["model_id", "provider", "date", "price_kind", "source_id", "source_model_name"],
         [MODEL_FK, SOURCE_FK],
@@ -275,6 +358,7 @@ _table(
             ),
             SOURCE,
             LOCATOR,
+            *GPU_CURATION_COLUMNS,
         ],
         # A source may quote one GPU at one vendor on one date several times (instance sizes):
         # the locator tells them apart. Key fields must all be required (a Frictionless rule).
@@ -322,6 +406,7 @@ _table(
             Column("source_model_name", "string", "The model's name in the source", required=True),
             SOURCE,
             LOCATOR,
+            *CURATION_COLUMNS,
         ],
         ["model_id", "benchmark", "date", "source_id", "source_model_name"],
         [MODEL_FK, SOURCE_FK],
@@ -481,6 +566,41 @@ _table(
     )
 )
 
+_table(
+    Table(
+        "observations",
+        "Observations",
+        "Provenance of the curated rows: every source row (file, key or row) that reported the "
+        "fact a curated row of token_prices, gpu_hour_prices or benchmark_scores holds, with the "
+        "dates that source saw it.",
+        [
+            Column(
+                "table",
+                "string",
+                "Table of the curated row",
+                required=True,
+                enum=["token_prices", "gpu_hour_prices", "benchmark_scores"],
+            ),
+            Column(
+                "row_id",
+                "string",
+                "row_id of the curated row",
+                required=True,
+                pattern=ROW_ID.pattern,
+            ),
+            SOURCE,
+            Column(
+                "source_name", "string", "The model's or GPU's name in the source", required=True
+            ),
+            LOCATOR,
+            Column("date", "date", "First date this source shows the fact", required=True),
+            Column("last_seen", "date", "Last date this source shows it"),
+        ],
+        ["table", "row_id", "source_id", "source_locator"],
+        [SOURCE_FK],
+    )
+)
+
 TABLE_ORDER = [
     "sources",
     "models",
@@ -492,5 +612,6 @@ TABLE_ORDER = [
     "fx_rates",
     "cpi",
     "claims",
+    "observations",
 ]
 assert sorted(TABLE_ORDER) == sorted(TABLES), "TABLE_ORDER must list every table"

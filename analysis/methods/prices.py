@@ -167,3 +167,76 @@ def price_on(
     if rows.height == 0:
         return None
     return rows.sort("date")[value_col][-1]
+
+
+# --------------------------------------------------------------------------------------------
+# curated releases: anomaly flags and prices as spells
+# --------------------------------------------------------------------------------------------
+
+FLAGS = "flags"
+
+
+def clean(frame: pl.DataFrame, keep: tuple[str, ...] = ()) -> tuple[pl.DataFrame, dict[str, int]]:
+    """The rows no anomaly rule flags, and how many rows each rule removed.
+
+    Every chapter calls this on token_prices, gpu_hour_prices or benchmark_scores before it
+    computes, and quotes the counts. A row with several flags counts under each of its rules.
+    `keep` names rules whose rows stay in (to show an estimate with and without one rule).
+    Releases before the curated ones (2026-11-30) have no flags: every row is kept, counts {}.
+    """
+    if FLAGS not in frame.columns:
+        return frame, {}
+    rules = (
+        pl.col(FLAGS)
+        .fill_null("")
+        .str.split(";")
+        .list.eval(pl.element().filter(pl.element() != ""))
+    )
+    tagged = frame.with_columns(rules.alias("_rules"))
+    dropped = tagged.with_columns(
+        pl.col("_rules")
+        .list.eval(pl.element().filter(~pl.element().is_in(list(keep))))
+        .alias("_drop")
+    )
+    counts = (
+        dropped.select(pl.col("_drop").explode().drop_nulls().value_counts(sort=True))
+        .unnest("_drop")
+        .rows()
+    )
+    kept = dropped.filter(pl.col("_drop").list.len() == 0).drop("_rules", "_drop")
+    return kept, {rule: n for rule, n in sorted(counts)}
+
+
+OFFER_KEY = [
+    "model_id",
+    "provider",
+    "price_kind",
+    "context_tier",
+    "quantization",
+    "offer",
+    "region",
+    "currency",
+]
+
+
+def price_in_force(token_prices: pl.DataFrame, on: date) -> pl.DataFrame:
+    """The rows whose price is in force on date `on`: one per offer (model, seller, price kind,
+    context tier, quantisation, offer words, region, currency).
+
+    Curated releases state spells: in force from `valid_from` through `valid_to` (the last day,
+    or open-ended when empty); stale copies have no spell and are never in force. Earlier
+    releases have no spells: there, an offer's price on `on` is its latest observation on or
+    before `on` (as `price_on` reads it).
+    """
+    key = [c for c in OFFER_KEY if c in token_prices.columns]
+    has_spells = (
+        "valid_from" in token_prices.columns and token_prices["valid_from"].is_not_null().any()
+    )
+    if has_spells:
+        return token_prices.filter(
+            (pl.col("valid_from") <= on)
+            & (pl.col("valid_to").is_null() | (pl.col("valid_to") >= on))
+        )
+    before = token_prices.filter(pl.col("date") <= on)
+    latest = pl.col("date") == pl.col("date").max().over(key)  # nulls form one group
+    return before.filter(latest)

@@ -67,7 +67,8 @@ EXPECTED = {
     "AMD Instinct MI300X-NPS1-SPX-192GB-750W": "mi300x",
     "AMD Instinct MI325X 256GB HBM3e": "mi325x",
     "AMD Instinct MI355X 288GB HBM3e": "mi355x",
-    "NVIDIA RTX PRO 6000 Blackwell Server Edition": "rtx-pro-6000",
+    "NVIDIA RTX PRO 6000 Blackwell Server Edition": "rtx-pro-6000-server",
+    "RTX PRO 6000 S": "rtx-pro-6000-server",  # vast.ai: the Server Edition, priced apart from WS
     "NVIDIA A100-PCIe-80GB": "a100-80gb-pcie",
     "Virtualized NVIDIA H100-SXM-80GB": "h100-sxm",
     "Intel® Gaudi® 2 AI Accelerator": "gaudi2",

@@ -451,17 +451,20 @@ FIRST_PARTY_CASES = [
     ("vertex-ai", "Anthropic", False),
     ("google", "Google DeepMind", True),
     ("vertex-ai", "Google DeepMind", True),
-    ("gemini", "Google", True),
+    ("google-ai-studio", "Google", True),
     ("deepseek", "DeepSeek", True),
     ("together", "DeepSeek", False),
     ("mistral", "Mistral AI", True),
     ("xai", "xAI", True),
     ("cohere", "Cohere", True),
     ("bedrock", "Amazon", True),
-    ("meta", "Meta AI", False),
+    ("meta", "Meta AI", True),  # Meta's own API (Llama API, Muse Spark)
     ("together", "Meta", False),
     ("dashscope", "Alibaba", True),
-    ("openai", None, False),
+    ("openai", None, None),  # unknown only when the developer is unknown
+    ("unspecified", "OpenAI", None),  # the source does not say who sells it
+    ("azure", "Microsoft", True),
+    ("huggingface-novita", "Meta", False),
 ]
 
 

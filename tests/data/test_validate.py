@@ -67,10 +67,26 @@ VALID = {
 }
 
 
+VALID["observations"] = [
+    "table,row_id,source_id,source_name,source_locator,date,last_seen",
+    "token_prices,tp-0123456789ab,epoch-llm-price-trends,GPT-4o,x.csv@abc#row 1,2024-05-13,",
+]
+
+
+def _with_curated_columns(lines: list[str], table: str) -> list[str]:
+    """The fixture rows with the curated releases' columns (empty) appended where missing."""
+    header = lines[0].split(",")
+    extra = [c for c in TABLES[table].column_names if c not in header]
+    if not extra:
+        return lines
+    return [lines[0] + "," + ",".join(extra)] + [row + "," * len(extra) for row in lines[1:]]
+
+
 def write_valid(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for table in TABLE_ORDER:
-        (folder / f"{table}.csv").write_text("\n".join(VALID[table]) + "\n", encoding="utf-8")
+        lines = _with_curated_columns(VALID[table], table)
+        (folder / f"{table}.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return folder
 
 

@@ -108,3 +108,74 @@ def test_price_in_force_on_a_date():
     )
     assert prices.price_on(df, "m", "p", date(2024, 12, 31)) == 5.0
     assert prices.price_on(df, "m", "p", date(2023, 12, 31)) is None
+
+
+# --- curated releases: clean() and price_in_force() -----------------------------------------
+
+
+def _flagged() -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "model_id": ["a", "b", "c", "d"],
+            "flags": [None, "superseded_stale", "output_below_input;superseded_stale", ""],
+        }
+    )
+
+
+def test_clean_drops_flagged_rows_and_counts_each_rule():
+    kept, removed = prices.clean(_flagged())
+    assert kept["model_id"].to_list() == ["a", "d"]
+    # a row with two flags counts under both rules
+    assert removed == {"output_below_input": 1, "superseded_stale": 2}
+    assert kept.columns == ["model_id", "flags"]
+
+
+def test_clean_can_keep_one_rule_to_show_an_estimate_with_and_without_it():
+    kept, removed = prices.clean(_flagged(), keep=("superseded_stale",))
+    assert kept["model_id"].to_list() == ["a", "b", "d"]
+    assert removed == {"output_below_input": 1}
+
+
+def test_clean_keeps_everything_of_a_release_without_flags():
+    df = pl.DataFrame({"model_id": ["a", "b"]})
+    kept, removed = prices.clean(df)
+    assert kept.equals(df) and removed == {}
+
+
+def _spells() -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "model_id": ["o3", "o3", "o3"],
+            "provider": ["openai"] * 3,
+            "date": [date(2025, 5, 1), date(2025, 6, 10), date(2025, 10, 10)],
+            "valid_from": [date(2025, 5, 1), date(2025, 6, 10), None],  # the last is a stale copy
+            "valid_to": [date(2025, 6, 9), None, None],
+            "output_usd_per_mtok": [40.0, 8.0, 40.0],
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("on", "expected"),
+    [
+        (date(2025, 4, 30), []),
+        (date(2025, 5, 1), [40.0]),
+        (date(2025, 6, 9), [40.0]),  # valid_to is the last day in force
+        (date(2025, 6, 10), [8.0]),
+        (date(2026, 11, 1), [8.0]),  # open-ended; the stale copy is never in force
+    ],
+)
+def test_price_in_force_reads_spells(on, expected):
+    assert prices.price_in_force(_spells(), on)["output_usd_per_mtok"].to_list() == expected
+
+
+def test_price_in_force_on_a_release_without_spells_is_the_latest_observation():
+    old = (
+        _spells()
+        .drop("valid_from", "valid_to")
+        .with_columns(pl.Series("output_usd_per_mtok", [40.0, 8.0, 40.0]))
+    )
+    assert prices.price_in_force(old, date(2025, 7, 1))["output_usd_per_mtok"].to_list() == [8.0]
+    # the old release keeps showing stale copies as the latest observation: that is why spells
+    assert prices.price_in_force(old, date(2025, 11, 1))["output_usd_per_mtok"].to_list() == [40.0]
+    assert prices.price_on(old, "o3", "openai", date(2025, 11, 1)) == 40.0

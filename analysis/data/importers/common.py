@@ -1,8 +1,12 @@
-"""Helpers shared by the importers: provenance lookup, locators, slugs, tidy frames."""
+"""Helpers shared by the importers: provenance lookup, locators, slugs, tidy frames, and the
+parsing every importer needs (numbers, ISO dates, CSV records, unique keys), each failing with
+the file, row, column, value and rule."""
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
+import math
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -99,3 +103,85 @@ def frame(table: str, rows: list[dict], drop: tuple[str, ...] = ()) -> pl.DataFr
         else:
             out[k] = pl.Series(k, values, dtype=dtype, strict=True)
     return pl.DataFrame(out).select([*schema, *extra])
+
+
+def number(
+    path: Path | str,
+    row: int | None,
+    column: str,
+    value: object,
+    *,
+    strip: str = "",
+    minimum: float | None = None,
+    rule: str = "must be a number",
+) -> float | None:
+    """A number from a cell, or None for an empty one (NaN is empty too).
+
+    `strip` removes characters first (`"$,"` for "$1,234.5"); `minimum` is inclusive.
+    """
+    if value is None or (isinstance(value, str) and value.strip() == ""):
+        return None
+    if isinstance(value, bool):
+        raise fail(path, row, column, value, rule)
+    text = value.strip() if isinstance(value, str) else value
+    if isinstance(text, str):
+        for ch in strip:
+            text = text.replace(ch, "")
+    try:
+        out = float(text)
+    except (TypeError, ValueError):
+        raise fail(path, row, column, value, rule) from None
+    if math.isnan(out):
+        return None
+    if minimum is not None and out < minimum:
+        bound = "must not be negative" if minimum == 0 else f"must be >= {minimum:g}"
+        raise fail(path, row, column, value, bound)
+    return out
+
+
+def iso_date(
+    path: Path | str,
+    row: int | None,
+    column: str,
+    value: str | None,
+    *,
+    required: bool = False,
+    rule: str = "must be an ISO date YYYY-MM-DD",
+) -> dt.date | None:
+    """An ISO date (YYYY-MM-DD) from a cell; None for an empty one unless `required`."""
+    text = (value or "").strip()
+    if not text and not required:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise fail(path, row, column, value, rule) from None
+
+
+def read_csv_records(
+    path: Path, required: list[str], *, rule: str = "required column missing"
+) -> list[dict[str, str]]:
+    """Records of a CSV file (quoted cells may span lines; a BOM is allowed), after checking
+    that every `required` column is in the header."""
+    with path.open(newline="", encoding="utf-8-sig") as fh:
+        reader = csv.DictReader(fh)
+        missing = [c for c in required if c not in (reader.fieldnames or [])]
+        if missing:
+            raise fail(path, None, ",".join(missing), None, rule)
+        return list(reader)
+
+
+def check_unique(rows: list[dict], key: tuple[str, ...], table: str) -> None:
+    """Raise on the first two rows sharing `key`, naming both locators."""
+    seen: dict[tuple, str] = {}
+    for r in rows:
+        k = tuple(r[c] for c in key)
+        if k in seen:
+            raise fail(
+                r["source_locator"],
+                None,
+                ", ".join(key),
+                k,
+                f"duplicate {table} key; first at {seen[k]}",
+            )
+        seen[k] = r["source_locator"]

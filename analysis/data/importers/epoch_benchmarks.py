@@ -42,18 +42,24 @@ open weights from the ECI file's `Model accessibility`. The hub has no parameter
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import polars as pl
 
+from analysis.data import lookup
 from analysis.data.errors import fail
-from analysis.data.importers.common import MODEL_INFO_SCHEMA, frame, locator
+from analysis.data.importers.common import (
+    MODEL_INFO_SCHEMA,
+    frame,
+    iso_date,
+    locator,
+    read_csv_records,
+)
 
 HUB_ID = "epoch-benchmarking-hub"
 STITCHING_ID = "epoch-benchmark-stitching"
@@ -105,188 +111,29 @@ class Benchmark:
     stitching: ScoreColumn | None = None
 
 
-def _b(
-    benchmark: str, hub: tuple | None, stitching: tuple | None, unit: str = "percent"
-) -> Benchmark:
-    return Benchmark(
-        benchmark,
-        unit,
-        ScoreColumn(*hub) if hub else None,
-        ScoreColumn(*stitching) if stitching else None,
-    )
+def _benchmarks() -> list[Benchmark]:
+    """The file map in `analysis/data/tables/epoch_benchmark_files.csv`, one Benchmark per id."""
+    out: dict[str, Benchmark] = {}
+    for r in lookup.read("epoch_benchmark_files"):
+        b = out.setdefault(r["benchmark"], Benchmark(r["benchmark"], r["unit"]))
+        if b.unit != r["unit"]:
+            raise fail(
+                lookup.SPECS["epoch_benchmark_files"].path,
+                None,
+                "unit",
+                r["unit"],
+                f"benchmark {b.benchmark} has two units",
+            )
+        col = ScoreColumn(r["file"], r["column"], r["form"])
+        out[b.benchmark] = replace(b, **{r["export"]: col})
+    return list(out.values())
 
 
-F, P, S, N = "fraction", "percent", "percent-string", "number"
-BENCHMARKS = [
-    _b("eci", ("epoch_capabilities_index.csv", "ECI Score", N), None, unit="index"),
-    _b("mmlu", ("mmlu_external.csv", "EM", F), ("external_benchmark_mmlu.csv", "EM", S)),
-    _b("gpqa-diamond", ("gpqa_diamond.csv", "mean_score", F), None),
-    _b("math-level-5", ("math_level_5.csv", "mean_score", F), None),
-    _b("otis-mock-aime", ("otis_mock_aime_2024_2025.csv", "mean_score", F), None),
-    _b("frontiermath", ("frontiermath.csv", "mean_score", F), None),
-    _b("frontiermath-tier-4", ("frontiermath_tier_4.csv", "mean_score", F), None),
-    _b("swe-bench-verified", ("swe_bench_verified.csv", "mean_score", F), None),
-    _b("swe-bench-bash-only", ("swe_bench_bash.csv", "% Resolved", F), None),
-    _b("chess-puzzles", ("chess_puzzles.csv", "mean_score", F), None),
-    _b("simpleqa-verified", ("simpleqa_verified.csv", "mean_score", F), None),
-    _b("webdev-arena", ("webdev_arena_external.csv", "Arena Score", N), None, unit="elo"),
-    _b("mc-bench", None, ("external_benchmark_mcbench.csv", "ELO", N), unit="elo"),
-    _b(
-        "livebench",
-        ("live_bench_external.csv", "Global average", P),
-        ("external_benchmark_livebench.csv", "Global average", P),
-    ),
-    _b(
-        "aider-polyglot",
-        ("aider_polyglot_external.csv", "Percent correct", P),
-        ("external_benchmark_aider_polyglot.csv", "Percent correct", P),
-    ),
-    _b(
-        "arc-agi",
-        ("arc_agi_external.csv", "Score", F),
-        ("external_benchmark_arc_agi.csv", "Score", S),
-    ),
-    _b(
-        "arc-challenge",
-        ("arc_ai2_external.csv", "Challenge score", F),
-        ("external_benchmark_arc_ai2.csv", "Challenge score", S),
-    ),
-    _b(
-        "anli",
-        ("adversarial_nli_external.csv", "Score", F),
-        ("external_benchmark_anli.csv", "Score", S),
-    ),
-    _b(
-        "balrog",
-        ("balrog_external.csv", "Average progress", F),
-        ("external_benchmark_balrog.csv", "Average progress", S),
-    ),
-    _b("bbh", ("bbh_external.csv", "Average", F), ("external_benchmark_bbh.csv", "Average", S)),
-    _b("boolq", ("bool_q_external.csv", "Score", F), ("external_benchmark_boolq.csv", "Score", S)),
-    _b(
-        "cadeval",
-        ("cad_eval_external.csv", "Overall pass (%)", F),
-        ("external_benchmark_cadeval.csv", "Overall pass (%)", S),
-    ),
-    _b(
-        "csqa2",
-        ("common_sense_qa_2_external.csv", "Score", F),
-        ("external_benchmark_csqa2.csv", "Score", S),
-    ),
-    _b(
-        "cybench",
-        ("cybench_external.csv", "Unguided % Solved", F),
-        ("external_benchmark_cybench.csv", "Unguided % Solved", S),
-    ),
-    _b(
-        "deepresearch-bench",
-        ("deepresearchbench_external.csv", "Average score", F),
-        ("external_benchmark_deepresearch.csv", "Average score", S),
-    ),
-    _b(
-        "fictionlivebench-120k",
-        ("fictionlivebench_external.csv", "120k token score", F),
-        ("external_benchmark_fictionlivebench.csv", "120k token score", S),
-    ),
-    _b("gsm8k", ("gsm8k_external.csv", "EM", F), ("external_benchmark_gsm8k.csv", "EM", S)),
-    _b(
-        "gso",
-        ("gso_external.csv", "Score OPT@1", F),
-        ("external_benchmark_gso_bench.csv", "Score OPT@1", S),
-    ),
-    _b(
-        "hellaswag",
-        ("hella_swag_external.csv", "Overall accuracy", F),
-        ("external_benchmark_hellaswag.csv", "Overall accuracy", S),
-    ),
-    _b(
-        "lambada",
-        ("lambada_external.csv", "Score", F),
-        ("external_benchmark_lambada.csv", "Score", S),
-    ),
-    _b(
-        "openbookqa",
-        ("open_book_qa_external.csv", "Accuracy", F),
-        ("external_benchmark_openbookqa.csv", "Accuracy", S),
-    ),
-    _b(
-        "os-world",
-        ("os_world_external.csv", "Score", P),
-        ("external_benchmark_os_world.csv", "Score", P),
-    ),
-    _b("osuniverse", None, ("external_benchmark_osuniverse.csv", "Weighted Score", S)),
-    _b("piqa", ("piqa_external.csv", "Score", F), ("external_benchmark_piqa.csv", "Score", S)),
-    _b(
-        "scienceqa",
-        ("science_qa_external.csv", "Score", F),
-        ("external_benchmark_scienceqa.csv", "Score", S),
-    ),
-    _b(
-        "simplebench",
-        ("simplebench_external.csv", "Score (AVG@5)", F),
-        ("external_benchmark_simple_bench.csv", "Score (AVG@5)", S),
-    ),
-    _b(
-        "superglue",
-        ("superglue_external.csv", "Score", F),
-        ("external_benchmark_superglue.csv", "Score", S),
-    ),
-    # The hub holds the Terminal-Bench 2.0 leaderboard, stitching the earlier one: not the same test.
-    _b("terminal-bench-2", ("terminalbench_external.csv", "Accuracy mean", F), None),
-    _b("terminal-bench", None, ("external_benchmark_terminal_bench.csv", "Accuracy mean", S)),
-    _b(
-        "the-agent-company",
-        ("the_agent_company_external.csv", "% Score", F),
-        ("external_benchmark_the_agent_company.csv", "% Score", S),
-    ),
-    _b(
-        "triviaqa",
-        ("trivia_qa_external.csv", "EM", F),
-        ("external_benchmark_triviaqa.csv", "EM", S),
-    ),
-    _b(
-        "video-mme",
-        ("video_mme_external.csv", "Overall (no subtitles)", F),
-        ("external_benchmark_videomme.csv", "Overall (no subtitles)", S),
-    ),
-    _b("vpct", ("vpct_external.csv", "Correct", F), ("external_benchmark_vpct.csv", "Correct", S)),
-    _b(
-        "weirdml",
-        ("weirdml_external.csv", "Accuracy", F),
-        ("external_benchmark_weirdml.csv", "Accuracy", S),
-    ),
-    _b(
-        "winogrande",
-        ("wino_grande_external.csv", "Accuracy", F),
-        ("external_benchmark_winogrande.csv", "Accuracy", S),
-    ),
-]
-
-# Epoch's own runs (benchmarks_runs.csv `task`) -> benchmark id; `Best score` is a fraction.
-# The hub's frontiermath.csv matches the Private tiers 1-3 runs; the Public sets are separate.
-RUN_TASKS = {
-    "GPQA diamond": "gpqa-diamond",
-    "MATH level 5": "math-level-5",
-    "OTIS Mock AIME 2024-2025": "otis-mock-aime",
-    "FrontierMath-2025-02-28-Private": "frontiermath",
-    "FrontierMath-2025-02-28-Public": "frontiermath-public",
-    "FrontierMath-Tier-4-2025-07-01-Private": "frontiermath-tier-4",
-    "FrontierMath-Tier-4-2025-07-01-Public": "frontiermath-tier-4-public",
-    "SWE-Bench verified": "swe-bench-verified",
-}
-
-SKIPPED_FILES = {
-    "metr_time_horizons_external.csv": "time horizon in minutes: no such unit in the schema",
-    "external_benchmark_metr.csv": "time horizon in minutes: no such unit in the schema",
-    "geobench_external.csv": "GeoGuessr-style points (0-5000), not percent, Elo or index",
-    "external_benchmark_geobench.csv": "GeoGuessr-style points (0-5000), not percent, Elo or index",
-    "lech_mazur_writing_external.csv": "a 1-10 grade, not percent, Elo or index",
-    "external_benchmark_lech_mazur_writing.csv": "a 1-10 grade, not percent, Elo or index",
-    "external_benchmark_factorio_learning_environment.csv": "production points, not percent",
-    "benchmark_optim.csv": "fitted benchmark parameters, no scores",
-    "distilled_models.csv": "list of distilled models, no scores",
-    "model_versions.csv": "model metadata; used here only for release dates",
-}
+# Which file holds which benchmark, Epoch's run tasks, and the files read for no scores (with
+# the reason): curated tables in analysis/data/tables/, checked when read.
+BENCHMARKS = _benchmarks()
+RUN_TASKS = {r["task"]: r["benchmark"] for r in lookup.read("epoch_run_tasks")}
+SKIPPED_FILES = {r["file"]: r["reason"] for r in lookup.read("epoch_skipped_files")}
 
 
 # Route prefixes (`chutes/`, `fireworks/`) and run settings (`_high`, `_32K`) are not the model.
@@ -309,12 +156,7 @@ class Parsed:
 
 def read_csv(path: Path, required: list[str]) -> list[dict[str, str]]:
     """Records of an Epoch CSV (quoted fields may span lines; a BOM is allowed)."""
-    with path.open(newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        for column in required:
-            if column not in (reader.fieldnames or []):
-                raise fail(path, None, column, None, "required column is missing")
-        return list(reader)
+    return read_csv_records(path, required, rule="required column is missing")
 
 
 def _decimal(path: Path, row: int, column: str, text: str) -> Decimal:
@@ -348,13 +190,6 @@ def parse_score(path: Path, row: int, column: str, text: str, form: str) -> floa
     return float(value)
 
 
-def _iso_date(path: Path, row: int, column: str, text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text.strip())
-    except ValueError:
-        raise fail(path, row, column, text, "must be an ISO date YYYY-MM-DD") from None
-
-
 def _score_row(
     name: str, bench: Benchmark, score: float, date: dt.date, source_id: str, loc: str
 ) -> dict:
@@ -384,7 +219,7 @@ def parse_hub_file(path: Path, bench: Benchmark, sources_dir: Path) -> Parsed:
         elif not rec["Release date"].strip():
             out.skipped["no release date"] += 1
         else:
-            date = _iso_date(path, i, "Release date", rec["Release date"])
+            date = iso_date(path, i, "Release date", rec["Release date"], required=True)
             loc = locator(sources_dir, path, f"row {i}")
             out.rows.append(_score_row(name, bench, score, date, HUB_ID, loc))
     return _best_per_model(out)
@@ -409,9 +244,7 @@ def read_release_dates(path: Path) -> dict[str, dt.date | None]:
     dates: dict[str, dt.date | None] = {}
     for i, rec in enumerate(read_csv(path, ["id", "Version release date"]), start=1):
         text = rec["Version release date"].strip()
-        dates[rec["id"].strip()] = (
-            _iso_date(path, i, "Version release date", text) if text else None
-        )
+        dates[rec["id"].strip()] = iso_date(path, i, "Version release date", text)
     return dates
 
 
@@ -494,7 +327,7 @@ def parse_hub_model_info(path: Path, sources_dir: Path) -> list[dict]:
                 "model_hint": model_hint(version),
                 "name": name,
                 "organization": rec.get("Organization", "").strip() or None,
-                "release_date": _iso_date(path, i, "Release date", date) if date else None,
+                "release_date": iso_date(path, i, "Release date", date),
                 "open_weights": _open_weights(path, i, rec.get("Model accessibility", "")),
                 "source_locator": locator(sources_dir, path, f"row {i}"),
             }

@@ -37,14 +37,13 @@ is kept; only `source_locator` (the file row) tells them apart.
 from __future__ import annotations
 
 import re
-from datetime import date
 from pathlib import Path
 
 import polars as pl
 
 from analysis.data.errors import fail
 from analysis.data.gpus import canonical_gpu
-from analysis.data.importers.common import frame, locator, slug
+from analysis.data.importers.common import frame, iso_date, locator, number, slug
 
 FOLDER = "epoch-hardware-prices"
 SOURCE_ID = "epoch-hardware"
@@ -92,28 +91,6 @@ def _read(path: Path, needed: list[str]) -> pl.DataFrame:
     return df
 
 
-def _number(path: Path, row: int, column: str, value: str | None) -> float | None:
-    if value is None or value.strip() == "":
-        return None
-    text = value.strip().replace("$", "").replace(",", "")
-    try:
-        number = float(text)
-    except ValueError:
-        raise fail(path, row, column, value, "must be a number") from None
-    if number < 0:
-        raise fail(path, row, column, value, "must not be negative")
-    return number
-
-
-def _iso_date(path: Path, row: int, column: str, value: str | None) -> date | None:
-    if value is None or value.strip() == "":
-        return None
-    try:
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise fail(path, row, column, value, "must be an ISO date YYYY-MM-DD") from None
-
-
 def _gpu_count(path: Path, row: int, value: str | None) -> int | None:
     if value is None or value.strip() == "":
         return None
@@ -133,7 +110,8 @@ def parse_hardware_prices(path: Path) -> list[dict]:
     out: list[dict] = []
     for i, rec in enumerate(df.iter_rows(named=True), start=1):
         prices = {
-            pricing: _number(path, i, col, rec[col]) for col, pricing in PRICE_COLUMNS.items()
+            pricing: number(path, i, col, rec[col], strip="$,", minimum=0)
+            for col, pricing in PRICE_COLUMNS.items()
         }
         if all(v is None for v in prices.values()):
             continue  # a purchase-price row
@@ -145,7 +123,7 @@ def parse_hardware_prices(path: Path) -> list[dict]:
         gpu = canonical_gpu(name)
         if gpu is None:
             continue
-        when = _iso_date(path, i, "Price date", rec["Price date"])
+        when = iso_date(path, i, "Price date", rec["Price date"])
         if when is None:
             raise fail(path, i, "Price date", rec["Price date"], "a cloud quote needs a date")
         vendor = (rec["Vendor"] or "").strip()
@@ -176,11 +154,13 @@ def _spec_row(path: Path, i: int, rec: dict) -> dict:
     out = {
         "name": rec["Hardware name"].strip(),
         "manufacturer": (rec["Manufacturer"] or "").strip() or None,
-        "release_date": _iso_date(path, i, "Release date", rec["Release date"]),
-        "release_price_usd": _number(path, i, "Release price (USD)", rec["Release price (USD)"]),
+        "release_date": iso_date(path, i, "Release date", rec["Release date"]),
+        "release_price_usd": number(
+            path, i, "Release price (USD)", rec["Release price (USD)"], strip="$,", minimum=0
+        ),
     }
     for column, (source_column, divisor) in SPEC_COLUMNS.items():
-        value = _number(path, i, source_column, rec[source_column])
+        value = number(path, i, source_column, rec[source_column], strip="$,", minimum=0)
         out[column] = None if value is None else value / divisor
     return out
 

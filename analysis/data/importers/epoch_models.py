@@ -21,14 +21,13 @@ in a newline); nothing else is changed.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 from pathlib import Path
 
 import polars as pl
 
 from analysis.data.errors import fail
-from analysis.data.importers.common import frame, locator
+from analysis.data.importers.common import frame, iso_date, locator, number, read_csv_records
 from analysis.data.models import MODEL_INFO_COLUMNS, normalize
 
 ML_SYSTEMS = Path("epoch-hardware-prices/2026-04-01_HEAD/data/All ML Systems - full view.csv")
@@ -65,36 +64,10 @@ OPEN_WEIGHTS = {
 }
 
 
-def _read(path: Path, needed: list[str]) -> list[dict[str, str]]:
-    with path.open(newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        missing = [c for c in needed if c not in (reader.fieldnames or [])]
-        if missing:
-            raise fail(path, None, ",".join(missing), None, "required column missing")
-        return list(reader)
-
-
-def _date(path: Path, row: int, column: str, text: str) -> dt.date | None:
-    text = (text or "").strip()
-    if not text:
-        return None
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise fail(path, row, column, text, "must be an ISO date YYYY-MM-DD") from None
-
-
 def _billions(path: Path, row: int, column: str, text: str) -> float | None:
-    text = (text or "").strip()
-    if not text:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise fail(path, row, column, text, "must be a number (a parameter count)") from None
-    if value < 0:
-        raise fail(path, row, column, text, "must not be negative")
-    return value / 1e9
+    rule = "must be a number (a parameter count)"
+    value = number(path, row, column, text, minimum=0, rule=rule)
+    return None if value is None else value / 1e9
 
 
 def _open_weights(path: Path, row: int, text: str) -> bool | None:
@@ -129,7 +102,7 @@ def parse_ml_systems(sources_dir: Path, path: Path) -> pl.DataFrame:
         "Model accessibility",
     ]
     rows = []
-    for i, r in enumerate(_read(path, cols), start=1):
+    for i, r in enumerate(read_csv_records(path, cols), start=1):
         name = (r["Model"] or "").strip()
         if "Language" not in (r["Domain"] or "").split(","):
             continue
@@ -137,7 +110,7 @@ def parse_ml_systems(sources_dir: Path, path: Path) -> pl.DataFrame:
             raise fail(path, i, "Model", r["Model"], "a language model needs a name")
         facts = {
             "organization": (r["Organization"] or "").strip() or None,
-            "release_date": _date(path, i, "Publication date", r["Publication date"]),
+            "release_date": iso_date(path, i, "Publication date", r["Publication date"]),
             "parameters_b": _billions(path, i, "Parameters", r["Parameters"]),
             "open_weights": _open_weights(path, i, r["Model accessibility"]),
         }
@@ -150,11 +123,11 @@ def parse_ml_systems(sources_dir: Path, path: Path) -> pl.DataFrame:
 def parse_model_versions(sources_dir: Path, path: Path) -> pl.DataFrame:
     """Epoch benchmark-stitching model versions -> model_info rows (release dates only)."""
     rows = []
-    for i, r in enumerate(_read(path, ["id", "Version release date"]), start=1):
+    for i, r in enumerate(read_csv_records(path, ["id", "Version release date"]), start=1):
         name = (r["id"] or "").strip()
         if not name:
             raise fail(path, i, "id", r["id"], "a model version needs an id")
-        when = _date(path, i, "Version release date", r["Version release date"])
+        when = iso_date(path, i, "Version release date", r["Version release date"])
         where = locator(sources_dir, path, f"key {name}")
         rows.append(_info_row("epoch-benchmark-stitching", name, where, release_date=when))
     return _frame(rows)

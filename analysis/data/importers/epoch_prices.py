@@ -36,13 +36,19 @@ What the rows mean, and what was decided:
 from __future__ import annotations
 
 import csv
-import datetime as dt
 from pathlib import Path
 
 import polars as pl
 
 from analysis.data.errors import fail
-from analysis.data.importers.common import MODEL_INFO_SCHEMA, frame, locator
+from analysis.data.importers.common import (
+    MODEL_INFO_SCHEMA,
+    check_unique,
+    frame,
+    iso_date,
+    locator,
+    number,
+)
 
 SOURCE_ID = "epoch-llm-price-trends"
 DATA_DIR = "epoch-llm-price-trends/2025-03-13_HEAD/data"
@@ -92,25 +98,8 @@ def read_rows(path: Path) -> list[dict[str, str]]:
         return list(reader)
 
 
-def _number(path: Path, row: int, column: str, text: str) -> float | None:
-    text = text.strip()
-    if not text:
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        raise fail(path, row, column, text, "must be a plain number") from None
-
-
-def _date(path: Path, row: int, text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text.strip())
-    except ValueError:
-        raise fail(path, row, "Release Date", text, "must be an ISO date YYYY-MM-DD") from None
-
-
 def _score(path: Path, row: int, column: str, text: str, unit: str) -> float | None:
-    value = _number(path, row, column, text)
+    value = number(path, row, column, text, rule="must be a plain number")
     if value is not None and unit == "percent" and not 0 <= value <= 100:
         raise fail(path, row, column, text, "percent score must lie in 0-100")
     return value
@@ -123,8 +112,8 @@ def parse_file(path: Path, sources_dir: Path) -> tuple[list[dict], list[dict], l
         name = rec["Model Name"].strip()
         if not name:
             raise fail(path, i, "Model Name", rec["Model Name"], "every row needs a model name")
-        date = _date(path, i, rec["Release Date"])
-        price = _number(path, i, PRICE_COLUMN, rec[PRICE_COLUMN])
+        date = iso_date(path, i, "Release Date", rec["Release Date"], required=True)
+        price = number(path, i, PRICE_COLUMN, rec[PRICE_COLUMN], rule="must be a plain number")
         if price is None or price < 0:
             raise fail(path, i, PRICE_COLUMN, rec[PRICE_COLUMN], "every row needs a price >= 0")
         common = {
@@ -155,21 +144,6 @@ def parse_file(path: Path, sources_dir: Path) -> tuple[list[dict], list[dict], l
     return prices, scores, info
 
 
-def _check_unique(rows: list[dict], key: tuple[str, ...], table: str) -> None:
-    seen: dict[tuple, str] = {}
-    for r in rows:
-        k = tuple(r[c] for c in key)
-        if k in seen:
-            raise fail(
-                r["source_locator"],
-                None,
-                ", ".join(key),
-                k,
-                f"duplicate {table} key; first at {seen[k]}",
-            )
-        seen[k] = r["source_locator"]
-
-
 def model_info_frame(rows: list[dict]) -> pl.DataFrame:
     """One row per source model name (first occurrence wins), columns as the contract lists."""
     first: dict[str, dict] = {}
@@ -186,8 +160,8 @@ def build(sources_dir: Path) -> dict[str, pl.DataFrame]:
         prices += p
         scores += s
         info += m
-    _check_unique(prices, ("source_model_name", "date"), "token_prices")
-    _check_unique(scores, ("source_model_name", "benchmark", "date"), "benchmark_scores")
+    check_unique(prices, ("source_model_name", "date"), "token_prices")
+    check_unique(scores, ("source_model_name", "benchmark", "date"), "benchmark_scores")
     token_prices = frame("token_prices", prices, drop=("model_id", "first_party"))
     benchmark_scores = frame("benchmark_scores", scores, drop=("model_id",))
     return {

@@ -22,7 +22,8 @@ Left out, and why:
   no value for them; their side columns are skipped too, so every row here is from a published month.
 - `reserved_raw_median`: the file does not say the commitment term, and the pricing types
   (1-year, 3-year) need one; mapping it would be a guess.
-- Dispersion, counts, flags and `matched_log_change`: not prices.
+- Dispersion, flags and `matched_log_change`: not prices. The provider counts behind the index
+  and the raw medians are kept as `offer_count` (`provider_count`, `spot_providers`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import polars as pl
 
 from analysis.data.errors import fail
 from analysis.data.gpus import canonical_gpu
-from analysis.data.importers.common import frame, locator, slug
+from analysis.data.importers.common import frame, locator, number, slug
 
 FOLDER = "gpu-prices-henryzhang-backfill"
 FILE = "2026-09_series__backfill_ratecards.csv"
@@ -67,8 +68,8 @@ REQUIRED = [
 ]
 # column -> (pricing, statistic)
 SIDE_COLUMNS = {
-    "raw_on_demand_median": ("on-demand", "median-raw"),
-    "spot_raw_median": ("spot", "median-raw"),
+    "raw_on_demand_median": ("on-demand", "median-raw", "provider_count"),
+    "spot_raw_median": ("spot", "median-raw", "spot_providers"),
 }
 
 
@@ -79,28 +80,16 @@ def _period(path: Path, row: int, value: str | None) -> date:
     return date(int(year), int(month), 1)
 
 
-def _price(path: Path, row: int, column: str, value: str | None) -> float | None:
-    if value is None or value.strip() == "":
-        return None
-    try:
-        number = float(value)
-    except ValueError:
-        raise fail(path, row, column, value, "must be a number") from None
-    if number < 0:
-        raise fail(path, row, column, value, "must not be negative")
-    return number
-
-
 def _provider_medians(path: Path, row: int, text: str | None) -> list[tuple[str, float]]:
     """`lambda=2.537;runpod=4.743` -> [("lambda", 2.537), ("runpod", 4.743)]."""
     out = []
     for part in (text or "").split(";"):
         if not part.strip():
             continue
-        name, sep, number = part.partition("=")
+        name, sep, amount = part.partition("=")
         if not sep or not name.strip():
             raise fail(path, row, "providers", text, "must be name=value pairs separated by ';'")
-        value = _price(path, row, "providers", number)
+        value = number(path, row, "providers", amount, minimum=0)
         if value is None:
             raise fail(path, row, "providers", text, "every provider needs a value")
         out.append((slug(name), value))
@@ -132,17 +121,25 @@ def parse_backfill(path: Path) -> list[dict]:
         name, gpu = _gpu(path, i, rec["index_code"])
         base = {"gpu": gpu, "source_gpu_name": name, "date": _period(path, i, rec["period"])}
         base |= {"region": None, "gpus_per_instance": None, "source_id": SOURCE_ID, "row": i}
-        value = _price(path, i, "value", rec["value"])
+        value = number(path, i, "value", rec["value"], minimum=0)
         if value is None:
             raise fail(path, i, "value", rec["value"], "a published month needs a value")
-        out.append(_row(base, PROVIDER, "index", "index-restated", value))
-        for column, (pricing, statistic) in SIDE_COLUMNS.items():
-            side = _price(path, i, column, rec[column])
+        count = _count(path, i, "provider_count", rec.get("provider_count"))
+        out.append(_row(base, PROVIDER, "index", "index-restated", value) | {"offer_count": count})
+        for column, (pricing, statistic, counted) in SIDE_COLUMNS.items():
+            side = number(path, i, column, rec[column], minimum=0)
             if side is not None:
-                out.append(_row(base, PROVIDER, pricing, statistic, side))
+                n = _count(path, i, counted, rec.get(counted))
+                out.append(_row(base, PROVIDER, pricing, statistic, side) | {"offer_count": n})
         for provider, median in _provider_medians(path, i, rec["providers"]):
             out.append(_row(base, provider, "on-demand", "median-restated", median))
     return out
+
+
+def _count(path: Path, row: int, column: str, value: str | None) -> int | None:
+    """How many providers' quotes a median rests on (the file's own count)."""
+    n = number(path, row, column, value, minimum=0)
+    return None if n is None else int(n)
 
 
 def _row(base: dict, provider: str, pricing: str, statistic: str, value: float) -> dict:

@@ -35,8 +35,10 @@ Left out, and why:
   1-year and 3-year terms only). `on_demand_floor` repeats the lower of secure and community.
 - Depth-history rows for 2..8 GPUs: `min_price_per_hour` there is the price of the whole
   instance (8x H200 = 18.32 = 8 x 2.29 on 2026-03-02); it is not divided here.
-- The other tugot17 fields (p10, p90, max, mean, per-provider and per-config prices), vast.ai
-  min/p75/max and offer counts: kept out to keep the table to the statistics named above.
+- The other tugot17 fields (p10, p90, max, mean, per-provider and per-config prices) and vast.ai
+  min/p75/max: kept out to keep the table to the statistics named above. The number of offers
+  behind each statistic is kept (`offer_count`: tugot17's `availability.total`, vast.ai's
+  `num_offers`), so a median of one or two offers can be told apart (flag `thin_median`).
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ import polars as pl
 
 from analysis.data.errors import fail
 from analysis.data.gpus import canonical_gpu
-from analysis.data.importers.common import frame, locator
+from analysis.data.importers.common import frame, locator, number
 
 TUGOT_FOLDER = "gpu-prices-tugot17-primeintellect"
 SUI_FOLDER = "openrouter-sui414"
@@ -109,18 +111,6 @@ RUNPOD_PRICES = {
 }
 
 
-def _price(path: Path, row: int, column: str, value: object) -> float | None:
-    if value is None or (isinstance(value, str) and value.strip() == ""):
-        return None
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise fail(path, row, column, value, "must be a number") from None
-    if number < 0:
-        raise fail(path, row, column, value, "must not be negative")
-    return number
-
-
 def _day(path: Path, row: int, column: str, value: object) -> date:
     """UTC day of an ISO timestamp or date ("2025-10-19T21:01:58+00:00", "2026-04-20T20:00Z")."""
     text = str(value or "").strip().replace("Z", "+00:00")
@@ -130,7 +120,9 @@ def _day(path: Path, row: int, column: str, value: object) -> date:
         raise fail(path, row, column, value, "must be an ISO date or timestamp") from None
 
 
-def _row(gpu, name, provider, day, pricing, statistic, value, source, where, count=None) -> dict:
+def _row(
+    gpu, name, provider, day, pricing, statistic, value, source, where, count=None, offers=None
+) -> dict:
     return {
         "gpu": gpu,
         "source_gpu_name": name,
@@ -141,6 +133,7 @@ def _row(gpu, name, provider, day, pricing, statistic, value, source, where, cou
         "statistic": statistic,
         "region": None,
         "gpus_per_instance": count,
+        "offer_count": offers,
         "source_id": source,
         "where": where,
     }
@@ -183,11 +176,20 @@ def parse_tugot17(path: Path) -> list[dict]:
         if gpu is None:
             raise fail(path, line_no, "gpu_type", name, "GPU has no canonical id")
         stats = snap.get("price_stats") or {}
+        total = number(
+            path,
+            line_no,
+            "availability.total",
+            (snap.get("availability") or {}).get("total"),
+            minimum=0,
+        )
         for stat in TUGOT_STATS:
-            value = _price(path, line_no, f"price_stats.{stat}", stats.get(stat))
+            value = number(path, line_no, f"price_stats.{stat}", stats.get(stat), minimum=0)
             if value is not None:
                 args = ("primeintellect", day, "marketplace", stat, value)
-                out.append(_row(gpu, name, *args, "gpu-tracker-tugot17", f"line {line_no}"))
+                offers = None if total is None else int(total)
+                where = f"line {line_no}"
+                out.append(_row(gpu, name, *args, "gpu-tracker-tugot17", where, offers=offers))
     return out
 
 
@@ -202,7 +204,7 @@ def parse_ornn(path: Path) -> list[dict]:
         gpu = canonical_gpu(name)
         if gpu is None:
             continue
-        value = _price(path, i, "index_value", rec["index_value"])
+        value = number(path, i, "index_value", rec["index_value"], minimum=0)
         if value is None:
             continue
         day = _day(path, i, "timestamp", rec["timestamp"])
@@ -234,11 +236,14 @@ def parse_vast(path: Path) -> list[dict]:
         gpu = canonical_gpu(name)
         if gpu is None:
             continue
+        offers = number(path, rec["row"], "num_offers", rec.get("num_offers"), minimum=0)
         for column, stat in VAST_STATS.items():
-            value = _price(path, rec["row"], column, rec[column])
+            value = number(path, rec["row"], column, rec[column], minimum=0)
             if value is not None:
                 args = (name, "vast.ai", day, VAST_RENTAL[rental], stat, value)
-                out.append(_row(gpu, *args, "vast-market-sui414", f"row {rec['row']}"))
+                where = f"row {rec['row']}"
+                count = None if offers is None else int(offers)
+                out.append(_row(gpu, *args, "vast-market-sui414", where, offers=count))
     return out
 
 
@@ -263,7 +268,7 @@ def parse_runpod_daily(path: Path) -> list[dict]:
             continue
         day = _day(path, i, "date", rec["date"])
         for column, (pricing, stat) in RUNPOD_PRICES.items():
-            value = _price(path, i, column, rec[column])
+            value = number(path, i, column, rec[column], minimum=0)
             if value is not None:
                 args = (name, "runpod", day, pricing, stat, value, "runpod-sui414", f"row {i}")
                 out.append(_row(gpu, *args))
@@ -278,7 +283,7 @@ def parse_runpod_depth(path: Path) -> list[dict]:
             continue  # whole-instance prices for 2..8 GPUs; see module docstring
         name = (rec["gpu_type"] or "").strip()
         gpu = canonical_gpu(name)
-        value = _price(path, i, "min_price_per_hour", rec["min_price_per_hour"])
+        value = number(path, i, "min_price_per_hour", rec["min_price_per_hour"], minimum=0)
         if gpu is None or value is None:
             continue
         day = _day(path, i, "date", rec["date"])

@@ -67,7 +67,13 @@ from pathlib import Path
 import polars as pl
 
 from analysis.data.errors import fail
-from analysis.data.importers.common import MODEL_INFO_SCHEMA, frame, locator, provenance
+from analysis.data.importers.common import (
+    MODEL_INFO_SCHEMA,
+    check_unique,
+    frame,
+    locator,
+    provenance,
+)
 
 SOURCE_ID = "gundlach-inference"
 FILE = "inference-price-trends-gundlach/2026-04-27_HEAD/data/inference_data_new_large.csv"
@@ -280,9 +286,10 @@ def _monthly_prices(t: Table, r: RowReader, base: dict, out: Parsed) -> None:
         if sides.get("input") is None and sides.get("output") is None:
             continue
         kind = "promotional" if month.month in promo else "list"
-        out.prices.append(
-            _price_row(base, month, sides.get("input"), sides.get("output"), None, kind)
-        )
+        row = _price_row(base, month, sides.get("input"), sides.get("output"), None, kind)
+        # one locator per cell pair, so each month stays its own observation
+        row["source_locator"] = f"{base['source_locator']}, {month.month}/1/{month.year} prices"
+        out.prices.append(row)
 
 
 def _price_row(base: dict, date: dt.date, inp, outp, blended, kind: str) -> dict:
@@ -307,7 +314,9 @@ def _current_price(t: Table, r: RowReader, base: dict, observed: dt.date, out: P
         out.skipped["current price is 0 (no price)" if zero else "no current price"] += 1
         return
     date = parse_date(t.path, r.row, ACCESS, r[ACCESS]) or observed
-    out.prices.append(_price_row(base, date, *values, "list"))
+    row = _price_row(base, date, *values, "list")
+    row["source_locator"] = f"{base['source_locator']}, current price"
+    out.prices.append(row)
 
 
 def _info(t: Table, r: RowReader, name: str, date: dt.date | None, base: dict) -> dict:
@@ -351,26 +360,11 @@ def parse(path: Path, sources_dir: Path) -> Parsed:
     return out
 
 
-def _check_unique(rows: list[dict], key: tuple[str, ...], table: str) -> None:
-    seen: dict[tuple, str] = {}
-    for row in rows:
-        k = tuple(row[c] for c in key)
-        if k in seen:
-            raise fail(
-                row["source_locator"],
-                None,
-                ", ".join(key),
-                k,
-                f"duplicate {table} key; first at {seen[k]}",
-            )
-        seen[k] = row["source_locator"]
-
-
 def build(sources_dir: Path) -> dict[str, pl.DataFrame]:
     out = parse(sources_dir / FILE, sources_dir)
-    _check_unique(out.prices, ("source_model_name", "date", "price_kind"), "token_prices")
-    _check_unique(out.scores, ("source_model_name", "benchmark", "date"), "benchmark_scores")
-    _check_unique(out.info, ("source_model_name",), "model_info")
+    check_unique(out.prices, ("source_model_name", "date", "price_kind"), "token_prices")
+    check_unique(out.scores, ("source_model_name", "benchmark", "date"), "benchmark_scores")
+    check_unique(out.info, ("source_model_name",), "model_info")
     prices = frame("token_prices", out.prices, drop=("model_id", "first_party"))
     scores = frame("benchmark_scores", out.scores, drop=("model_id",))
     info = pl.DataFrame(

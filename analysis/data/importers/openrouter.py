@@ -44,6 +44,7 @@ deepseek), not the price of any model. The GPU files belong to the GPU-price imp
 from __future__ import annotations
 
 import csv
+import json
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -53,7 +54,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis.data.errors import fail
-from analysis.data.importers.common import frame, locator, slug
+from analysis.data.importers.common import MODEL_INFO_SCHEMA, frame, locator, slug
 from analysis.data.importers.genai_prices import model_hint
 
 SOURCE_ID = "openrouter-sui414"
@@ -288,6 +289,55 @@ def _date_of(path: Path) -> str:
     return path.stem.removeprefix("date=")
 
 
+def _reasoning(path: Path, row: Row) -> bool | None:
+    """A reasoning model by OpenRouter's `headliner_json`: its `reasoning` block says reasoning
+    is mandatory (it always thinks before answering). Anything else is not a statement: the
+    file writes `mandatory: false` for o1 and o3, which always reason (None)."""
+    text = (row.fields.get("headliner_json") or "").strip()
+    if not text:
+        return None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError:
+        raise fail(path, row.number, "headliner_json", text[:40], "must be JSON") from None
+    block = doc.get("reasoning")
+    return True if isinstance(block, dict) and block.get("mandatory") is True else None
+
+
+def parse_model_info(path: Path) -> list[dict]:
+    """What the model list says about each model: display name (without the `Author: ` prefix),
+    author (the developer's OpenRouter id), the date OpenRouter listed it (`created_at`; a
+    listing date, used as a release date only where no other source dates the release) and
+    whether it reasons. One row per `model_slug` (variants share it)."""
+    out: dict[str, dict] = {}
+    for r in _read(path, (*MODEL_COLUMNS, "name", "author", "created_at")):
+        f = r.fields
+        if f["id"].startswith("~") or f["model_slug"] in out:
+            continue
+        name = f["name"].split(": ", 1)[-1].removesuffix(" (free)").strip()
+        created = f["created_at"].strip()[:10]
+        try:
+            listed = date.fromisoformat(created) if created else None
+        except ValueError:
+            raise fail(
+                path, r.number, "created_at", f["created_at"], "must be an ISO timestamp"
+            ) from None
+        out[f["model_slug"]] = {
+            "source_id": SOURCE_ID,
+            "source_model_name": f["model_slug"],
+            "model_hint": model_hint(f["model_slug"]),
+            "name": name or f["model_slug"],
+            "organization": f["author"].strip() or None,
+            "release_date": listed,
+            "open_weights": None,
+            "parameters_b": None,
+            "active_parameters_b": None,
+            "reasoning": _reasoning(path, r),
+            "where": f"row {r.number}",
+        }
+    return list(out.values())
+
+
 def build(sources_dir: Path) -> dict[str, pl.DataFrame]:
     csv_dir = next((sources_dir / FOLDER).glob("*_HEAD/data/csv"))
     model_files = {_date_of(p): p for p in sorted(csv_dir.glob("models/date=*.csv"))}
@@ -304,4 +354,15 @@ def build(sources_dir: Path) -> dict[str, pl.DataFrame]:
         row["source_locator"] = locator(sources_dir, path, row.pop("where"))
         rows.append(row)
     rows.sort(key=lambda r: (r["provider"], r["source_model_name"], r["date"], r["price_kind"]))
-    return {"token_prices": frame("token_prices", rows, drop=("model_id", "first_party"))}
+    info: dict[str, dict] = {}
+    for path in sorted(model_files.values(), reverse=True):  # the newest list first
+        for row in parse_model_info(path):
+            if row["source_model_name"] not in info:
+                row["source_locator"] = locator(sources_dir, path, row.pop("where"))
+                info[row["source_model_name"]] = row
+    return {
+        "token_prices": frame("token_prices", rows, drop=("model_id", "first_party")),
+        "model_info": pl.DataFrame(
+            sorted(info.values(), key=lambda r: r["source_model_name"]), schema=MODEL_INFO_SCHEMA
+        ),
+    }

@@ -1,0 +1,213 @@
+"""Curated lookup tables: small CSV files under `analysis/data/tables/`, each with a schema.
+
+These are the project's own judgements (which provider slug is which seller, which file of an
+export holds which benchmark, which organisation develops which models), kept as data so a change
+is a reviewable one-line diff. `read(name)` checks a table against its `Spec` before anything uses
+it: the header, required cells, patterns, allowed values, booleans and the unique key. Every
+problem is reported at once, naming the file, the row (1-based, header not counted), the column,
+the value and the rule, as for the released data.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from analysis.data.errors import DataError, Problem
+from analysis.data.schema import SLUG
+
+TABLES_DIR = Path(__file__).parent / "tables"
+
+
+@dataclass(frozen=True)
+class Col:
+    name: str
+    required: bool = False
+    pattern: str | None = None  # regular expression the whole cell must match
+    enum: tuple[str, ...] | None = None
+    boolean: bool = False  # "true" / "false" (or empty when not required)
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str  # file name without .csv
+    description: str
+    columns: list[Col]
+    key: list[str] = field(default_factory=list)  # unique across rows (empty: no key)
+    sorted_by_key: bool = False  # rows must be in key order (keeps diffs small)
+
+    @property
+    def path(self) -> Path:
+        return TABLES_DIR / f"{self.name}.csv"
+
+
+def check(spec: Spec, path: Path) -> tuple[list[dict[str, str]], list[Problem]]:
+    """Rows of `path` read as `spec`, and every problem found."""
+    with path.open(newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        header = reader.fieldnames or []
+        rows = list(reader)
+    expected = [c.name for c in spec.columns]
+    if header != expected:
+        rule = f"columns must be {','.join(expected)}"
+        return rows, [Problem(str(path), None, None, ",".join(header), rule)]
+    problems: list[Problem] = []
+    seen: dict[tuple, int] = {}
+    previous: tuple | None = None
+    for i, row in enumerate(rows, start=1):
+        if None in row:  # more cells than columns
+            problems.append(Problem(str(path), i, None, str(row[None]), "too many cells"))
+        for c in spec.columns:
+            value = row.get(c.name)
+            if value is None:
+                problems.append(Problem(str(path), i, c.name, None, "too few cells"))
+                continue
+            if value != value.strip():
+                problems.append(Problem(str(path), i, c.name, value, "no surrounding spaces"))
+            if value == "":
+                if c.required:
+                    problems.append(Problem(str(path), i, c.name, value, "a value is required"))
+                continue
+            if c.pattern and not re.fullmatch(c.pattern, value):
+                problems.append(Problem(str(path), i, c.name, value, f"must match {c.pattern}"))
+            if c.enum and value not in c.enum:
+                rule = "must be one of " + ", ".join(c.enum)
+                problems.append(Problem(str(path), i, c.name, value, rule))
+            if c.boolean and value not in ("true", "false"):
+                problems.append(Problem(str(path), i, c.name, value, "must be true or false"))
+        if spec.key:
+            k = tuple(row.get(c) for c in spec.key)
+            if k in seen:
+                rule = f"duplicate key ({', '.join(spec.key)}); first at row {seen[k]}"
+                problems.append(Problem(str(path), i, None, ", ".join(map(str, k)), rule))
+            seen.setdefault(k, i)
+            if spec.sorted_by_key and previous is not None and k < previous:
+                rule = f"rows must be sorted by {', '.join(spec.key)}"
+                problems.append(Problem(str(path), i, spec.key[0], str(k[0]), rule))
+            previous = k
+    return rows, problems
+
+
+def read_checked(spec: Spec, path: Path | None = None) -> list[dict[str, str]]:
+    """Rows of a curated table; raises DataError listing every problem."""
+    rows, problems = check(spec, path or spec.path)
+    if problems:
+        raise DataError(problems)
+    return rows
+
+
+@cache
+def read(name: str) -> tuple[dict[str, str], ...]:
+    """The rows of one registered table (checked once per process)."""
+    return tuple(read_checked(SPECS[name]))
+
+
+def boolean(text: str) -> bool | None:
+    return {"true": True, "false": False}.get(text)
+
+
+SPECS: dict[str, Spec] = {}
+
+
+def register(spec: Spec) -> Spec:
+    SPECS[spec.name] = spec
+    return spec
+
+
+ID = SLUG
+register(
+    Spec(
+        "providers",
+        "Every provider slug an importer writes -> the canonical id of the seller (see "
+        "analysis/data/providers.py); `seller` only for a separate offer of a seller.",
+        [
+            Col("slug", required=True, pattern=ID),
+            Col("provider", required=True, pattern=ID),
+            Col("seller", pattern=ID),
+            Col("why"),
+        ],
+        key=["slug"],
+        sorted_by_key=True,
+    )
+)
+register(
+    Spec(
+        "developers",
+        "Model developers: canonical id, the organisation names sources use (a regular "
+        "expression on the lowercased name), and the provider ids that are the developer's own "
+        "API (see analysis/data/curate/identity.py).",
+        [
+            Col("developer", required=True, pattern=ID),
+            Col("name", required=True),
+            Col("organization_pattern", required=True),
+            Col("own_providers", pattern=r"[a-z0-9][a-z0-9._+-]*(;[a-z0-9][a-z0-9._+-]*)*"),
+            Col("why"),
+        ],
+        key=["developer"],
+        sorted_by_key=True,
+    )
+)
+register(
+    Spec(
+        "epoch_benchmark_files",
+        "Which file and column of Epoch AI's exports hold which benchmark, and in what form "
+        "(see analysis/data/importers/epoch_benchmarks.py).",
+        [
+            Col("benchmark", required=True, pattern=ID),
+            Col("unit", required=True, enum=("percent", "elo", "index")),
+            Col("export", required=True, enum=("hub", "stitching")),
+            Col("file", required=True, pattern=r"[a-z0-9_]+\.csv"),
+            Col("column", required=True),
+            Col("form", required=True, enum=("fraction", "percent", "percent-string", "number")),
+            Col("note"),
+        ],
+        key=["export", "file"],
+    )
+)
+register(
+    Spec(
+        "epoch_run_tasks",
+        "Epoch's own runs (benchmarks_runs.csv `task`) -> benchmark id.",
+        [Col("task", required=True), Col("benchmark", required=True, pattern=ID), Col("note")],
+        key=["task"],
+    )
+)
+register(
+    Spec(
+        "epoch_skipped_files",
+        "Files of Epoch's exports that the importer reads no scores from, and why.",
+        [Col("file", required=True, pattern=r"[a-z0-9_]+\.csv"), Col("reason", required=True)],
+        key=["file"],
+    )
+)
+register(
+    Spec(
+        "model_families",
+        "Name families and their developer: a slug no catalog entry or source metadata names, "
+        "but whose name is the developer's own family name (first matching pattern wins; see "
+        "analysis/data/curate/identity.py).",
+        [
+            Col("pattern", required=True),
+            Col("developer", required=True, pattern=ID),
+            Col("why", required=True),
+        ],
+        key=["pattern"],
+    )
+)
+register(
+    Spec(
+        "model_catalog",
+        "Curated models: canonical id, display name, organisation, aliases (';'-separated; "
+        "a leading '=' makes an alias exact-only). See analysis/data/models.py.",
+        [
+            Col("model_id", required=True, pattern=ID),
+            Col("name", required=True),
+            Col("organization"),
+            Col("aliases"),
+        ],
+        key=["model_id"],
+    )
+)

@@ -1,0 +1,192 @@
+"""Model identity: offers, repository ids, families, snapshots, moving aliases, developers."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import polars as pl
+import pytest
+
+from analysis.data import models
+from analysis.data.curate import identity
+from analysis.data.importers.common import MODEL_INFO_SCHEMA
+
+
+def info(rows: list[dict]) -> pl.DataFrame:
+    base = {c: None for c in MODEL_INFO_SCHEMA} | {"source_id": "meta", "source_locator": "m#1"}
+    return pl.DataFrame([base | r for r in rows], schema=MODEL_INFO_SCHEMA)
+
+
+KNOWN = identity.known_from(
+    info(
+        [
+            {"source_model_name": "Qwen3 235B A22B 2507", "open_weights": True},
+            {"source_model_name": "DeepSeek R1 0528", "open_weights": True},
+            {"source_model_name": "Llama 3.1 8B", "open_weights": True},
+            {"source_model_name": "GLM-5.1"},
+            {"source_model_name": "Grok 3"},
+            {"source_model_name": "GPT-5.5 Pro", "release_date": date(2026, 4, 23)},
+        ]
+    )
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "name", "model_id", "how", "offer"),
+    [
+        # offer words: the base is the model, the words the offer
+        ("litellm-rocry", "together_ai/Qwen/Qwen3-235B-A22B-Instruct-2507-tput", "qwen-3-235b-a22b-2507", "catalog", "tput"),
+        ("litellm-rocry", "vertex_ai/deepseek-ai/deepseek-r1-0528-maas", "deepseek-r1-0528", "catalog", "maas"),
+        ("litellm-rocry", "groq/llama-3.1-8b-instant", "llama-3.1-8b", "catalog", "instant"),
+        ("litellm-rocry", "fireworks_ai/glm-5p1-fast", "glm-5.1", "source metadata", "fast"),
+        ("litellm-rocry", "xai/grok-3-fast", "grok-3", "catalog", "fast"),
+        ("litellm-rocry", "databricks/databricks-meta-llama-3-1-8b-instruct", "llama-3.1-8b", "catalog", "databricks"),
+        # a dated copy of one release is the release
+        ("litellm-rocry", "azure/gpt-5.5-pro-2026-04-23", "gpt-5.5-pro", "source metadata", None),
+        # `-turbo` names another model at OpenAI: not an offer word there
+        ("litellm-rocry", "gpt-4-turbo", "gpt-4-turbo", "catalog", None),
+        # an org/model repository id names the weights and the developer
+        ("litellm-rocry", "deepinfra/Sao10K/L3-70B-Euryale-v2.1", "l3-70b-euryale-v2.1", "repository id", None),
+        # a developer's own family name
+        ("litellm-rocry", "chat-bison@002", "chat-bison", "developer family", None),
+        ("litellm-rocry", "cohere.command-light-text-v14", "command-light-text-v14", "developer family", None),
+        # nothing names it
+        ("litellm-rocry", "chatdolphin", "chatdolphin", None, None),
+    ],
+)  # fmt: skip
+def test_names_resolve_to_a_model_and_an_offer(source, name, model_id, how, offer):
+    from analysis.data.importers.litellm import model_hint
+
+    out = identity.resolve_name(source, name, model_hint(name), KNOWN)
+    assert (out["model_id"], out["identified_by"], out["offer"]) == (model_id, how, offer)
+
+
+def test_namespaces_are_authors_not_routes_or_regions():
+    assert identity.namespace("litellm-rocry", "deepinfra/Sao10K/L3-70B") == "sao10k"
+    assert identity.namespace("litellm-rocry", "azure/eu/gpt-5.6") is None  # a region
+    assert identity.namespace("litellm-rocry", "fireworks_ai/accounts/fireworks/models/x") is None
+    assert identity.namespace("litellm-rocry", "deepinfra/deepinfra/airoboros-70b") is None
+    assert identity.namespace("litellm-rocry", "azure/gpt-4o") is None  # route/model
+    assert identity.namespace("openrouter-sui414", "nousresearch/hermes-3") == "nousresearch"
+
+
+def test_regions_of_routes():
+    assert identity.region_of("bedrock/eu-west-3/mistral.mistral-large-2402-v1:0") == "eu-west-3"
+    assert identity.region_of("apac.amazon.nova-pro-v1:0") == "apac"
+    assert identity.region_of("azure/eu/gpt-4o") == "eu"
+    assert identity.region_of("mistral.mistral-large-2402-v1:0") is None
+
+
+def test_developers_and_first_party():
+    assert identity.developer_of("Google DeepMind, Google Research") == "google"
+    assert identity.developer_of("Z AI") == identity.developer_of("Zhipu AI") == "zhipu"
+    assert identity.developer_of("SpaceXAI") == "xai"  # Artificial Analysis' name for xAI
+    assert identity.developer_of("Sao10K") == "sao10k"  # unknown organisations keep their slug
+    assert identity.developer_of(None) is None
+    assert identity.is_first_party("google-vertex-europe", "google") is True
+    assert identity.is_first_party("bedrock", "amazon") is True
+    assert identity.is_first_party("bedrock", "anthropic") is False
+    assert identity.is_first_party("moonshotai-highspeed", "moonshot") is True  # a tier of its own
+    assert identity.is_first_party("together", None) is None  # unknown developer: unknown
+    assert identity.is_first_party("unspecified", "openai") is None  # unknown seller
+
+
+def test_a_year_typo_loses_to_the_sources_that_agree():
+    stated = [
+        ("epoch-ai-models", date(2024, 3, 4)),  # first in precedence, but alone
+        ("artificial-analysis", date(2025, 3, 4)),
+        ("token-tariff", date(2025, 3, 6)),
+        ("openrouter-sui414", date(2023, 1, 1)),  # a listing date never votes
+    ]
+    when, source, note = models.choose_release_date(stated)
+    assert (when, source) == (date(2025, 3, 4), "artificial-analysis")
+    assert note == "2024-03-04 (epoch-ai-models)"
+    # a tie goes to precedence; a listing date counts only where nothing else dates it
+    assert (
+        models.choose_release_date(
+            [("x", date(2024, 1, 1)), ("epoch-ai-models", date(2024, 6, 1))]
+        )[1]
+        == "epoch-ai-models"
+    )
+    assert models.choose_release_date([("openrouter-sui414", date(2026, 7, 1))])[:2] == (
+        date(2026, 7, 1),
+        "openrouter-sui414",
+    )
+
+
+def _prices(rows: list[dict]) -> pl.DataFrame:
+    base = {"provider": "openai", "date": date(2025, 1, 1), "last_seen": None, "moving_alias": False,
+            "input_usd_per_mtok": None, "output_usd_per_mtok": None}  # fmt: skip
+    schema = {"model_id": pl.String, "provider": pl.String, "date": pl.Date, "last_seen": pl.Date,
+              "moving_alias": pl.Boolean, "input_usd_per_mtok": pl.Float64, "output_usd_per_mtok": pl.Float64}  # fmt: skip
+    return pl.DataFrame([base | r for r in rows], schema=schema)
+
+
+def test_a_moving_alias_resolves_by_date_and_price_or_says_why_not():
+    snaps = ["gpt-4o-2024-05-13", "gpt-4o-2024-08-06", "gpt-4o-2024-11-20"]
+    release = dict(
+        zip(snaps, [date(2024, 5, 13), date(2024, 8, 6), date(2024, 11, 20)], strict=True)
+    )
+    df = _prices(
+        [
+            {"model_id": "gpt-4o-2024-05-13", "date": date(2024, 5, 13), "last_seen": date(2025, 1, 1), "input_usd_per_mtok": 5.0, "output_usd_per_mtok": 15.0},
+            {"model_id": "gpt-4o-2024-08-06", "date": date(2024, 8, 6), "last_seen": date(2025, 1, 1), "input_usd_per_mtok": 2.5, "output_usd_per_mtok": 10.0},
+            # only one snapshot released by then
+            {"model_id": "gpt-4o", "moving_alias": True, "date": date(2024, 6, 1), "input_usd_per_mtok": 5.0, "output_usd_per_mtok": 15.0},
+            # two released; the seller prices the May snapshot the same
+            {"model_id": "gpt-4o", "moving_alias": True, "date": date(2024, 9, 1), "input_usd_per_mtok": 5.0, "output_usd_per_mtok": 15.0},
+            # a price no snapshot has at that seller
+            {"model_id": "gpt-4o", "moving_alias": True, "date": date(2024, 9, 1), "input_usd_per_mtok": 7.0, "output_usd_per_mtok": 21.0},
+            # azure prices only the May snapshot, at 5/15: a 2.5/10 alias is the other one
+            {"model_id": "gpt-4o-2024-05-13", "provider": "azure", "date": date(2024, 5, 13), "last_seen": date(2025, 1, 1), "input_usd_per_mtok": 5.0, "output_usd_per_mtok": 15.0},
+            {"model_id": "gpt-4o", "provider": "azure", "moving_alias": True, "date": date(2024, 9, 1), "input_usd_per_mtok": 2.5, "output_usd_per_mtok": 10.0},
+            # before any snapshot
+            {"model_id": "gpt-4o", "moving_alias": True, "date": date(2024, 1, 1)},
+            # no snapshots known at all, but the family itself is one model
+            {"model_id": "claude-3-opus-latest", "moving_alias": True},
+            {"model_id": "deepseek-chat", "moving_alias": True},
+        ]
+    )  # fmt: skip
+    identified = {*snaps, "claude-3-opus"}
+    out = identity.resolve_aliases(df, release, identified)
+    assert out.select("model_id", "alias_of", "unresolved_reason").rows()[2:] == [
+        ("gpt-4o-2024-05-13", "gpt-4o", None),
+        ("gpt-4o-2024-05-13", "gpt-4o", None),
+        ("gpt-4o", "gpt-4o", identity.REASONS["moving-price"]),
+        ("gpt-4o-2024-05-13", None, None),
+        ("gpt-4o-2024-08-06", "gpt-4o", None),
+        ("gpt-4o", "gpt-4o", identity.REASONS["moving-early"]),
+        ("claude-3-opus", "claude-3-opus-latest", None),
+        ("deepseek-chat", "deepseek-chat", identity.REASONS["moving"]),
+    ]
+
+
+def test_several_dated_snapshots_stay_apart_and_their_family_name_moves():
+    names = pl.DataFrame(
+        {
+            "source_id": ["s"] * 3,
+            "source_model_name": [
+                "gpt-realtime-x",
+                "gpt-realtime-x-2024-10-01",
+                "gpt-realtime-x-2024-12-17",
+            ],
+            "model_hint": [None] * 3,
+        },
+        schema={"source_id": pl.String, "source_model_name": pl.String, "model_hint": pl.String},
+    )
+    known = identity.known_from(info([{"source_model_name": "gpt-realtime-x"}]))
+    out = identity.split_snapshots(
+        pl.DataFrame(
+            [
+                {"source_id": "s", "source_model_name": n, "model_hint": None, "offer": None, "namespace": None,
+                 "model_id": "gpt-realtime-x", "identified_by": "source metadata", "moving_alias": False}
+                for n in names["source_model_name"]
+            ]
+        ),
+        known,
+    )  # fmt: skip
+    assert out.select("model_id", "moving_alias").rows() == [
+        ("gpt-realtime-x", True),
+        ("gpt-realtime-x-2024-10-01", False),
+        ("gpt-realtime-x-2024-12-17", False),
+    ]
