@@ -10,7 +10,7 @@ import polars as pl
 
 from analysis.data import info as datainfo
 from analysis.data import release as data
-from analysis.data.schema import TABLE_ORDER, TABLES
+from analysis.data.schema import TABLES
 from analysis.report import results
 from analysis.report.quote import Quote, Quotes
 
@@ -150,7 +150,8 @@ def compute(version: str | None = None) -> DataChapter:
 
 @cache
 def _compute(v: str) -> DataChapter:
-    tables = {name: results.table(name, v) for name in TABLE_ORDER}
+    # The data chapter describes the whole release: flagged rows included.
+    tables = {name: data.load(name, v) for name in datainfo.tables_in(v)}
     summary = tables_summary(datainfo.info(v))
     with_sources = {
         name: df

@@ -24,6 +24,7 @@ from functools import cache
 
 import polars as pl
 
+from analysis import data
 from analysis.figures import hardware as fig
 from analysis.methods import gpu_prices
 from analysis.methods.gpu_prices import claim_row, one_row
@@ -102,7 +103,10 @@ def compute(version: str | None = None) -> GpuHourPrices:
 def _compute(v: str) -> GpuHourPrices:
     prices = results.table("gpu_hour_prices", v)
     specs, claims = results.table("gpu_specs", v), results.table("claims", v)
-    steps = gpu_prices.step_changes(prices, threshold=STEP_THRESHOLD, gpus=MAIN_GPUS)
+    # Steps are a property of a source's series as published: look for them before the anomaly
+    # rules drop rows (the rules remove some of the same points as thin medians).
+    raw = data.load("gpu_hour_prices", v)
+    steps = gpu_prices.step_changes(raw, threshold=STEP_THRESHOLD, gpus=MAIN_GPUS)
     flagged = flagged_series(steps)
     rates = results.gpu_declines(v)
     index, index_summary = results.gpu_index(v)

@@ -63,7 +63,9 @@ def _compute(v: str) -> TokenPrices:
     q["version"] = Quote(v, "text")
 
     # First-party list prices.
-    history = list_prices.first_party_list_prices(token_prices, models)
+    history = list_prices.first_party_list_prices(
+        token_prices, models, through=results.release_date(v)
+    )
     latest = list_prices.latest_prices(history)
     cheapest, dearest = latest.row(0, named=True), latest.row(-1, named=True)
     price = list_prices.BLENDED

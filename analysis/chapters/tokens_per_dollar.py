@@ -269,6 +269,13 @@ def floor_quotes(floors: pl.DataFrame, h100_best_tokens: float) -> dict:
     return q
 
 
+def big_rung_verdict(hardware_usd: float, api_median_usd: float) -> str:
+    """Whether the biggest model's MLPerf cost breaks the ladder (sits above its API price)."""
+    if hardware_usd > api_median_usd:
+        return "breaks the ladder: its MLPerf cost is above the median API price"
+    return "stays on the ladder: its MLPerf cost is below the median API price"
+
+
 def ladder_quotes(ladder: pl.DataFrame) -> dict:
     """The ladder from the floor to the API price (from `tokens_per_dollar.cost_ladder`): its
     round, the BENCHMARK rungs and ratios (`llama_rung_*`), the range of the ratios across
@@ -284,6 +291,9 @@ def ladder_quotes(ladder: pl.DataFrame) -> dict:
         "llama_rung_api_usd": Quote(llama["api_median_usd_per_mtok"], "usd"),
         "big_rung_hardware_usd": Quote(big["hardware_usd_per_mtok"], "usd"),
         "big_rung_api_usd": Quote(big["api_median_usd_per_mtok"], "usd"),
+        "big_rung_verdict": Quote(
+            big_rung_verdict(big["hardware_usd_per_mtok"], big["api_median_usd_per_mtok"])
+        ),
     }
     for ratio in ("hardware_over_floor", "api_over_hardware", "api_over_floor"):
         q[f"llama_rung_{ratio}"] = Quote(llama[ratio], "number")
@@ -297,12 +307,27 @@ def break_even_quotes(break_even: pl.DataFrame, latest_round: str) -> dict:
     `tokens_per_dollar.break_even_utilisation`), at the median and the cheapest API price:
     `be_llama_*` (BENCHMARK), `be_small_*` (SMALL_MODEL), `be_big_*` (BIG_MODEL)."""
     rows = break_even.filter(pl.col("scenario") == SCENARIO, pl.col("round") == latest_round)
-    q = {}
+    q, r_of = {}, {}
     for key, model in (("llama", BENCHMARK), ("small", SMALL_MODEL), ("big", BIG_MODEL)):
         r = one_row(rows, f"a {latest_round} break-even of {model}", pl.col("base_model") == model)
+        r_of[key] = r
         q[f"be_{key}"] = Quote(r["break_even_utilisation"], "share")
         q[f"be_{key}_at_min_price"] = Quote(r["break_even_utilisation_at_min_price"], "share")
         q[f"be_{key}_api_min_usd"] = Quote(r["api_min_usd_per_mtok"], "usd")
+    q["be_small_min_reading"] = Quote(
+        "no on-demand GPU pays for itself"
+        if r_of["small"]["break_even_utilisation_at_min_price"] > 1
+        else "an on-demand GPU pays for itself only near full use"
+    )
+    big = one_row(
+        rows, f"a {latest_round} break-even of {BIG_MODEL}", pl.col("base_model") == BIG_MODEL
+    )
+    q["be_big_reading"] = Quote(
+        "above 100%, for the reason the ladder shows: output prices alone do not pay for "
+        "prompt-heavy work"
+        if r_of["big"]["break_even_utilisation"] > 1
+        else "below 100%: at the median output price a GPU rented on demand pays for itself"
+    )
     return q
 
 

@@ -55,8 +55,13 @@ def organization_label() -> pl.Expr:
     return folded.alias("developer")
 
 
-def first_party_list_prices(token_prices: pl.DataFrame, models: pl.DataFrame) -> pl.DataFrame:
+def first_party_list_prices(
+    token_prices: pl.DataFrame, models: pl.DataFrame, through: date | None = None
+) -> pl.DataFrame:
     """First-party list prices in USD with both input and output known, one row per observation.
+
+    `through` (the release date) drops prices dated later: a source that lists a scheduled price
+    (Gemini's 2027 tariff) gives a price not yet in force.
 
     Columns: model_id, name, developer, provider, date, input, output, blended 3:1 price, source.
     Sources that sampled the same price on the same day are collapsed to one row per model,
@@ -66,9 +71,13 @@ def first_party_list_prices(token_prices: pl.DataFrame, models: pl.DataFrame) ->
         pl.col("first_party")
         & (pl.col("price_kind") == "list")
         & (pl.col("currency") == "USD")
-        & pl.col("input_usd_per_mtok").is_not_null()
-        & pl.col("output_usd_per_mtok").is_not_null()
+        # A zero list price is a free route (OpenRouter's "Free Models Router"), not a price of
+        # tokens: ratios and log scales need positive prices.
+        & (pl.col("input_usd_per_mtok") > 0)
+        & (pl.col("output_usd_per_mtok") > 0)
     )
+    if through is not None:
+        fp = fp.filter(pl.col("date") <= through)
     fp = fp.join(models.select("model_id", "name", "organization"), on="model_id", how="left")
     return (
         fp.with_columns(organization_label(), prices.blend().alias(BLENDED))

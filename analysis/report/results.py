@@ -13,7 +13,7 @@ from functools import cache
 import polars as pl
 
 from analysis import data
-from analysis.methods import dispersion, gpu_prices, hedonic, llmflation, tokens_per_dollar
+from analysis.methods import dispersion, gpu_prices, hedonic, llmflation, prices, tokens_per_dollar
 from analysis.methods import fixed_capability as fc
 
 
@@ -32,8 +32,27 @@ def release_date(v: str | None = None) -> date:
     return version_date(version(v))
 
 
-def table(name: str, v: str | None = None) -> pl.DataFrame:
+# Tables whose rows carry anomaly flags (curated releases): analyses drop flagged rows by default.
+FLAGGED_TABLES = ("token_prices", "gpu_hour_prices", "benchmark_scores")
+
+
+@cache
+def _cleaned(name: str, v: str, keep: tuple[str, ...]) -> tuple[pl.DataFrame, dict[str, int]]:
+    return prices.clean(data.load(name, v), keep=keep)
+
+
+def table(name: str, v: str | None = None, *, keep: tuple[str, ...] = ()) -> pl.DataFrame:
+    """A table of one release; for the flagged tables, without the rows an anomaly rule flags
+    (`keep` names rules whose rows stay in)."""
+    if name in FLAGGED_TABLES:
+        return _cleaned(name, version(v), tuple(keep))[0]
     return data.load(name, version(v))
+
+
+def removed(name: str, v: str | None = None) -> dict[str, int]:
+    """Rows of a flagged table each anomaly rule removed (a row with several flags counts under
+    each); empty for releases without flags."""
+    return _cleaned(name, version(v), ())[1] if name in FLAGGED_TABLES else {}
 
 
 def token_tables(v: str | None = None) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
@@ -98,14 +117,15 @@ def hedonic_fits(v: str | None = None, *, date_from: str = "latest") -> pl.DataF
 
 
 @cache
-def _spread(v: str) -> dict:
-    token_prices, _, models = token_tables(v)
-    return dispersion.summary(token_prices, models, table("claims", v), data_version=v)
+def _spread(v: str, keep: tuple[str, ...]) -> dict:
+    token_prices = table("token_prices", v, keep=keep)
+    return dispersion.summary(token_prices, table("models", v), table("claims", v), data_version=v)
 
 
-def spread(v: str | None = None) -> dict:
-    """The provider spread of open models against the digests' claimed multiple."""
-    return _spread(version(v))
+def spread(v: str | None = None, *, keep: tuple[str, ...] = ()) -> dict:
+    """The provider spread of open models against the digests' claimed multiple (`keep`: anomaly
+    rules whose rows stay in, to show the estimate with and without a rule)."""
+    return _spread(version(v), tuple(keep))
 
 
 @cache

@@ -36,7 +36,8 @@ def root(tmp_path_factory) -> Path:
         writer.writeheader()
         writer.writerows([*rows[1:], added])
     index = json.loads((DATA_DIR / "versions.json").read_text(encoding="utf-8"))
-    index["releases"].append({**index["releases"][0], "version": NEW})
+    base = next(r for r in index["releases"] if r["version"] == BASE)
+    index["releases"] = [base, {**base, "version": NEW}]
     (root / "versions.json").write_text(json.dumps(index), encoding="utf-8")
     root.joinpath("expected.json").write_text(
         json.dumps(
