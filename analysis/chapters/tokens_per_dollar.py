@@ -319,9 +319,6 @@ def break_even_quotes(break_even: pl.DataFrame, latest_round: str) -> dict:
         if r_of["small"]["break_even_utilisation_at_min_price"] > 1
         else "an on-demand GPU pays for itself only near full use"
     )
-    big = one_row(
-        rows, f"a {latest_round} break-even of {BIG_MODEL}", pl.col("base_model") == BIG_MODEL
-    )
     q["be_big_reading"] = Quote(
         "above 100%, for the reason the ladder shows: output prices alone do not pay for "
         "prompt-heavy work"
