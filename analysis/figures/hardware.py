@@ -33,7 +33,7 @@ MODEL_LABELS = {
     "llama3.1-405b": "Llama 3.1 405B",
     "gptj": "GPT-J 6B",
 }
-PANEL_WIDTH = 180
+PANEL_WIDTH = 150
 # The price-history figure starts with the A100 era: before 2021 the data has a few V100 and
 # TPU quotes a year, too thin for a monthly line.
 HISTORY_SINCE = date(2021, 1, 1)
@@ -490,7 +490,7 @@ def throughput_chart(
             ],
         )
         .properties(width=PANEL_WIDTH, height=180)
-        .facet(facet=alt.Facet("model:N", title=None), columns=3)
+        .facet(facet=alt.Facet("model:N", title=None), columns=2)
         .resolve_scale(y="independent")
         .properties(title=f"MLPerf Inference throughput per accelerator ({scenario})")
     )

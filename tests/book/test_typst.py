@@ -172,7 +172,7 @@ def long_table(rows: int = 200) -> str:
 
 
 def test_the_typst_format_includes_the_books_header():
-    assert "show figure.where(kind: \"quarto-float-tbl\"): set block(breakable: true)" in (
+    assert 'show figure.where(kind: "quarto-float-tbl"): set block(breakable: true)' in (
         header_include()
     )
 
