@@ -53,4 +53,4 @@ lock:
 	rm -rf .lock-venv
 
 clean:
-	rm -rf _book _preview _freeze .pytest_cache .ruff_cache
+	rm -rf _book _preview _freeze _cache .pytest_cache .ruff_cache

@@ -45,6 +45,7 @@ from typing import Any, Protocol
 import vl_convert as vlc
 import yaml
 
+from analysis.data.cache import cached
 from analysis.figures import theme
 
 
@@ -157,7 +158,7 @@ def write_entry(chart: Renderable, name: str | None) -> KitEntry | None:
     spec = getattr(chart, "fixed_spec", chart.spec)
     svg = with_source_line(chart.svg(), source_line, keep_whole=url)
     files: dict[str, bytes] = {
-        f"{name}.png": vlc.svg_to_png(svg, scale=2),
+        f"{name}.png": svg_to_png(svg, 2.0, vlc.__version__),
         f"{name}.svg": svg.encode("utf-8"),
     }
     for suffix, rows in chart_data(chart.spec):
@@ -248,6 +249,12 @@ def chart_sources(chart: Renderable, version: str) -> list[str]:
         return []
     publisher = dict(zip(table["source_id"].to_list(), table["publisher"].to_list(), strict=True))
     return list(dict.fromkeys(publisher[i] for i in dict.fromkeys(ids) if i in publisher))
+
+
+@cached
+def svg_to_png(svg: str, scale: float, _converter: str) -> bytes:
+    """The PNG of an SVG (kept in the result cache: the second output format draws it again)."""
+    return vlc.svg_to_png(svg, scale=scale)
 
 
 def _listed(names: list[str], most: int = 6) -> str:

@@ -42,6 +42,7 @@ import altair as alt
 import vl_convert as vlc
 
 from analysis.book import figure_kit
+from analysis.data.cache import cached
 from analysis.data.paths import ROOT
 from analysis.figures import theme  # registers and enables the house theme
 
@@ -126,18 +127,17 @@ class RenderedChart:
         if self.base_format == "html":
             return {"text/html": self.html(), **plain}
         if self.base_format == "pdf":
-            pdf = vlc.vegalite_to_pdf(self.fixed_spec, **_versions())
-            return {"application/pdf": _b64(pdf), **plain}
+            return {"application/pdf": _b64(render("pdf", self.fixed_spec)), **plain}
         if self.base_format == "typst":
             return {"image/svg+xml": self.svg(), **plain}
         return {"image/png": _b64(self.png(scale=2)), **plain}
 
     def png(self, scale: float = 2) -> bytes:
-        return vlc.vegalite_to_png(self.fixed_spec, scale=scale, **_versions())
+        return render("png", self.fixed_spec, scale)
 
     def svg(self) -> str:
         """The chart as SVG, the same bytes every time (see `_stable_svg_ids`)."""
-        return _stable_svg_ids(vlc.vegalite_to_svg(self.fixed_spec, **_versions()))
+        return _stable_svg_ids(render("svg", self.fixed_spec))
 
     def html(self) -> str:
         fallback = base64.b64encode(self.png(scale=1)).decode("ascii")
@@ -199,6 +199,26 @@ def write_vega_bundle(dest_dir: Path | str) -> Path:
 def write_project_assets(root: Path | str = ROOT) -> list[Path]:
     """Quarto `pre-render` step (`python -m analysis assets`): files the site serves as resources."""
     return [write_vega_bundle(root)]
+
+
+def render(kind: str, spec: dict[str, Any], scale: float = 1) -> Any:
+    """vl-convert's `kind` ("svg", "png" or "pdf") of `spec`. Each output format of a Quarto
+    render draws the same charts in a fresh kernel, so renders are kept in the result cache
+    (analysis.data.cache), keyed by the spec and vl-convert's version."""
+    spec_json = json.dumps(spec, separators=(",", ":"))
+    return _render(kind, spec_json, float(scale), vlc.__version__, _versions()["vl_version"])
+
+
+@cached
+def _render(kind: str, spec_json: str, scale: float, _converter: str, vl_version: str) -> Any:
+    spec = json.loads(spec_json)
+    if kind == "svg":
+        return vlc.vegalite_to_svg(spec, vl_version=vl_version)
+    if kind == "png":
+        return vlc.vegalite_to_png(spec, scale=scale, vl_version=vl_version)
+    if kind == "pdf":
+        return vlc.vegalite_to_pdf(spec, vl_version=vl_version)
+    raise ValueError(f"unknown render kind {kind!r}")
 
 
 @cache
