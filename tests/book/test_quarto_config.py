@@ -105,3 +105,19 @@ def test_the_math_check_catches_the_cdn_defaults():
 def test_typst_header_include_exists():
     include = CONFIG["format"]["typst"]["include-in-header"]
     assert (ROOT / include).is_file()
+
+
+def test_the_html_theme_loads_no_web_font():
+    """Bootswatch themes (cosmo among them) @import a Google Fonts stylesheet unless
+    `$web-font-path` is false in a `scss:defaults` layer."""
+    themes = CONFIG["format"]["html"]["theme"]
+    themes = [themes] if isinstance(themes, str) else themes
+    layers = [ROOT / t for t in themes if t.endswith(".scss")]
+    assert layers, "a theme layer of the project's own"
+    defaults = " ".join(
+        layer.read_text(encoding="utf-8")
+        .split("/*-- scss:defaults --*/", 1)[1]
+        .split("/*-- scss:")[0]
+        for layer in layers
+    )
+    assert re.search(r"\$web-font-path:\s*false\s*;", defaults)
