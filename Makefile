@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup book test lint format lock preview clean data-validate bench
+.PHONY: setup book test lint format lock preview clean data-validate bench bench-formats
 
 setup: $(STAMP)
 
@@ -42,6 +42,11 @@ data-validate: setup
 
 bench: setup
 	$(PY) benchmarks/bench_data.py
+
+# Every chapter executed for HTML then for Typst, as `quarto render` does, with the result cache
+# emptied first: the second format's time shows what the cache saves.
+bench-formats: setup
+	$(PY) benchmarks/bench_formats.py --cold
 
 # Re-resolve the newest versions allowed by pyproject.toml and pin them.
 lock:
