@@ -266,7 +266,8 @@ def _listed(names: list[str], most: int = 6) -> str:
 def with_source_line(svg: str, line: str, keep_whole: str = "") -> str:
     """`svg` (vega's, one white background rect first) with `line` written under the chart,
     wrapped to the chart's width; the image grows by the lines' height. A `keep_whole` part of
-    the line (the figure's address) gets a line of its own rather than being broken."""
+    the line (the figure's address) starts a line of its own and breaks only after a "/" or "#"
+    (joined without spaces, the lines give it back)."""
     found = re.match(r'(<svg\b[^>]*?)\swidth="([\d.]+)" height="([\d.]+)"', svg)
     if not found:
         raise ValueError("not an SVG with a width and a height")
@@ -275,8 +276,12 @@ def with_source_line(svg: str, line: str, keep_whole: str = "") -> str:
     per_line = max(20, int((width - 2 * pad) / (size * SOURCE_LINE_CHAR_WIDTH)))
     head = line.removesuffix(f" · {keep_whole}") if keep_whole else line
     lines = textwrap.wrap(head, per_line, break_long_words=True, break_on_hyphens=False)
-    if head != line:
-        lines.append(keep_whole)
+    if head != line:  # the address on lines of its own, broken after a "/" or "#" if too long
+        lines.append("")
+        for part in re.split(r"(?<=[/#])", keep_whole):
+            if lines[-1] and len(lines[-1]) + len(part) > per_line:
+                lines.append("")
+            lines[-1] += part
     leading = round(size * 1.35, 2)
     grown = round(height + pad + leading * len(lines), 2)
     texts = "".join(
