@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup book test lint format lock preview clean data-validate bench
+.PHONY: setup book test lint format lock preview clean data-validate bench bench-formats
 
 setup: $(STAMP)
 
@@ -44,6 +44,11 @@ data-validate: setup
 bench: setup
 	$(PY) benchmarks/bench_data.py
 
+# Every chapter executed for HTML then for Typst, as `quarto render` does, with the result cache
+# emptied first: the second format's time shows what the cache saves.
+bench-formats: setup
+	$(PY) benchmarks/bench_formats.py --cold
+
 # Re-resolve the newest versions allowed by pyproject.toml and pin them.
 lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
@@ -54,4 +59,4 @@ lock:
 	rm -rf .lock-venv
 
 clean:
-	rm -rf _book _preview _freeze .pytest_cache .ruff_cache
+	rm -rf _book _preview _freeze _cache .pytest_cache .ruff_cache

@@ -33,7 +33,7 @@ from nbconvert import HTMLExporter
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from analysis.book import figure_kit
+from analysis.book import figure_kit, numbering
 from analysis.book import notebook as chapters
 from analysis.book.show import write_vega_bundle
 from analysis.data.paths import ROOT
@@ -170,7 +170,7 @@ def build_preview(root: Path | str = ROOT, console: Console | None = None) -> in
     try:
         with _environment(figure_kit.KIT_ENV, str(staging / figure_kit.SITE_DIR)):
             _execute_pages(pages, console)
-        targets = _reference_targets(pages)
+        targets = _reference_targets(pages, root)
         book_title = _book_title(root)
         for page in pages:
             html = render_page(page, pages, targets, book_title)
@@ -237,19 +237,11 @@ def render_figure_index(entries: list[figure_kit.KitEntry], pages: list[Page], b
 
 def plan_pages(root: Path) -> list[Page]:
     book_echo = _book_echo(root)
-    pages, chapter_count, appendix_count = [], 0, 0
+    numbers = numbering.chapter_numbers(root)
+    pages = []
     for entry in chapters.book_entries(root):
-        number = ""
-        if _unnumbered(entry.path):
-            pass  # `# Title {.unnumbered}`: Quarto gives it no number either
-        elif entry.kind == "chapter":
-            chapter_count += 1
-            number = str(chapter_count)
-        elif entry.kind == "appendix":
-            number = chr(ord("A") + appendix_count)
-            appendix_count += 1
         html_path = entry.path.relative_to(root).with_suffix(".html")
-        pages.append(Page(entry, html_path, _title(entry.path), number, book_echo))
+        pages.append(Page(entry, html_path, _title(entry.path), numbers[entry.path], book_echo))
     return pages
 
 
@@ -269,19 +261,13 @@ def _execute_pages(pages: list[Page], console: Console) -> None:
         progress.update(task, description="Ran every chapter")
 
 
-def _reference_targets(pages: list[Page]) -> dict[str, tuple[Path, str]]:
+def _reference_targets(pages: list[Page], root: Path) -> dict[str, tuple[Path, str]]:
     """label -> (page path, link text): "Figure 1.2", "Table 3.1" or a section's title."""
-    targets: dict[str, tuple[Path, str]] = {}
+    targets = {
+        label: (Path(item.page), item.name) for label, item in numbering.floats(root).items()
+    }
     for page in pages:
-        counts = {"fig": 0, "tbl": 0}
         for cell in page.executed.notebook.cells:
-            label = cell.metadata.get("label", "")
-            kind = label.split("-", 1)[0]
-            if cell.cell_type == "code" and kind in counts:
-                counts[kind] += 1
-                number = f"{page.number}.{counts[kind]}" if page.number else str(counts[kind])
-                name = "Figure" if kind == "fig" else "Table"
-                targets[label] = (page.html_path, f"{name} {number}")
             if cell.cell_type == "markdown":
                 for match in _HEADING.finditer(cell.source):
                     anchor = _heading_id(match.group(3))
@@ -400,7 +386,44 @@ def _prepare_prose(source: str, page: Page, targets) -> str:
     source = _HEADING.sub(_heading_html, source)
     source = re.sub(r"(?m)^:::+.*$", "", source)  # Quarto's fenced divs (callouts, columns)
     source = _CROSSREF.sub(lambda m: _crossref_link(m.group(1), page, targets), source)
-    return _plain_citations(source)
+    return math_to_mathml(_plain_citations(source))
+
+
+def math_to_mathml(markdown: str) -> str:
+    """TeX maths (`$...$`, `$$...$$`, pandoc's rules) as MathML, as Quarto writes it with
+    `html-math-method: mathml`: browsers draw MathML natively, with no script or network.
+
+    Code spans are left alone; `$` opens inline maths only before a non-space, closes it only
+    after a non-space and not before a digit (so "$5 to $10" stays text), and `\\$` is a dollar.
+    """
+    parts = re.split(r"(`+[^`]*?`+)", markdown)  # odd items: code spans
+
+    def display(match: re.Match) -> str:
+        return "\n\n" + _mathml(match.group(1), "block") + "\n\n"
+
+    def inline(match: re.Match) -> str:
+        return _mathml(match.group(1), "inline")
+
+    for i in range(0, len(parts), 2):
+        text = _DISPLAY_MATH.sub(display, parts[i])
+        parts[i] = _INLINE_MATH.sub(inline, text)
+    return "".join(parts)
+
+
+def _mathml(tex: str, display: str) -> str:
+    from latex2mathml.converter import convert
+
+    try:
+        # One line: markdown would end an HTML block at a line break.
+        return convert(tex.strip(), display=display).replace("\n", "")
+    except Exception:  # maths latex2mathml cannot read: show the TeX, marked as code
+        return f"<code class='tex'>{escape(tex.strip())}</code>"
+
+
+_DISPLAY_MATH = re.compile(r"\$\$(.+?)\$\$", re.S)
+_INLINE_MATH = re.compile(
+    r"(?<![\\$])\$(?=[^\s$])((?:[^$\\\n]|\\.|\n(?!\s*\n))+?)(?<=[^\s\\])\$(?!\d)"
+)
 
 
 def _plain_citations(text: str) -> str:
@@ -512,16 +535,6 @@ def _title(path: Path) -> str:
         if heading:
             return heading.group(1)
     return path.stem
-
-
-def _unnumbered(path: Path) -> bool:
-    for line in path.read_text(encoding="utf-8").splitlines():
-        heading = re.match(r"^#\s+.*?(\{[^}]*\})\s*$", line)
-        if heading:
-            return bool(re.search(r"\.unnumbered\b|(^|\s|\{)-(\s|\})", heading.group(1)))
-        if line.startswith("# "):
-            return False
-    return False
 
 
 def _front_matter(path: Path) -> dict:

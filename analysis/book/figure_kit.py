@@ -3,11 +3,19 @@
 When the environment variable `BOOK_FIGURE_KIT` names a folder, `analysis.book.show.show` calls
 `write_entry`, which writes, for a chart `name` in chapter `slug`:
 
-    <kit>/<slug>/<name>.png          the chart at scale 2
-    <kit>/<slug>/<name>.svg
+    <kit>/<slug>/<name>.png          the chart at scale 2, with its source line
+    <kit>/<slug>/<name>.svg          the same as SVG
     <kit>/<slug>/<name>.csv          the data the chart draws (its inline data)
     <kit>/<slug>/<name>-layer3.csv   ... one more per layer whose data differs
-    <kit>/<slug>/<name>.json         id, title, alt text, caption, data version, citation, sha256s
+    <kit>/<slug>/<name>.vl.json      the chart as a Vega-Lite spec, to restyle or re-render it
+    <kit>/<slug>/<name>.json         id, number, title, alt text, caption, data version, sources,
+                                     citation, sha256s
+
+A figure pasted into a memo must stand alone, so each image carries a source line under the
+chart, as Our World in Data's do: its sources, the data version, and where it sits in the book
+("Figure 3.1 of The Economics of AI Inference, <url>"). The number is the one the book gives it
+(analysis.book.numbering): the chapter's number in `_quarto.yml` and the figure's place among the
+chapter's `fig-` cells.
 
 The chapter slug comes from `BOOK_CHAPTER` (set by the setup cell of `analysis.book.notebook`), else
 from the document Quarto is executing. Every file is byte-deterministic (no timestamps; SVG ids
@@ -28,10 +36,17 @@ import json
 import os
 import re
 import tempfile
+import textwrap
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any, Protocol
+
+import vl_convert as vlc
+import yaml
+
+from analysis.data.cache import cached
+from analysis.figures import theme
 
 
 class Renderable(Protocol):
@@ -120,27 +135,54 @@ def write_entry(chart: Renderable, name: str | None) -> KitEntry | None:
         written.append(name)
     figure_id = f"{slug}/{name}"
 
-    files: dict[str, bytes] = {
-        f"{name}.png": chart.png(scale=2),
-        f"{name}.svg": chart.svg().encode("utf-8"),
-    }
-    for suffix, rows in chart_data(chart.spec):
-        files[f"{name}{'-' + suffix if suffix else ''}.csv"] = to_csv(rows)
-    hashes = {file: hashlib.sha256(content).hexdigest() for file, content in files.items()}
-
     options = _cell_options()
     title = chart.title or str(options.get("fig-cap") or name)
     version = data.current_version()
+    book = book_info()
+    label = str(options["label"]) if options.get("label") else None
+    if label is None and f"fig-{name}" in book.floats:  # the book names figures after labels
+        label = f"fig-{name}"
+    place = book.floats.get(label) if label else None
+    url = f"{book.url}{place.page}#{label}" if place and book.url else book.url
+    sources = chart_sources(chart, version)
+    where = f"{place.name} of {book.title}" if place else book.title
+    source_line = " · ".join(
+        [
+            f"Source: {_listed(sources)}" if sources else SOURCE_FALLBACK,
+            f"Data version {version}",
+            where,
+            *([url] if url else []),
+        ]
+    )
+
+    spec = getattr(chart, "fixed_spec", chart.spec)
+    svg = with_source_line(chart.svg(), source_line, keep_whole=url)
+    files: dict[str, bytes] = {
+        f"{name}.png": svg_to_png(svg, 2.0, vlc.__version__),
+        f"{name}.svg": svg.encode("utf-8"),
+    }
+    for suffix, rows in chart_data(chart.spec):
+        files[f"{name}{'-' + suffix if suffix else ''}.csv"] = to_csv(rows)
+    files[f"{name}{SPEC_SUFFIX}"] = (json.dumps(spec, indent=1, sort_keys=True) + "\n").encode()
+    hashes = {file: hashlib.sha256(content).hexdigest() for file, content in files.items()}
+
+    cited = f"{place.name}" if place else f"Figure {figure_id}"
     record = {
         "id": figure_id,
+        "number": place.number if place else None,
         "title": title,
         "description": str(options.get("fig-alt") or chart.description or title),
         "caption": str(options["fig-cap"]) if options.get("fig-cap") else None,
-        "label": str(options["label"]) if options.get("label") else None,
+        "label": label,
         "chapter": slug,
         "order": written.index(name) + 1,
         "data_version": version,
-        "citation": f"Figure {figure_id}: {title}. {data.citation(version)}",
+        "sources": sources,
+        "url": url,
+        "source_line": source_line,
+        "citation": f"{cited}: {title}. In {book.title}"
+        + (f", {url}" if url else "")
+        + f". {data.citation(version)}",
         "files": hashes,
     }
     files[f"{name}.json"] = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode()
@@ -148,6 +190,112 @@ def write_entry(chart: Renderable, name: str | None) -> KitEntry | None:
     for file, content in files.items():  # the JSON record last: it vouches for the others
         write_atomic(folder / file, content)
     return KitEntry(figure_id, hashes, record)
+
+
+SPEC_SUFFIX = ".vl.json"
+SOURCE_COLUMNS = re.compile(r"^(source_id|source|sources|source_ids|.+_source)$")
+SOURCE_LINE_FONT_SIZE = 11
+SOURCE_LINE_CHAR_WIDTH = 0.55  # of the font size: wider than Helvetica's average, so lines fit
+SOURCE_FALLBACK = "Source: the book's data release, whose data chapter lists every source"
+
+
+@dataclass(frozen=True)
+class BookInfo:
+    title: str
+    url: str  # the site's address, ending in "/", or "" when `_quarto.yml` gives none
+    floats: dict  # label -> analysis.book.numbering.Float
+
+
+def book_info(root: Path | None = None) -> BookInfo:
+    """Title, address and figure numbers of the book being run (the project around the current
+    folder: chapters run from the project root)."""
+    from analysis.book import numbering
+    from analysis.book.notebook import project_root
+
+    try:
+        root = Path(root) if root else project_root(Path.cwd())
+        config = yaml.safe_load((root / "_quarto.yml").read_text(encoding="utf-8")) or {}
+    except (FileNotFoundError, yaml.YAMLError):
+        return BookInfo("the book", "", {})
+    book = config.get("book") or {}
+    url = str((config.get("citation") or {}).get("url") or book.get("site-url") or "").strip()
+    if url and not url.endswith("/"):
+        url += "/"
+    try:
+        floats = numbering.floats(root)
+    except (OSError, ValueError):
+        floats = {}
+    return BookInfo(str(book.get("title") or "the book"), url, floats)
+
+
+def chart_sources(chart: Renderable, version: str) -> list[str]:
+    """Who published the chart's data: the publishers of the source ids `show` was given, else
+    of those in the chart's data (columns `source_id`, `source`, `sources`, `*_source`; a cell
+    may list several, separated by `;`, `,`, `|` or spaces), in order of first appearance."""
+    from analysis.data import release as data
+
+    ids = list(getattr(chart, "sources", ()) or ())
+    meta = chart.spec.get("usermeta") or {}
+    ids += [str(i) for i in meta.get("sources") or []] if isinstance(meta, dict) else []
+    if not ids:
+        for _, rows in chart_data(chart.spec):
+            for row in rows:
+                for column, value in row.items():
+                    if isinstance(value, str) and SOURCE_COLUMNS.match(column):
+                        ids += [part for part in re.split(r"[;,|\s]+", value) if part]
+    try:
+        table = data.load("sources", version)
+    except (KeyError, OSError, ValueError):
+        return []
+    publisher = dict(zip(table["source_id"].to_list(), table["publisher"].to_list(), strict=True))
+    return list(dict.fromkeys(publisher[i] for i in dict.fromkeys(ids) if i in publisher))
+
+
+@cached
+def svg_to_png(svg: str, scale: float, _converter: str) -> bytes:
+    """The PNG of an SVG (kept in the result cache: the second output format draws it again)."""
+    return vlc.svg_to_png(svg, scale=scale)
+
+
+def _listed(names: list[str], most: int = 6) -> str:
+    if len(names) <= most:
+        return "; ".join(names)
+    return "; ".join(names[: most - 1]) + f" and {len(names) - most + 1} more"
+
+
+def with_source_line(svg: str, line: str, keep_whole: str = "") -> str:
+    """`svg` (vega's, one white background rect first) with `line` written under the chart,
+    wrapped to the chart's width; the image grows by the lines' height. A `keep_whole` part of
+    the line (the figure's address) starts a line of its own and breaks only after a "/" or "#"
+    (joined without spaces, the lines give it back)."""
+    found = re.match(r'(<svg\b[^>]*?)\swidth="([\d.]+)" height="([\d.]+)"', svg)
+    if not found:
+        raise ValueError("not an SVG with a width and a height")
+    width, height = float(found.group(2)), float(found.group(3))
+    size, pad = SOURCE_LINE_FONT_SIZE, 8
+    per_line = max(20, int((width - 2 * pad) / (size * SOURCE_LINE_CHAR_WIDTH)))
+    head = line.removesuffix(f" · {keep_whole}") if keep_whole else line
+    lines = textwrap.wrap(head, per_line, break_long_words=True, break_on_hyphens=False)
+    if head != line:  # the address on lines of its own, broken after a "/" or "#" if too long
+        lines.append("")
+        for part in re.split(r"(?<=[/#])", keep_whole):
+            if lines[-1] and len(lines[-1]) + len(part) > per_line:
+                lines.append("")
+            lines[-1] += part
+    leading = round(size * 1.35, 2)
+    grown = round(height + pad + leading * len(lines), 2)
+    texts = "".join(
+        f'<text x="{pad}" y="{round(height + pad + leading * (i + 0.75), 2)}">{escape(text)}</text>'
+        for i, text in enumerate(lines)
+    )
+    addition = (
+        f'<rect x="0" y="{height}" width="{width:g}" height="{grown - height:g}" fill="white"/>'
+        f'<g class="source-line" font-family="{escape(theme.FONT)}" font-size="{size}" '
+        f'fill="#555555">{texts}</g>'
+    )
+    out = re.sub(r'\sheight="[\d.]+"', f' height="{grown:g}"', svg, count=1)
+    out = re.sub(r'viewBox="0 0 ([\d.]+) [\d.]+"', rf'viewBox="0 0 \g<1> {grown:g}"', out, count=1)
+    return out.replace("</svg>", addition + "</svg>", 1) if "</svg>" in out else out
 
 
 def chart_data(spec: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -216,13 +364,16 @@ def write_atomic(path: Path, content: bytes) -> bool:
 # Reading the kit back: the index page and the download links
 
 
+def record_files(root: Path | str) -> list[Path]:
+    """The kit's JSON records (one per figure; the Vega-Lite specs are not records)."""
+    return [p for p in sorted(Path(root).glob("*/*.json")) if not p.name.endswith(SPEC_SUFFIX)]
+
+
 def read_entries(root: Path | str, chapter_order: list[str] | None = None) -> list[KitEntry]:
     """Every entry in the kit folder: chapters in `chapter_order` (others after, by name), then
     figures in the order the chapter shows them."""
     root = Path(root)
-    records = [
-        json.loads(path.read_text(encoding="utf-8")) for path in sorted(root.glob("*/*.json"))
-    ]
+    records = [json.loads(path.read_text(encoding="utf-8")) for path in record_files(root)]
     rank = {slug: number for number, slug in enumerate(chapter_order or [])}
     records.sort(key=lambda r: (rank.get(r["chapter"], len(rank)), r["chapter"], r["order"]))
     return [KitEntry(r["id"], r["files"], r) for r in records]
@@ -253,10 +404,11 @@ def index_table(entries: list[KitEntry], prefix: str = "") -> str:
 
 
 INDEX_INTRO = (
-    "Every figure of the book, as the chapters draw it: PNG (scale 2) and SVG images, the data "
-    "the chart draws as CSV (one more CSV per layer with data of its own), and a JSON record "
-    "with the figure's id, title, alt text, caption, data version, citation and the sha256 of "
-    "each file."
+    "Every figure of the book, as the chapters draw it: PNG (scale 2) and SVG images, each with "
+    "a source line naming its sources, data version and place in the book; the data the chart "
+    "draws as CSV (one more CSV per layer with data of its own); the chart as a Vega-Lite spec; "
+    "and a JSON record with the figure's id, number, title, alt text, caption, data version, "
+    "sources, citation and the sha256 of each file."
 )
 
 
@@ -347,6 +499,8 @@ def _cell(value: Any) -> str:
 
 
 def _file_label(file: str) -> str:
+    if file.endswith(SPEC_SUFFIX):
+        return "Vega-Lite"
     stem, suffix = file.rsplit(".", 1)
     layer = re.search(r"-((?:layer|view)\d+(?:-(?:layer|view)\d+)*)$", stem)
     return f"{suffix.upper()} ({layer.group(1)})" if suffix == "csv" and layer else suffix.upper()

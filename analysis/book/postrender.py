@@ -35,7 +35,7 @@ def publish_kit(
     root = Path(root).resolve()
     output_dir = root / (output_dir or os.environ.get(OUTPUT_DIR_ENV) or DEFAULT_OUTPUT_DIR)
     kit = Path(kit) if kit else (figure_kit.kit_dir() or root / book.KIT_DIR)
-    if not kit.is_dir() or not any(kit.glob("*/*.json")):
+    if not kit.is_dir() or not figure_kit.record_files(kit):
         return None
     target = output_dir / figure_kit.SITE_DIR
     output_dir.mkdir(parents=True, exist_ok=True)
@@ -69,7 +69,9 @@ def main() -> int:
             file=sys.stderr,
         )
     else:
-        count = sum(1 for _ in index.parent.glob("*/*.json"))
+        from analysis.book import figure_kit
+
+        count = len(figure_kit.record_files(index.parent))
         print(f"post-render: figure kit ({count} figures) published to {index}", file=sys.stderr)
     return 0
 

@@ -6,8 +6,14 @@ the output the current format needs:
 - html: interactive vega-embed HTML. vega, vega-lite and vega-embed come from one local bundle
   (`assets/vega/vega-embed-bundle.js`, written by `write_vega_bundle`), found from the page's
   `<meta name="quarto:offset">` tag and loaded once per page; a static PNG sits in `<noscript>`.
+  A single or layered view takes the width of the text column (`width: "container"`, so it fits
+  the 749 px column at desktop widths and the 536 px one in a 1024 px window); a facet or
+  concatenation keeps the width its figure module gives it and shrinks to the column if wider.
 - pdf (LaTeX): `application/pdf`; typst: `image/svg+xml`.
 - anything else, or no format known (a plain notebook): `image/png` at scale 2.
+
+Every image (PDF, SVG, PNG, the figure kit's too) draws a single or layered view at a fixed
+width, `theme.FIXED_WIDTH` in all, axes and legends included.
 
 The format comes from Quarto's `QUARTO_EXECUTE_INFO` (a JSON file path; Quarto >= 1.8 sets it for
 the kernel). `BOOK_OUTPUT_FORMAT` overrides it: the offline preview and the chapter tests set it in
@@ -36,8 +42,9 @@ import altair as alt
 import vl_convert as vlc
 
 from analysis.book import figure_kit
+from analysis.data.cache import cached
 from analysis.data.paths import ROOT
-from analysis.figures import theme  # noqa: F401  (registers and enables the house theme)
+from analysis.figures import theme  # registers and enables the house theme
 
 # One place for where the bundle lives, relative to the site (and project) root.
 VEGA_BUNDLE = Path("assets/vega/vega-embed-bundle.js")
@@ -63,9 +70,41 @@ def output_format() -> str | None:
 _chart_numbers = itertools.count(1)
 
 
+COMPOSITE_VIEWS = ("facet", "repeat", "concat", "hconcat", "vconcat")
+FACET_CHANNELS = ("row", "column", "facet")
+
+
+def is_responsive(spec: dict[str, Any]) -> bool:
+    """True for a single or layered view: vega-lite can fit its width to a container
+    (`width: "container"`), which it cannot do for facets, repeats and concatenations."""
+
+    def faceted(view: dict[str, Any]) -> bool:
+        encoding = view.get("encoding") or {}
+        return any(channel in encoding for channel in FACET_CHANNELS) or any(
+            faceted(layer) for layer in view.get("layer") or [] if isinstance(layer, dict)
+        )
+
+    return not any(key in spec for key in COMPOSITE_VIEWS) and not faceted(spec)
+
+
+def sized(spec: dict[str, Any], width: int | str) -> dict[str, Any]:
+    """`spec` `width` wide in all (axes, legends and padding included) when it is a single or
+    layered view; a composite view as it is. `width` may be "container"."""
+    if not is_responsive(spec):
+        return spec
+    autosize = {"type": "fit-x", "contains": "padding"}
+    if width == "container":
+        autosize["resize"] = True  # follow the column when the window is resized
+    return {**spec, "width": width, "autosize": autosize}
+
+
 @dataclass
 class RenderedChart:
-    """What `show` returns: Jupyter calls `_repr_mimebundle_` to display it."""
+    """What `show` returns: Jupyter calls `_repr_mimebundle_` to display it.
+
+    `spec` is the chart as its figure module built it; `fixed_spec` the same at the book's fixed
+    image width, which every image (PDF, SVG, PNG, figure kit) draws.
+    """
 
     spec: dict[str, Any]
     element_id: str
@@ -73,48 +112,67 @@ class RenderedChart:
     base_format: str | None = field(default_factory=output_format)
     title: str = ""
     kit: figure_kit.KitEntry | None = None  # the figure kit entry, when one was written
+    sources: tuple[str, ...] = ()  # source ids the chart's data comes from, when `show` is told
+
+    @property
+    def fixed_spec(self) -> dict[str, Any]:
+        return sized(self.spec, theme.FIXED_WIDTH)
+
+    @property
+    def html_spec(self) -> dict[str, Any]:
+        return sized(self.spec, "container")
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
         plain = {"text/plain": f"<chart {self.element_id}>"}
         if self.base_format == "html":
             return {"text/html": self.html(), **plain}
         if self.base_format == "pdf":
-            return {"application/pdf": _b64(vlc.vegalite_to_pdf(self.spec, **_versions())), **plain}
+            return {"application/pdf": _b64(render("pdf", self.fixed_spec)), **plain}
         if self.base_format == "typst":
             return {"image/svg+xml": self.svg(), **plain}
         return {"image/png": _b64(self.png(scale=2)), **plain}
 
     def png(self, scale: float = 2) -> bytes:
-        return vlc.vegalite_to_png(self.spec, scale=scale, **_versions())
+        return render("png", self.fixed_spec, scale)
 
     def svg(self) -> str:
         """The chart as SVG, the same bytes every time (see `_stable_svg_ids`)."""
-        return _stable_svg_ids(vlc.vegalite_to_svg(self.spec, **_versions()))
+        return _stable_svg_ids(render("svg", self.fixed_spec))
 
     def html(self) -> str:
         fallback = base64.b64encode(self.png(scale=1)).decode("ascii")
         alt_text = escape(self.description or "Chart", quote=True)
         return _EMBED_HTML.format(
             id=self.element_id,
-            spec=json.dumps(self.spec, separators=(",", ":")).replace("</", "<\\/"),
+            spec=json.dumps(self.html_spec, separators=(",", ":")).replace("</", "<\\/"),
             bundle=VEGA_BUNDLE.as_posix(),
             png=fallback,
             alt=alt_text,
         ) + (figure_kit.links_html(self.kit, self.element_id) if self.kit else "")
 
 
-def show(chart: alt.TopLevelMixin, name: str | None = None) -> RenderedChart:
+def show(
+    chart: alt.TopLevelMixin, name: str | None = None, sources: list[str] | None = None
+) -> RenderedChart:
     """Render `chart` for the current output format; call it as the last line of a figure cell.
 
     `name` makes the HTML element id readable (`vega-<name>-<n>`); the counter keeps ids unique
     when a page shows the same chart twice. It is also the figure's name in the figure kit,
-    written when `BOOK_FIGURE_KIT` is set.
+    written when `BOOK_FIGURE_KIT` is set. `sources` (source ids of the data release) names the
+    chart's sources on its kit images; without it they are read from the chart's data (columns
+    `source_id`, `source`, `sources`, `*_source`).
     """
     spec = chart.to_dict()
     slug = re.sub(r"[^a-z0-9]+", "-", (name or "chart").lower()).strip("-") or "chart"
     title = _title_text(_first(spec, "title"))
     description = str(_first(spec, "description") or title)
-    rendered = RenderedChart(spec, f"vega-{slug}-{next(_chart_numbers)}", description, title=title)
+    rendered = RenderedChart(
+        spec,
+        f"vega-{slug}-{next(_chart_numbers)}",
+        description,
+        title=title,
+        sources=tuple(sources or ()),
+    )
     rendered.kit = figure_kit.write_entry(rendered, name)
     return rendered
 
@@ -141,6 +199,26 @@ def write_vega_bundle(dest_dir: Path | str) -> Path:
 def write_project_assets(root: Path | str = ROOT) -> list[Path]:
     """Quarto `pre-render` step (`python -m analysis assets`): files the site serves as resources."""
     return [write_vega_bundle(root)]
+
+
+def render(kind: str, spec: dict[str, Any], scale: float = 1) -> Any:
+    """vl-convert's `kind` ("svg", "png" or "pdf") of `spec`. Each output format of a Quarto
+    render draws the same charts in a fresh kernel, so renders are kept in the result cache
+    (analysis.data.cache), keyed by the spec and vl-convert's version."""
+    spec_json = json.dumps(spec, separators=(",", ":"))
+    return _render(kind, spec_json, float(scale), vlc.__version__, _versions()["vl_version"])
+
+
+@cached
+def _render(kind: str, spec_json: str, scale: float, _converter: str, vl_version: str) -> Any:
+    spec = json.loads(spec_json)
+    if kind == "svg":
+        return vlc.vegalite_to_svg(spec, vl_version=vl_version)
+    if kind == "png":
+        return vlc.vegalite_to_png(spec, scale=scale, vl_version=vl_version)
+    if kind == "pdf":
+        return vlc.vegalite_to_pdf(spec, vl_version=vl_version)
+    raise ValueError(f"unknown render kind {kind!r}")
 
 
 @cache
@@ -213,8 +291,14 @@ def _title_text(title: Any) -> str:
 
 # The loader promise lives on window, so the bundle is fetched once per page however many charts.
 _EMBED_HTML = """\
+<style>
+.book-chart {{ width: 100%; }}
+.book-chart .vega-embed {{ display: block; width: 100%; max-width: 100%; }}
+.book-chart .vega-embed details, .book-chart .vega-embed details summary {{ position: relative; }}
+.book-chart svg, .book-chart canvas {{ max-width: 100%; height: auto; }}
+</style>
 <div id="{id}" class="book-chart"></div>
-<noscript><img src="data:image/png;base64,{png}" alt="{alt}"></noscript>
+<noscript><img src="data:image/png;base64,{png}" alt="{alt}" style="max-width: 100%"></noscript>
 <script>
 (function () {{
   var spec = {spec};

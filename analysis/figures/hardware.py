@@ -27,7 +27,7 @@ MODEL_LABELS = {
     "llama3.1-405b": "Llama 3.1 405B",
     "gptj": "GPT-J 6B",
 }
-PANEL_WIDTH = 180
+PANEL_WIDTH = 150
 
 
 def gpu_label(col: str = "gpu_group") -> pl.Expr:
@@ -331,7 +331,7 @@ def throughput_chart(summary: pl.DataFrame, scenario: str) -> alt.FacetChart:
             ],
         )
         .properties(width=PANEL_WIDTH, height=180)
-        .facet(facet=alt.Facet("model:N", title=None), columns=3)
+        .facet(facet=alt.Facet("model:N", title=None), columns=2)
         .resolve_scale(y="independent")
         .properties(title=f"MLPerf Inference throughput per accelerator ({scenario})")
     )

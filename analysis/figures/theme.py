@@ -23,6 +23,31 @@ CHART_WIDTH = 600
 CHART_HEIGHT = 360
 FONT = "Helvetica, Arial, sans-serif"
 
+# The text column of the book's HTML theme (a real Quarto 1.10.18 render): 749 px wide at desktop
+# widths, 536 px in a 1024 px window. A chart wider than the column is clipped, so single and
+# layered views take the column's width in the HTML (`width: "container"`, see
+# analysis.book.show) and facets and concatenations are laid out to fit COLUMN_WIDTH.
+COLUMN_WIDTH = 749
+NARROW_COLUMN_WIDTH = 536
+# The whole width (axes and legends included) of the figure kit's PNG/SVG and of the PDF's charts.
+FIXED_WIDTH = 720
+
+# Every date axis shows years: a tick on the first of a year reads "2024", every other tick
+# carries its year too ("Apr 2024", "15 Apr 2024"). Vega's default reads "April, May, ..." with
+# the year only at January, so a figure cropped or pasted into a memo loses its dates.
+DATE_FORMAT = {
+    "year": "%Y",
+    "quarter": "%b %Y",
+    "month": "%b %Y",
+    "week": "%d %b %Y",
+    "date": "%d %b %Y",
+    "day": "%d %b %Y",
+    "hours": "%d %b %Y %H:%M",
+    "minutes": "%d %b %Y %H:%M",
+    "seconds": "%d %b %Y %H:%M:%S",
+    "milliseconds": "%d %b %Y %H:%M:%S.%L",
+}
+
 
 @alt.theme.register("book", enable=True)
 def book_theme() -> alt.theme.ThemeConfig:
@@ -33,6 +58,7 @@ def book_theme() -> alt.theme.ThemeConfig:
             "font": FONT,
             "title": {"fontSize": 16, "anchor": "start", "subtitleFontSize": 13},
             "axis": {"labelFontSize": 12, "titleFontSize": 13, "grid": True},
+            "axisTemporal": {"format": DATE_FORMAT},
             "legend": {"labelFontSize": 12, "titleFontSize": 13},
             "header": {"labelFontSize": 12, "titleFontSize": 13},
             "range": {"category": PALETTE},

@@ -336,3 +336,14 @@ def test_frozen_results_and_the_figure_kit_go_together(tmp_path):
     freeze_and_kit("2026-02-01", kit=False)
     assert book.refresh_freeze(root) is True  # no kit: every chapter must run again
     assert not frozen.exists() and (root / book.KIT_DIR).is_dir()
+
+
+def test_the_preview_writes_maths_as_mathml():
+    """As Quarto does with `html-math-method: mathml`: no script, no raw TeX, no network."""
+    html = book.math_to_mathml("falls by $10^{-365 b}$ per year, $5 to $10, `$x$`.")
+    assert html.count("<math ") == 1 and 'display="inline"' in html
+    assert "<msup><mn>10</mn>" in html and "$10^" not in html
+    assert "$5 to $10" in html, "a price range is not maths (pandoc's rules)"
+    assert "`$x$`" in html, "code spans are left alone"
+    block = book.math_to_mathml("$$\n\\ln p = a\\,t + c .\n$$")
+    assert 'display="block"' in block and "\n" not in block.strip()

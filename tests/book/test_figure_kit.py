@@ -5,13 +5,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import struct
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import altair as alt
 import polars as pl
 import pytest
+import vl_convert as vlc
 from polars.testing import assert_frame_equal
 
 from analysis.book import figure_kit, postrender
@@ -19,6 +23,7 @@ from analysis.book import notebook as chapters
 from analysis.book import show as charts
 from analysis.data import release as data
 from analysis.data.paths import ROOT
+from analysis.figures import theme
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 PRICES = pl.DataFrame(
@@ -71,19 +76,27 @@ def test_show_writes_png_svg_csv_and_a_citable_record(kit):
         "trend.json",
         "trend.png",
         "trend.svg",
+        "trend.vl.json",
     ]
-    assert (folder / "trend.png").read_bytes().startswith(PNG_MAGIC)
-    assert (folder / "trend.png").read_bytes() == rendered.png(scale=2)
-    assert (folder / "trend.svg").read_text().lstrip().startswith("<svg")
+    png, svg = (folder / "trend.png").read_bytes(), (folder / "trend.svg").read_text()
+    assert png.startswith(PNG_MAGIC)
+    assert png == vlc.svg_to_png(svg, scale=2), "the PNG is the SVG, source line included"
+    assert svg.lstrip().startswith("<svg")
+    assert json.loads((folder / "trend.vl.json").read_text()) == rendered.fixed_spec
     record = json.loads((folder / "trend.json").read_text())
     assert record["id"] == "prices/trend" == rendered.kit.figure_id
+    assert record["number"] is None, "chapter `prices` is not in the book: no number"
     assert record["title"] == "Price per month"
     assert record["description"] == "A falling line"
     assert record["data_version"] == data.current_version()
-    assert record["citation"] == f"Figure prices/trend: Price per month. {data.citation()}"
+    book_url = "https://inference-economics.github.io/book/"  # _quarto.yml's citation url
+    assert record["citation"] == (
+        f"Figure prices/trend: Price per month. In The Economics of AI Inference, {book_url}. "
+        f"{data.citation()}"
+    )
     assert record["files"] == {
         name: hashlib.sha256((folder / name).read_bytes()).hexdigest()
-        for name in ["trend.png", "trend.svg", "trend.csv"]
+        for name in ["trend.png", "trend.svg", "trend.csv", "trend.vl.json"]
     }
     assert not list(folder.glob("*.tmp")), "temp files are renamed into place"
 
@@ -130,7 +143,13 @@ def test_layers_with_their_own_data_get_their_own_csv(kit):
     assert sorted(p.name for p in folder.glob("*.csv")) == ["layers-layer2.csv", "layers.csv"]
     assert_frame_equal(pl.read_csv(folder / "layers-layer2.csv"), rule)
     record = json.loads((folder / "layers.json").read_text())
-    assert list(record["files"]) == ["layers.png", "layers.svg", "layers.csv", "layers-layer2.csv"]
+    assert list(record["files"]) == [
+        "layers.png",
+        "layers.svg",
+        "layers.csv",
+        "layers-layer2.csv",
+        "layers.vl.json",
+    ]
     assert record["description"] == "A falling line"  # found in the first layer
 
 
@@ -201,3 +220,139 @@ def test_post_render_script_uses_quartos_output_dir(kit, tmp_path):
     assert "figure kit (1 figures) published" in done.stderr
     assert (out / "figures" / "prices" / "trend.svg").is_file()
     assert "prices/trend" in (out / "figures" / "index.html").read_text()
+
+
+# ---------------------------------------------------------------------------------------------
+# The source line, the book's figure numbers and the image widths
+
+TINY_BOOK = """\
+project:
+  type: book
+book:
+  title: "Tiny book"
+  chapters:
+    - index.qmd
+    - part: chapters/part-one.qmd
+      chapters:
+        - chapters/01-intro.qmd
+        - chapters/02-prices.qmd
+citation:
+  url: https://example.org/tiny
+"""
+PRICES_QMD = """\
+# Prices
+
+```{python}
+#| label: tbl-prices-table
+x = 1
+```
+
+```{python}
+#| label: fig-prices-first
+x = 2
+```
+
+```{python}
+#| label: fig-prices-trend
+#| fig-cap: "Trend"
+x = 3
+```
+"""
+
+
+@pytest.fixture
+def tiny_book(kit, monkeypatch, tmp_path) -> Path:
+    """A book whose second chapter, `prices`, has two figures: `trend` is Figure 2.2."""
+    root = tmp_path / "book"
+    (root / "chapters").mkdir(parents=True)
+    (root / "_quarto.yml").write_text(TINY_BOOK)
+    (root / "index.qmd").write_text("# Summary {.unnumbered}\n")
+    (root / "chapters" / "part-one.qmd").write_text("# Part one\n")
+    (root / "chapters" / "01-intro.qmd").write_text("# Intro\n")
+    (root / "chapters" / "02-prices.qmd").write_text(PRICES_QMD)
+    monkeypatch.chdir(root)  # chapters run from the project root
+    return root
+
+
+def test_the_record_cites_the_figure_by_its_number_in_the_book(tiny_book, kit):
+    charts.show(line_chart(), "prices-trend")
+    record = json.loads((kit / "prices" / "prices-trend.json").read_text())
+    assert record["label"] == "fig-prices-trend"  # the name is the label without `fig-`
+    assert record["number"] == "2.2"  # chapter 2 (index and part unnumbered), its second figure
+    url = "https://example.org/tiny/chapters/02-prices.html#fig-prices-trend"
+    assert record["url"] == url
+    assert record["citation"].startswith(f"Figure 2.2: Price per month. In Tiny book, {url}. ")
+    assert "Figure 2.2 of Tiny book" in record["source_line"]
+
+
+def svg_texts(svg: str, group_class: str) -> list[str]:
+    group = re.search(rf'<g class="{group_class}"[^>]*>(.*?)</g>', svg, re.S).group(1)
+    return re.findall(r"<text[^>]*>([^<]*)</text>", group)
+
+
+def test_the_kit_images_carry_a_source_line(tiny_book, kit):
+    sourced = PRICES.with_columns(pl.lit("epoch-llm-price-trends").alias("source_id"))
+    charts.show(line_chart(sourced), "prices-trend")
+    svg = (kit / "prices" / "prices-trend.svg").read_text()
+    text = " ".join(svg_texts(svg, "source-line"))
+    version = data.current_version()
+    # The publisher of source `epoch-llm-price-trends`, as sources.csv names it.
+    assert text.startswith(f"Source: Epoch AI · Data version {version} · Figure 2.2 of Tiny book")
+    assert text.endswith("https://example.org/tiny/chapters/02-prices.html#fig-prices-trend")
+    png = (kit / "prices" / "prices-trend.png").read_bytes()
+    width, height = struct.unpack(">II", png[16:24])  # the PNG header's size
+    svg_size = re.match(r'<svg[^>]*\swidth="([\d.]+)" height="([\d.]+)"', svg).groups()
+    assert abs(width - 2 * float(svg_size[0])) <= 1 and abs(height - 2 * float(svg_size[1])) <= 1
+
+
+def test_the_source_line_wraps_to_the_chart_and_grows_the_image():
+    svg = charts.show(line_chart(), None).svg()
+    long = "Source: " + "; ".join(f"Publisher {i}" for i in range(40))
+    out = figure_kit.with_source_line(
+        svg, long + " · https://example.org/a/b", "https://example.org/a/b"
+    )
+    width, height = (
+        float(v) for v in re.search(r'width="([\d.]+)" height="([\d.]+)"', svg).groups()
+    )
+    lines = svg_texts(out, "source-line")
+    assert len(lines) >= 3 and lines[-1] == "https://example.org/a/b"
+    assert " ".join(lines[:-1]) == long
+    per_line = (width - 16) / (figure_kit.SOURCE_LINE_FONT_SIZE * 0.5)  # Helvetica averages 0.5em
+    assert all(len(line) <= per_line for line in lines)
+    new_height = float(re.search(r'<svg[^>]*\sheight="([\d.]+)"', out).group(1))
+    assert new_height > height + 3 * figure_kit.SOURCE_LINE_FONT_SIZE
+    assert f'viewBox="0 0 {width:g} {new_height:g}"' in out
+
+
+def test_a_long_address_breaks_after_a_slash_and_stays_in_the_image():
+    svg = charts.show(line_chart().properties(width=150).facet(column="model:N"), None).svg()
+    url = "https://example.org/" + "a-long-folder-name/" * 8 + "page.html#fig-a-long-label-too"
+    lines = svg_texts(figure_kit.with_source_line(svg, f"Source: x · {url}", url), "source-line")
+    assert lines[0] == "Source: x" and "".join(lines[1:]) == url and len(lines) > 2
+    width = float(re.search(r'width="([\d.]+)"', svg).group(1))
+    per_line = (width - 16) / (figure_kit.SOURCE_LINE_FONT_SIZE * figure_kit.SOURCE_LINE_CHAR_WIDTH)
+    assert all(len(line) <= per_line for line in lines)
+    assert all(line.endswith(("/", "#")) for line in lines[1:-1])
+
+
+def test_every_date_axis_shows_years(kit):
+    days = pl.DataFrame(
+        {"day": pl.date_range(date(2024, 3, 1), date(2025, 6, 30), "1d", eager=True)}
+    ).with_columns(pl.int_range(pl.len()).alias("n"))
+    for frame in (days, days.head(20)):  # fifteen months, and a few days of March
+        chart = alt.Chart(frame).mark_line().encode(x="day:T", y="n:Q")
+        labels = svg_texts(charts.show(chart, "days").svg(), "mark-text role-axis-label")
+        assert labels and all(re.search(r"\b20\d\d\b", label) for label in labels), labels
+
+
+def test_single_and_layered_views_take_the_fixed_width_and_the_columns_width(kit):
+    layered = alt.layer(line_chart(), line_chart().mark_point())
+    faceted = line_chart().properties(width=100).facet(column="model:N")
+    for chart in (line_chart(), layered):
+        rendered = charts.show(chart, "fits")
+        svg_width = float(re.search(r'<svg[^>]*\swidth="([\d.]+)"', rendered.svg()).group(1))
+        assert svg_width == theme.FIXED_WIDTH
+        assert rendered.html_spec["width"] == "container"
+    rendered = charts.show(faceted, "facet")
+    assert not charts.is_responsive(rendered.spec)
+    assert rendered.fixed_spec == rendered.html_spec == rendered.spec  # drawn as built

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import jsonschema
 import pytest
@@ -68,3 +69,55 @@ def test_every_listed_chapter_exists_and_parts_are_pages():
 def test_vega_bundle_is_served_with_the_site():
     assert "assets/vega/" in CONFIG["project"]["resources"]
     assert (ROOT / CONFIG["project"]["pre-render"]).exists()
+
+
+# Pandoc's HTML maths methods that need nothing from the network: MathML is drawn by the browser,
+# `plain` writes Unicode text. MathJax, KaTeX and WebTeX load scripts or images from a CDN unless
+# given a local `url`.
+OFFLINE_MATH_METHODS = {"mathml", "plain"}
+
+
+def math_needs_network(setting) -> bool:
+    """True when pandoc's `html-math-method` setting loads anything from another host."""
+    setting = setting or "mathjax"  # Quarto's default
+    method, url = (
+        (setting["method"], setting.get("url")) if isinstance(setting, dict) else (setting, None)
+    )
+    if method in OFFLINE_MATH_METHODS:
+        return False
+    if method == "gladtex":
+        return False  # images made at render time, served with the site
+    return not url or re.match(r"^([a-z]+:)?//", url) is not None
+
+
+def test_html_maths_needs_no_network():
+    assert not math_needs_network(CONFIG["format"]["html"].get("html-math-method"))
+
+
+def test_the_math_check_catches_the_cdn_defaults():
+    assert math_needs_network(None)  # Quarto's default, MathJax from a CDN
+    assert math_needs_network("katex")
+    assert math_needs_network({"method": "mathjax", "url": "https://cdn.example/mathjax.js"})
+    assert not math_needs_network({"method": "mathjax", "url": "assets/mathjax/tex-chtml.js"})
+    assert not math_needs_network("mathml")
+
+
+def test_typst_header_include_exists():
+    include = CONFIG["format"]["typst"]["include-in-header"]
+    assert (ROOT / include).is_file()
+
+
+def test_the_html_theme_loads_no_web_font():
+    """Bootswatch themes (cosmo among them) @import a Google Fonts stylesheet unless
+    `$web-font-path` is false in a `scss:defaults` layer."""
+    themes = CONFIG["format"]["html"]["theme"]
+    themes = [themes] if isinstance(themes, str) else themes
+    layers = [ROOT / t for t in themes if t.endswith(".scss")]
+    assert layers, "a theme layer of the project's own"
+    defaults = " ".join(
+        layer.read_text(encoding="utf-8")
+        .split("/*-- scss:defaults --*/", 1)[1]
+        .split("/*-- scss:")[0]
+        for layer in layers
+    )
+    assert re.search(r"\$web-font-path:\s*false\s*;", defaults)

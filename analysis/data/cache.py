@@ -1,0 +1,282 @@
+"""An on-disk cache of expensive results, so the book's second output format reuses the first's.
+
+Quarto executes every chapter once per output format (HTML, then Typst for the PDF), each time
+in a fresh kernel, so a bootstrap or a model search a chapter runs is run twice. Wrapping the
+call in `cached` keeps its result in `_cache/` (git-ignored; $BOOK_CACHE_DIR elsewhere):
+
+    from analysis.data.cache import cached
+    epoch = cached(fc.reproduce_epoch)(token_prices, scores, models, bootstrap=True)
+
+    @cached
+    def slow_fit(frame: pl.DataFrame, draws: int) -> Result: ...
+
+A result is found again only when everything it was computed from is the same:
+
+- the data: the current data version and the checksum of its `datapackage.json` (which holds the
+  sha256 of every file of the release), so other data (or BOOK_DATA_VERSION) is a miss;
+- the code: the source of the function's module and of every `analysis` module it imports,
+  directly or not (found by reading their `import` statements), so an edit anywhere in the code
+  a result depends on is a miss; and the libraries: Python's version and `requirements.lock`,
+  so an upgrade of polars or statsmodels is a miss too;
+- the arguments: their values (polars frames by their schema and row hashes), so other inputs
+  are a miss. A call with an argument the cache cannot key (an arbitrary object) is not cached.
+
+A cache file that cannot be read (truncated, corrupt, from an older Python) is ignored and
+rewritten. Files are written to a temporary name and renamed, so two kernels writing the same
+result never leave half a file. `BOOK_NO_CACHE=1` turns the cache off; `make clean` empties it.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import datetime as dt
+import enum
+import functools
+import hashlib
+import inspect
+import json
+import os
+import pickle
+import sys
+import tempfile
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from analysis.data.paths import ROOT
+
+CACHE_DIR_ENV = "BOOK_CACHE_DIR"
+DISABLE_ENV = "BOOK_NO_CACHE"
+DEFAULT_DIR = ROOT / "_cache"
+PACKAGE = "analysis"
+PACKAGE_DIR = Path(__file__).resolve().parents[1]  # analysis/
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Unkeyable(TypeError):
+    """An argument the cache cannot turn into a stable key."""
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get(CACHE_DIR_ENV) or DEFAULT_DIR)
+
+
+def enabled() -> bool:
+    return os.environ.get(DISABLE_ENV, "").strip().lower() not in ("1", "true", "yes", "on")
+
+
+def cached(func: F) -> F:
+    """`func` with its results kept on disk (see the module docstring for the key)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        if not enabled():
+            return func(*args, **kwargs)
+        try:
+            key = call_key(func, args, kwargs)
+        except Unkeyable as error:
+            warnings.warn(f"not cached: {_name(func)}: {error}", stacklevel=2)
+            return func(*args, **kwargs)
+        path = cache_dir() / _name(func) / f"{key}.pickle"
+        found, value = _load(path)
+        if found:
+            return value
+        value = func(*args, **kwargs)
+        _store(path, value)
+        return value
+
+    wrapper.__wrapped__ = func
+    return wrapper  # type: ignore[return-value]
+
+
+def call_key(func: Callable, args: tuple, kwargs: dict) -> str:
+    """The sha256 that names one call's result: data, code and arguments."""
+    digest = hashlib.sha256()
+    for part in (data_fingerprint(), code_fingerprint(func), libraries_fingerprint(), _name(func)):
+        digest.update(part.encode())
+        digest.update(b"\0")
+    bound = inspect.signature(func).bind(*args, **kwargs)
+    bound.apply_defaults()
+    for name, value in bound.arguments.items():
+        digest.update(name.encode() + b"=")
+        _feed(digest, value)
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def data_fingerprint() -> str:
+    """The current data version and the sha256 of its descriptor (every file's checksum)."""
+    from analysis.data import release
+
+    try:
+        version = release.current_version()
+        descriptor = release.version_dir(version) / "datapackage.json"
+        return f"{version}:{hashlib.sha256(descriptor.read_bytes()).hexdigest()}"
+    except (OSError, ValueError) as error:  # no released data here: nothing to tie results to
+        return f"no-data:{type(error).__name__}"
+
+
+def libraries_fingerprint() -> str:
+    """Python's version and the sha256 of the lock file that pins every library."""
+    lock = ROOT / "requirements.lock"
+    pinned = _file_hash(lock, lock.stat().st_mtime_ns) if lock.is_file() else "no-lock"
+    return f"{sys.version}:{pinned}"
+
+
+def code_fingerprint(func: Callable) -> str:
+    """The sha256 of the source of `func`'s module and every `analysis` module it imports."""
+    module = sys.modules.get(func.__module__)
+    path = Path(inspect.getsourcefile(module)).resolve() if module else None
+    if path is None or not path.is_relative_to(PACKAGE_DIR):
+        try:  # a function from elsewhere (a notebook, a test): its own source
+            return hashlib.sha256(inspect.getsource(func).encode()).hexdigest()
+        except (OSError, TypeError) as error:
+            raise Unkeyable(f"the source of {_name(func)} cannot be read") from error
+    files = sorted(_closure(path))
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.relative_to(PACKAGE_DIR).as_posix().encode() + b"\0")
+        digest.update(_file_hash(file, file.stat().st_mtime_ns).encode())
+    return digest.hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _name(func: Callable) -> str:
+    return f"{func.__module__}.{func.__qualname__}".replace("<", "").replace(">", "")
+
+
+def _closure(start: Path) -> set[Path]:
+    seen: set[Path] = set()
+    todo = [start]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        todo += _imports(path, path.stat().st_mtime_ns)
+    return seen
+
+
+@functools.cache
+def _imports(path: Path, _mtime: int) -> tuple[Path, ...]:
+    """The `analysis` modules `path` imports anywhere in it (top level or inside functions)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+            names += [f"{node.module}.{alias.name}" for alias in node.names]
+    found = []
+    for name in names:
+        if name == PACKAGE or name.startswith(PACKAGE + "."):
+            parts = name.split(".")[1:]
+            for candidate in (
+                PACKAGE_DIR.joinpath(*parts).with_suffix(".py"),
+                PACKAGE_DIR.joinpath(*parts, "__init__.py"),
+            ):
+                if parts and candidate.is_file():
+                    found.append(candidate.resolve())
+    return tuple(found)
+
+
+@functools.cache
+def _file_hash(path: Path, _mtime: int) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _feed(digest, value: Any) -> None:
+    """Add `value` to `digest` in a form that is the same in every process."""
+    import polars as pl
+
+    if isinstance(value, pl.LazyFrame):
+        raise Unkeyable("a LazyFrame (collect it first)")
+    if isinstance(value, pl.DataFrame):
+        digest.update(f"DataFrame:{pl.__version__}:{value.height}:{value.schema}".encode())
+        if value.height:
+            digest.update(value.hash_rows(seed=0).to_numpy().tobytes())
+        return
+    if isinstance(value, pl.Series):
+        _feed(digest, value.to_frame())
+        return
+    if value is None or isinstance(value, (bool, int, float, str)):
+        digest.update(f"{type(value).__name__}:{value!r}".encode())
+        return
+    if isinstance(value, (dt.date, dt.datetime, dt.timedelta)):
+        digest.update(
+            f"{type(value).__name__}:{value.isoformat() if hasattr(value, 'isoformat') else value}".encode()
+        )
+        return
+    if isinstance(value, enum.Enum):
+        digest.update(f"enum:{type(value).__qualname__}.{value.name}".encode())
+        return
+    if isinstance(value, (list, tuple)):
+        digest.update(f"{type(value).__name__}[{len(value)}]".encode())
+        for item in value:
+            _feed(digest, item)
+        return
+    if isinstance(value, (set, frozenset)):
+        digest.update(f"set[{len(value)}]".encode())
+        for item in sorted(value, key=repr):
+            _feed(digest, item)
+        return
+    if isinstance(value, dict):
+        digest.update(f"dict[{len(value)}]".encode())
+        for key in sorted(value, key=repr):
+            _feed(digest, key)
+            _feed(digest, value[key])
+        return
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        digest.update(f"dataclass:{type(value).__module__}.{type(value).__qualname__}".encode())
+        _feed(digest, {f.name: getattr(value, f.name) for f in dataclasses.fields(value)})
+        return
+    raise Unkeyable(f"an argument of type {type(value).__name__}")
+
+
+def _load(path: Path) -> tuple[bool, Any]:
+    try:
+        with path.open("rb") as file:
+            return True, pickle.load(file)
+    except FileNotFoundError:
+        return False, None
+    except Exception:  # corrupt, truncated or unreadable: recompute and overwrite
+        return False, None
+
+
+def _store(path: Path, value: Any) -> None:
+    try:
+        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as error:  # an unpicklable result: return it uncached
+        warnings.warn(f"not cached: {path.parent.name}: {error}", stacklevel=3)
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, suffix=".tmp") as tmp:
+            tmp.write(payload)
+        Path(tmp.name).replace(path)
+    except OSError as error:  # a read-only or full disk: the result is still returned
+        warnings.warn(f"could not write the cache file {path}: {error}", stacklevel=3)
+
+
+def describe() -> dict[str, Any]:
+    """What the cache holds: its folder and, per function, the number of results and bytes."""
+    root = cache_dir()
+    functions = {}
+    if root.is_dir():
+        for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+            files = list(folder.glob("*.pickle"))
+            functions[folder.name] = {
+                "results": len(files),
+                "bytes": sum(f.stat().st_size for f in files),
+            }
+    return {"dir": str(root), "enabled": enabled(), "functions": functions}
+
+
+if __name__ == "__main__":  # `python -m analysis.data.cache`: what the cache holds
+    print(json.dumps(describe(), indent=2))

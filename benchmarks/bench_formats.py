@@ -1,0 +1,92 @@
+"""Time the chapters as `quarto render` runs them for the book's two formats.
+
+Quarto executes every chapter once per output format (HTML, then Typst for the PDF), each in a
+fresh kernel. This runs every book file the same way (analysis.book.notebook.execute) with the
+format set to html, then again with typst (the setup cell sets BOOK_OUTPUT_FORMAT, as Quarto's
+QUARTO_EXECUTE_INFO would), and prints the wall time of each chapter and of each pass, and the
+slowest cells. With the result cache (analysis.data.cache) the second pass reuses what the first
+computed; `--cold` empties the cache first so the first pass computes everything. The figure
+kit is written as `make book` writes it (to a temporary folder here); `--no-kit` leaves it off.
+
+    .venv/bin/python benchmarks/bench_formats.py --cold        # both passes, cache emptied first
+    .venv/bin/python benchmarks/bench_formats.py --no-cache    # both passes, cache off
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from analysis.book import figure_kit  # noqa: E402
+from analysis.book import notebook as chapters  # noqa: E402
+from analysis.data import cache  # noqa: E402
+
+
+def cell_seconds(cell) -> float:
+    timing = cell.metadata.get("execution") or {}
+    start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
+    if not (start and end):
+        return 0.0
+    parse = datetime.fromisoformat
+    return (parse(end.replace("Z", "+00:00")) - parse(start.replace("Z", "+00:00"))).total_seconds()
+
+
+def run_pass(fmt: str, files: list[Path]) -> tuple[float, list[tuple[str, float]], list]:
+    per_chapter, cells = [], []
+    began = time.perf_counter()
+    for path in files:
+        t0 = time.perf_counter()
+        done = chapters.execute(path, fmt=fmt, root=ROOT)
+        seconds = time.perf_counter() - t0
+        name = path.relative_to(ROOT).as_posix()
+        per_chapter.append((name, seconds))
+        for index, cell in enumerate(done.notebook.cells):
+            if cell.cell_type == "code" and not chapters.is_setup_cell(cell):
+                cells.append(
+                    (cell_seconds(cell), name, chapters.cell_description(done.notebook, index))
+                )
+        print(f"  {fmt:5} {name:40} {seconds:7.2f} s", flush=True)
+    return time.perf_counter() - began, per_chapter, cells
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cold", action="store_true", help="empty the result cache first")
+    parser.add_argument("--no-cache", action="store_true", help="turn the result cache off")
+    parser.add_argument("--no-kit", action="store_true", help="do not write the figure kit")
+    parser.add_argument("--top", type=int, default=8, help="how many of the slowest cells to list")
+    args = parser.parse_args()
+    kit = None if args.no_kit else tempfile.mkdtemp(prefix="bench-kit-")
+    if kit:
+        os.environ[figure_kit.KIT_ENV] = kit
+    if args.no_cache:
+        os.environ[cache.DISABLE_ENV] = "1"
+    if args.cold:
+        shutil.rmtree(cache.cache_dir(), ignore_errors=True)
+    files = chapters.book_files(ROOT)
+    print(f"{len(files)} book files; cache {'off' if args.no_cache else cache.cache_dir()}")
+    first, _, cells_first = run_pass("html", files)
+    second, _, cells_second = run_pass("typst", files)
+    print(f"html pass (first format):   {first:7.2f} s")
+    print(f"typst pass (second format): {second:7.2f} s  ({second / first:.0%} of the first)")
+    print(f"both formats:               {first + second:7.2f} s")
+    if kit:
+        shutil.rmtree(kit, ignore_errors=True)
+    for label, cells in (("html", cells_first), ("typst", cells_second)):
+        print(f"slowest cells, {label} pass:")
+        for seconds, name, where in sorted(cells, reverse=True)[: args.top]:
+            print(f"  {seconds:6.2f} s  {name}: {where}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+"""Every chart the book builds, as the figure kit of the offline preview holds it (the preview
+runs every chapter): it fits the text column, its date axes show years, its images carry the
+source line, and its citation names it as the book numbers it."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+from html import unescape
+from pathlib import Path
+
+import pytest
+import vl_convert as vlc
+
+from analysis.book import figure_kit
+from analysis.book.show import is_responsive
+from analysis.data import release as data
+from analysis.figures import theme
+
+COLUMN = 749  # the book theme's text column at desktop widths (a real Quarto 1.10.18 render)
+BOOK_URL = "https://inference-economics.github.io/book/"  # _quarto.yml's citation url
+
+
+@pytest.fixture(scope="module")
+def kit(preview_site) -> list[dict]:
+    records = [json.loads(p.read_text()) for p in figure_kit.record_files(preview_site / "figures")]
+    assert len(records) >= 15
+    for record in records:
+        record["folder"] = preview_site / "figures" / record["chapter"]
+    return records
+
+
+def svg_of(record: dict) -> str:
+    return (record["folder"] / f"{record['id'].split('/')[1]}.svg").read_text()
+
+
+def spec_of(record: dict) -> dict:
+    name = record["id"].split("/")[1]
+    return json.loads((record["folder"] / f"{name}{figure_kit.SPEC_SUFFIX}").read_text())
+
+
+def svg_size(svg: str) -> tuple[float, float]:
+    found = re.match(r'<svg[^>]*\swidth="([\d.]+)" height="([\d.]+)"', svg)
+    return float(found.group(1)), float(found.group(2))
+
+
+def test_every_chart_fits_the_column(kit):
+    """Single and layered views take the column's width in the HTML (`width: "container"`) and
+    are drawn 720 px wide in every image; facets and concatenations must fit as built."""
+    too_wide = []
+    for record in kit:
+        spec = spec_of(record)
+        width = svg_size(vlc.vegalite_to_svg(spec, vl_version=spec_version(spec)))[0]
+        if width > COLUMN:
+            too_wide.append(f"{record['id']}: {width:g} px")
+        if is_responsive(spec):
+            assert width == theme.FIXED_WIDTH, record["id"]
+    assert too_wide == []
+
+
+def spec_version(spec: dict) -> str:
+    return re.search(r"/v(\d+\.\d+)", spec["$schema"]).group(1)
+
+
+def test_the_html_gives_single_and_layered_views_the_columns_width(preview_site, kit):
+    responsive = [r for r in kit if is_responsive(spec_of(r))]
+    assert len(responsive) >= 10
+    for record in responsive:
+        page = (preview_site / "chapters" / f"{record['chapter']}.html").read_text()
+        name = record["id"].split("/")[1]
+        # nbconvert may reorder the div's attributes
+        embed = re.search(
+            rf'<div [^>]*id="vega-{re.escape(name)}-\d+"[^>]*>.*?var spec = (\{{.*?\}});\n',
+            page,
+            re.S,
+        )
+        assert embed, f"no chart {name} on its page"
+        assert '"width":"container"' in embed.group(1), name
+
+
+def axis_labels(svg: str) -> dict[str, list[str]]:
+    """Each axis's aria-label (which names its scale type) and its tick labels."""
+    axes = {}
+    for match in re.finditer(r'<g class="mark-group role-axis" [^>]*aria-label="([^"]*)"', svg):
+        rest = svg[match.end() :]
+        labels = re.search(r'<g class="mark-text role-axis-label"[^>]*>(.*?)</g>', rest, re.S)
+        axes[match.group(1)] = re.findall(r"<text[^>]*>([^<]*)</text>", labels.group(1))
+    return axes
+
+
+def test_every_date_axis_shows_years(kit):
+    date_axes = 0
+    for record in kit:
+        for axis, labels in axis_labels(svg_of(record)).items():
+            if "time scale" in axis or "utc scale" in axis:
+                date_axes += 1
+                yearless = [label for label in labels if not re.search(r"\b(19|20)\d\d\b", label)]
+                assert yearless == [], f"{record['id']}: {axis[:40]}...: {yearless}"
+    assert date_axes >= 10
+
+
+def test_every_kit_image_carries_its_source_line(kit):
+    version = data.current_version()
+    for record in kit:
+        svg = svg_of(record)
+        group = re.search(r'<g class="source-line"[^>]*>(.*?)</g>', svg, re.S)
+        assert group, f"{record['id']}: no source line"
+        lines = [unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", group.group(1))]
+        text = " ".join(lines)
+        assert text.startswith("Source: ")
+        assert f"Data version {version}" in text
+        url = f"{BOOK_URL}chapters/{record['chapter']}.html#{record['label']}"
+        assert url in "".join(lines), "the address, broken only after / or #"
+        width = svg_size(svg)[0]
+        limit = (width - 16) / (
+            figure_kit.SOURCE_LINE_FONT_SIZE * figure_kit.SOURCE_LINE_CHAR_WIDTH
+        )
+        assert all(len(line) <= limit for line in lines), (
+            f"{record['id']}: a line wider than the image"
+        )
+        assert f"Figure {record['number']} of The Economics of AI Inference" in text
+        name = record["id"].split("/")[1]
+        png = (record["folder"] / f"{name}.png").read_bytes()
+        size = struct.unpack(">II", png[16:24])
+        expected = [2 * v for v in svg_size(svg)]
+        assert all(abs(a - b) <= 1 for a, b in zip(size, expected, strict=True)), "SVG at scale 2"
+
+
+def test_citations_name_the_figure_as_the_book_numbers_it(kit, preview_site):
+    by_label = {record["label"]: record for record in kit}
+    # The book's order (_quarto.yml): data 1, token prices 2, fixed capability 3, quality-
+    # adjusted 4, GPU-hour prices 5, tokens per dollar 6; the summary and parts unnumbered.
+    expected = {
+        "fig-data-token-coverage": "1.1",
+        "fig-token-prices-history": "2.1",
+        "fig-fixed-capability-gpqa": "3.1",
+        "fig-fixed-capability-a16z": "3.2",
+        "fig-tokens-per-dollar-throughput": "6.1",
+    }
+    for label, number in expected.items():
+        record = by_label[label]
+        assert record["number"] == number
+        assert record["citation"].startswith(f"Figure {number}: {record['title']}. ")
+        page = (preview_site / "chapters" / f"{record['chapter']}.html").read_text()
+        assert f"<strong>Figure {number}</strong>" in page, "the page captions it the same"
+    assert all(record["number"] for record in kit), "every figure has a labelled cell"
+
+
+def test_every_kit_file_is_in_its_record(kit):
+    for record in kit:
+        listed = set(record["files"])
+        name = record["id"].split("/")[1]
+        on_disk = {
+            p.name
+            for p in Path(record["folder"]).iterdir()
+            if p.name.startswith(f"{name}.")
+            or re.match(rf"{re.escape(name)}-(layer|view)\d", p.name)
+        } - {f"{name}.json"}
+        assert on_disk == listed, record["id"]

@@ -1,0 +1,225 @@
+"""The site in a real browser: headless Chromium (Debian's `chromium`, driven by Playwright) opens
+every page of the offline preview (`_preview/`, built once per session) and of the Quarto site
+(`_book/`) when it exists, with the network off, at 1400 and 1024 px wide.
+
+On every page: every chart drew (vega's SVG marks in each chart container), no raw TeX is
+visible (`\\(`, `\\[`, `$$`, `$x$`), no cross-reference is left unresolved (`?@fig-`, `?@tbl-`),
+no JavaScript error, nothing wider than the window, and every chart within its column. A
+screenshot of each page at each width is written to `<site>/screenshots/` for a human to look at.
+
+"Network off": the pages are served from 127.0.0.1, every request to any other host is refused
+and recorded (a failure: the site must work offline), and Chromium's proxy points nowhere in case
+anything slips past the router.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from analysis.data.paths import ROOT
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is a dev dependency")
+if not CHROMIUM:
+    pytest.skip(
+        "chromium not found (Debian package `chromium`; .ci/run installs it)",
+        allow_module_level=True,
+    )
+
+WIDTHS = (1400, 1024)
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    # Anything the router below does not catch goes to a proxy that is not there.
+    "--proxy-server=http://127.0.0.1:9",
+    "--proxy-bypass-list=127.0.0.1",
+]
+CHART_TIMEOUT_MS = 30_000
+RAW_TEX = re.compile(r"\\\(|\\\[|\$\$|(?<![\w$])\$[^\s$][^$\n]{0,60}?[^\s\\$]\$(?!\d)")
+UNRESOLVED = re.compile(r"\?@(fig|tbl)-")
+
+
+def site_pages(site: Path) -> list[str]:
+    """Every page of a built site, relative to it: the book's pages and the figure kit's index."""
+    pages = [p for p in site.glob("*.html")] + list(site.glob("chapters/*.html"))
+    pages += [site / "figures" / "index.html"] if (site / "figures" / "index.html").exists() else []
+    return sorted(p.relative_to(site).as_posix() for p in pages)
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    profile = tmp_path_factory.mktemp("chromium-profile")  # a new, empty profile
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_FLAGS,
+            service_workers="block",
+        )
+        yield context
+        context.close()
+
+
+def serve(folder: Path):
+    handler = functools.partial(QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+# Runs in the page: what a reader would see, minus code (which may hold `$` or `\(` legitimately).
+VISIBLE_TEXT_JS = """() => {
+  const skip = new Set(["PRE", "CODE", "SCRIPT", "STYLE", "NOSCRIPT", "MATH", "TEXTAREA"]);
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const out = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    let el = node.parentElement, hidden = false;
+    for (let up = el; up; up = up.parentElement) {
+      if (skip.has(up.tagName.toUpperCase())) { hidden = true; break; }
+    }
+    if (!hidden && el.getClientRects().length) out.push(node.textContent);
+  }
+  return out.join(" ");
+}"""
+
+CHARTS_JS = """() => [...document.querySelectorAll(".book-chart")].map(c => {
+  const svg = c.querySelector("svg.marks");
+  const box = svg ? svg.getBoundingClientRect() : null;
+  return {
+    id: c.id,
+    marks: svg ? svg.querySelectorAll("g[class^='mark-']").length : 0,
+    failed: c.textContent.includes("Chart failed to load"),
+    chartWidth: box ? box.width : 0,
+    columnWidth: c.getBoundingClientRect().width,
+  };
+})"""
+
+CHARTS_DONE_JS = """() => [...document.querySelectorAll(".book-chart")].every(c =>
+  c.querySelector("svg.marks g[class^='mark-']") || c.textContent.includes("failed"))"""
+
+
+def check_page(
+    context, base: str, page_path: str, width: int, shots: Path, timeout_ms=CHART_TIMEOUT_MS
+) -> list[str]:
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    problems: list[str] = []
+    blocked: list[str] = []
+
+    def route(route) -> None:
+        url = route.request.url
+        if url.startswith(base):
+            route.continue_()
+        else:
+            blocked.append(url)
+            route.abort("internetdisconnected")
+
+    page.route("**/*", route)
+    page.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
+    page.on(
+        "console",
+        lambda msg: problems.append(f"console error: {msg.text}") if msg.type == "error" else None,
+    )
+    page.goto(f"{base}/{page_path}", wait_until="load")
+    try:
+        page.wait_for_function(CHARTS_DONE_JS, timeout=timeout_ms)
+    except sync_api.TimeoutError:
+        problems.append(f"charts still not drawn after {timeout_ms / 1000:g} s")
+    for chart in page.evaluate(CHARTS_JS):
+        if chart["failed"] or chart["marks"] == 0:
+            problems.append(f"chart {chart['id']} did not draw")
+        elif chart["chartWidth"] > chart["columnWidth"] + 1:
+            problems.append(
+                f"chart {chart['id']} is {chart['chartWidth']:.0f} px, "
+                f"wider than its column ({chart['columnWidth']:.0f} px)"
+            )
+    text = page.evaluate(VISIBLE_TEXT_JS)
+    problems += [f"raw TeX visible: {m.group(0)!r}" for m in RAW_TEX.finditer(text)]
+    problems += [f"unresolved cross-reference: {m.group(0)!r}" for m in UNRESOLVED.finditer(text)]
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    if overflow > 0:
+        problems.append(f"the page is {overflow} px wider than the {width} px window")
+    problems += [f"tried the network: {url}" for url in blocked]
+    shots.mkdir(parents=True, exist_ok=True)
+    name = page_path.removesuffix(".html").replace("/", "-")
+    page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=True)
+    page.close()
+    return [f"{page_path} at {width} px: {problem}" for problem in problems]
+
+
+def check_site(context, site: Path) -> list[str]:
+    server = serve(site)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        return [
+            problem
+            for page_path in site_pages(site)
+            for width in WIDTHS
+            for problem in check_page(context, base, page_path, width, site / "screenshots")
+        ]
+    finally:
+        server.shutdown()
+
+
+def test_every_page_of_the_offline_preview_works_offline(browser, preview_site):
+    pages = site_pages(preview_site)
+    assert "index.html" in pages and "chapters/tokens-per-dollar.html" in pages
+    assert check_site(browser, preview_site) == []
+    shots = sorted(p.name for p in (preview_site / "screenshots").glob("*.png"))
+    assert len(shots) == len(pages) * len(WIDTHS)
+
+
+def test_every_page_of_the_quarto_site_works_offline(browser):
+    site = ROOT / "_book"
+    if not (site / "index.html").exists():
+        pytest.skip("no _book/: render the book with Quarto (`make book`) to check it too")
+    assert check_site(browser, site) == []
+
+
+def test_the_checks_catch_what_they_look_for(browser, tmp_path):
+    """A page with raw TeX, an unresolved reference, a chart that cannot draw, a script error,
+    a call to the network and a too-wide table fails every check."""
+    (tmp_path / "bad.html").write_text(
+        "<!DOCTYPE html><html><body>"
+        "<p>The price falls by \\(10^{-365 b}\\) and $e^{-365a}$; see ?@fig-missing.</p>"
+        '<div class="book-chart" id="vega-x"></div>'
+        "<script>throw new Error('boom')</script>"
+        '<img src="https://cdn.example.org/x.png">'
+        '<div style="width: 3000px">wide</div>'
+        "</body></html>"
+    )
+    server = serve(tmp_path)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        problems = check_page(browser, base, "bad.html", 1024, tmp_path / "shots", timeout_ms=500)
+    finally:
+        server.shutdown()
+    problems = "\n".join(problems)
+    for expected in (
+        "raw TeX visible: '\\\\('",
+        "raw TeX visible: '$e^{-365a}$'",
+        "unresolved cross-reference",
+        "chart vega-x did not draw",
+        "JavaScript error: boom",
+        "tried the network: https://cdn.example.org/x.png",
+        "wider than the 1024 px window",
+    ):
+        assert expected in problems, f"{expected!r} not in:\n{problems}"

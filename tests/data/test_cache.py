@@ -1,0 +1,189 @@
+"""The result cache: a hit when data, code and arguments are the same; a miss when any differs;
+a corrupt file ignored. Every test has its own cache folder."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from analysis.data import cache, paths
+from analysis.data.paths import ROOT
+
+
+@pytest.fixture(autouse=True)
+def cache_folder(monkeypatch, tmp_path) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(cache.CACHE_DIR_ENV, str(folder))
+    monkeypatch.delenv(cache.DISABLE_ENV, raising=False)
+    return folder
+
+
+CALLS: list[tuple] = []
+
+
+@cache.cached
+def slow_sum(frame: pl.DataFrame, column: str, scale: float = 1.0) -> float:
+    CALLS.append((column, scale))
+    return float(frame[column].sum()) * scale
+
+
+FRAME = pl.DataFrame({"a": [1, 2, 3], "b": [0.5, 0.25, 0.125]})
+
+
+@pytest.fixture(autouse=True)
+def no_calls():
+    CALLS.clear()
+
+
+def test_the_same_call_is_computed_once(cache_folder):
+    assert slow_sum(FRAME, "a") == 6.0
+    assert slow_sum(FRAME.clone(), "a", scale=1.0) == 6.0  # equal frame, default spelled out
+    assert CALLS == [("a", 1.0)]
+    assert len(list(cache_folder.rglob("*.pickle"))) == 1
+
+
+def test_other_arguments_are_a_miss():
+    slow_sum(FRAME, "a")
+    slow_sum(FRAME, "b")
+    slow_sum(FRAME, "a", scale=2.0)
+    slow_sum(FRAME.with_columns(pl.col("a") + 1), "a")  # same shape, other values
+    assert len(CALLS) == 4
+
+
+def test_a_corrupt_cache_file_is_ignored_and_rewritten(cache_folder):
+    slow_sum(FRAME, "a")
+    (path,) = cache_folder.rglob("*.pickle")
+    path.write_bytes(b"\x80\x05not a pickle")
+    assert slow_sum(FRAME, "a") == 6.0
+    assert len(CALLS) == 2, "recomputed"
+    assert slow_sum(FRAME, "a") == 6.0 and len(CALLS) == 2, "and the rewritten file is read"
+    path.write_bytes(b"")  # truncated to nothing
+    assert slow_sum(FRAME, "a") == 6.0 and len(CALLS) == 3
+
+
+def test_the_cache_can_be_turned_off(monkeypatch, cache_folder):
+    monkeypatch.setenv(cache.DISABLE_ENV, "1")
+    slow_sum(FRAME, "a")
+    slow_sum(FRAME, "a")
+    assert len(CALLS) == 2 and not cache_folder.exists()
+
+
+def test_an_argument_it_cannot_key_is_computed_uncached():
+    @cache.cached
+    def first(items) -> object:
+        CALLS.append(items)
+        return items[0]
+
+    thing = object()
+    with pytest.warns(UserWarning, match="not cached: .*first: an argument of type object"):
+        assert first([thing]) is thing
+
+
+def test_another_data_version_is_a_miss(monkeypatch, tmp_path):
+    """Two releases whose descriptors differ: a result of one is not found for the other."""
+    data = tmp_path / "data"
+    real = json.loads((ROOT / "data" / "versions.json").read_text())["releases"][-1]
+    releases = []
+    for version in (real["version"], "2099-01-31"):
+        (data / version).mkdir(parents=True)
+        descriptor = (ROOT / "data" / real["version"] / "datapackage.json").read_text()
+        (data / version / "datapackage.json").write_text(
+            descriptor.replace(real["version"], version)
+        )
+        releases.append({**real, "version": version, "released": version})
+    (data / "versions.json").write_text(json.dumps({"releases": releases}))
+    monkeypatch.setattr(paths, "DATA_DIR", data)
+    for version in (real["version"], "2099-01-31", real["version"]):
+        monkeypatch.setenv("BOOK_DATA_VERSION", version)
+        slow_sum(FRAME, "a")
+    assert len(CALLS) == 2, "computed once per data version"
+
+
+MODULE = """\
+from analysis import helper_for_cache_test as helper
+from analysis.data.cache import cached
+
+
+@cached
+def work(x):
+    with open({calls!r}, "a") as f:
+        f.write("called\\n")
+    return helper.FACTOR * x
+"""
+
+
+def load_module(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_change_in_the_code_it_depends_on_is_a_miss(monkeypatch, tmp_path):
+    """The key holds the source of the function's module and of the `analysis` modules it
+    imports: editing the imported helper makes the next call compute again."""
+    package = tmp_path / "analysis"  # stands in for the analysis package
+    package.mkdir()
+    calls = tmp_path / "calls.txt"
+    (package / "work_for_cache_test.py").write_text(MODULE.format(calls=str(calls)))
+    helper = package / "helper_for_cache_test.py"
+    helper.write_text("FACTOR = 2\n")
+    monkeypatch.setattr(cache, "PACKAGE_DIR", package)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(
+        sys.modules["analysis"], "__path__", [str(package), *sys.modules["analysis"].__path__]
+    )
+    module = load_module(package / "work_for_cache_test.py", "analysis.work_for_cache_test")
+    try:
+        assert module.work(3) == 6
+        assert module.work(3) == 6
+        assert calls.read_text().count("called") == 1
+        helper.write_text("FACTOR = 2  # an edit that changes nothing but the source\n")
+        os.utime(helper, ns=(time.time_ns(), time.time_ns() + 10**9))
+        assert module.work(3) == 6
+        assert calls.read_text().count("called") == 2, "the helper's source changed"
+    finally:
+        for name in ("analysis.work_for_cache_test", "analysis.helper_for_cache_test"):
+            sys.modules.pop(name, None)
+
+
+def test_a_fresh_process_finds_the_result(cache_folder, tmp_path):
+    """As Quarto's second format does: a new kernel, the same call, no computation."""
+    module = tmp_path / "cached_job.py"
+    calls = tmp_path / "calls.txt"
+    module.write_text(
+        textwrap.dedent(
+            f"""\
+            import polars as pl
+            from analysis.data.cache import cached
+
+            @cached
+            def job(frame):
+                with open({str(calls)!r}, "a") as f:
+                    f.write("called\\n")
+                return frame.select(pl.col("a").sum()).item()
+
+            print(job(pl.DataFrame({{"a": [1, 2, 3]}})))
+            """
+        )
+    )
+    env = {**os.environ, cache.CACHE_DIR_ENV: str(cache_folder), "PYTHONPATH": str(ROOT)}
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, str(module)], capture_output=True, text=True, env=env, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "6"
+    assert calls.read_text().count("called") == 1
+    shutil.rmtree(cache_folder)
