@@ -10,6 +10,7 @@ import polars as pl
 
 from analysis.data import info as datainfo
 from analysis.data import release as data
+from analysis.data.cache import cached
 from analysis.data.schema import TABLES
 from analysis.report import results
 from analysis.report.quote import Quote, Quotes
@@ -149,6 +150,7 @@ def compute(version: str | None = None) -> DataChapter:
 
 
 @cache
+@cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> DataChapter:
     # The data chapter describes the whole release: flagged rows included.
     tables = {name: data.load(name, v) for name in datainfo.tables_in(v)}

@@ -11,6 +11,7 @@ import polars as pl
 
 from analysis.data import changes
 from analysis.data import release as data
+from analysis.data.cache import cached
 from analysis.report import results, vintages
 from analysis.report.quote import Quote, Quotes, fmt_count
 
@@ -53,6 +54,7 @@ def moved(vintage: pl.DataFrame, share: float = MOVED) -> pl.DataFrame:
 
 
 @cache
+@cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(version: str) -> DataVersions:
     names = [r.version for r in data.releases()]
     names = names[: names.index(version) + 1]  # a pinned older render shows history up to it

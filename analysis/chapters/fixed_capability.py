@@ -14,6 +14,7 @@ from functools import cache
 
 import polars as pl
 
+from analysis.data.cache import cached
 from analysis.figures.capability import BENCHMARK_NAMES
 from analysis.methods import fixed_capability as fc
 from analysis.methods import llmflation, sensitivity, trends
@@ -107,6 +108,7 @@ def _names(benchmarks) -> str:
 
 
 @cache
+@cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> FixedCapability:
     token_prices, scores, models = results.token_tables(v)
 

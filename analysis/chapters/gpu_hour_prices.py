@@ -25,6 +25,7 @@ from functools import cache
 import polars as pl
 
 from analysis import data
+from analysis.data.cache import cached
 from analysis.figures import hardware as fig
 from analysis.methods import gpu_prices
 from analysis.methods.gpu_prices import claim_row, one_row
@@ -100,6 +101,7 @@ def compute(version: str | None = None) -> GpuHourPrices:
 
 
 @cache
+@cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> GpuHourPrices:
     prices = results.table("gpu_hour_prices", v)
     specs, claims = results.table("gpu_specs", v), results.table("claims", v)

@@ -14,6 +14,7 @@ from functools import cache
 import polars as pl
 
 from analysis.data import release as data
+from analysis.data.cache import cached
 from analysis.methods import llmflation
 from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote, Quotes
@@ -64,6 +65,7 @@ def compute(version: str | None = None) -> Index:
 
 
 @cache
+@cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> Index:
     e = {name: estimates.estimate(key, v) for name, key in HEADLINES.items()}
     q = Quotes(SLUG, e)

@@ -21,6 +21,7 @@ from functools import cache
 
 import polars as pl
 
+from analysis.data.cache import cached
 from analysis.figures.outlook import benchmark_name
 from analysis.methods import fixed_capability as fc
 from analysis.methods import hedonic, outlook
@@ -458,6 +459,7 @@ def compute(version: str | None = None) -> QualityAdjusted:
 
 
 @cache
+@cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> QualityAdjusted:
     token_prices, scores, models = results.token_tables(v)
     fits, rules = results.hedonic_fits(v), by_rule(v)

@@ -13,6 +13,7 @@ from functools import cache
 
 import polars as pl
 
+from analysis.data.cache import cached
 from analysis.methods import dispersion, list_prices, llmflation
 from analysis.report import estimates, results
 from analysis.report.quote import Quote, Quotes
@@ -56,6 +57,7 @@ def compute(version: str | None = None) -> TokenPrices:
 
 
 @cache
+@cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> TokenPrices:
     token_prices, _, models = results.token_tables(v)
     claims, fx_rates, cpi = (results.table(t, v) for t in ("claims", "fx_rates", "cpi"))

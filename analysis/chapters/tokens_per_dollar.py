@@ -20,6 +20,7 @@ from functools import cache
 
 import polars as pl
 
+from analysis.data.cache import cached
 from analysis.figures import hardware as fig
 from analysis.methods import tokens_per_dollar
 from analysis.methods.gpu_prices import claim_checks, claim_row, one_row
@@ -71,6 +72,7 @@ def compute(version: str | None = None) -> TokensPerDollar:
 
 
 @cache
+@cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> TokensPerDollar:
     mlperf, prices = results.table("mlperf_results", v), results.table("gpu_hour_prices", v)
     specs, models = results.table("gpu_specs", v), results.table("models", v)
