@@ -19,6 +19,36 @@ def _data_build(args) -> int:
     return 0
 
 
+def _data_add(args) -> int:
+    from analysis.data import add
+
+    if args.template:
+        sys.stdout.write(add.template(args.template))
+        sys.stderr.write(add.template_help(args.template))
+        return 0
+    if not args.file:
+        print("data add: give FILE.csv, or --template TABLE for an empty one", file=sys.stderr)
+        return 2
+    out = add.add(
+        Path(args.file),
+        table=args.table,
+        new_model=args.new_model,
+        new_benchmark=args.new_benchmark,
+        root=Path(args.data_dir) if args.data_dir else None,
+        version=args.version,
+        description=args.description,
+    )
+    print(
+        f"data version {out.version}: {out.rows} {out.table} rows added "
+        f"({len(out.new_models)} new models, {len(out.new_sources)} new sources) in {out.path}"
+    )
+    for m in out.new_models:
+        print(f"  new model: {m}")
+    for s in out.new_sources:
+        print(f"  new source: {s}")
+    return 0
+
+
 def _data_info(args) -> int:
     from rich.console import Console
     from rich.table import Table
@@ -235,6 +265,31 @@ def parser() -> argparse.ArgumentParser:
         help="one line for versions.json",
     )
     b.set_defaults(func=_data_build)
+    ad = d.add_parser(
+        "add",
+        help="cut a new version: the latest plus hand-entered rows from a CSV",
+        description="Hand-entered token prices, GPU-hour prices or benchmark scores, each row "
+        "with its provenance (source_title, source_url, accessed, entered_by). Print an empty "
+        "CSV with --template TABLE (the column guide goes to stderr).",
+    )
+    ad.add_argument("file", nargs="?", help="CSV laid out as the template")
+    ad.add_argument(
+        "--template",
+        metavar="TABLE",
+        choices=["token_prices", "gpu_hour_prices", "benchmark_scores"],
+        help="print the template's header for TABLE and exit",
+    )
+    ad.add_argument("--table", help="the table FILE holds (default: from its header)")
+    ad.add_argument(
+        "--new-model",
+        action="store_true",
+        help="add models the data does not know, with the facts in their rows' columns",
+    )
+    ad.add_argument("--new-benchmark", action="store_true", help="allow benchmark ids not seen yet")
+    ad.add_argument("--version", help="version id (default: today, or today.N)")
+    ad.add_argument("--description", help="one line for versions.json")
+    ad.add_argument("--data-dir", help=f"data folder (default: {paths.DATA_DIR})")
+    ad.set_defaults(func=_data_add)
     i = d.add_parser("info", help="rows, date ranges, models and sources per table")
     i.add_argument("--version")
     i.add_argument("--json", action="store_true")
