@@ -516,14 +516,21 @@ def add(
     if table == "token_prices":  # first_party is derived, as the build does
         for rec in out:
             rec["first_party"] = "false"
-    problems += _validate_as(table, out, where, TEMPLATE_COLUMN)
+    unsourced = {p.row for p in problems if p.column in {*PROVENANCE, "source_publisher"}}
+    said = {(p.row, p.column) for p in problems}
+    problems += [  # a cell already refused above (or a row without provenance) is said once
+        p
+        for p in _validate_as(table, out, where, TEMPLATE_COLUMN)
+        if (p.row, p.column) not in said
+        and not (p.row in unsourced and p.column in {"source_title", "source_locator"})
+    ]
     models_rows = [_model_row(m, out, sources) for m in new_models.values()]
     model_problems = _validate_as("models", models_rows, where, TEMPLATE_COLUMN)
     rows_of = [m.row for m in new_models.values()]
-    problems += [  # models rows are numbered in the order their models first appear
-        Problem(p.file, rows_of[p.row - 1] if p.row else None, p.column, p.value, p.rule)
-        for p in model_problems
-    ]
+    for p in model_problems:  # models rows are numbered in the order their models appear
+        row = rows_of[p.row - 1] if p.row else None
+        if (row, p.column) not in said:
+            problems.append(Problem(p.file, row, p.column, p.value, p.rule))
     if problems:
         raise DataError(sorted(problems, key=lambda p: (p.row or 0, p.column or "")))
 
