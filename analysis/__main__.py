@@ -49,6 +49,41 @@ def _data_add(args) -> int:
     return 0
 
 
+def _data_update(args) -> int:
+    from rich.console import Console
+
+    from analysis.data import update
+
+    ups = update.UPSTREAMS
+    if args.only:
+        unknown = [o for o in args.only if o not in update.BY_FOLDER]
+        if unknown:
+            print(f"data update: unknown source {unknown[0]!r}; sources: "
+                  + ", ".join(update.BY_FOLDER), file=sys.stderr)  # fmt: skip
+            return 2
+        ups = [update.BY_FOLDER[o] for o in args.only]
+    options = {}
+    if args.from_dir is None:
+        options = {
+            "api": args.github_api,
+            "raw": args.github_raw,
+            "timeout": args.timeout,
+            "attempts": args.attempts,
+        }
+    report = update.update(
+        root=Path(args.data_dir) if args.data_dir else None,
+        store=Path(args.raw),
+        from_dir=Path(args.from_dir) if args.from_dir else None,
+        upstreams=ups,
+        version=args.version,
+        **options,
+    )
+    update.print_report(report, Console(soft_wrap=True))
+    for line in report.errors:
+        print(f"data update: {line}", file=sys.stderr)
+    return 1 if report.errors else 0
+
+
 def _data_info(args) -> int:
     from rich.console import Console
     from rich.table import Table
@@ -290,6 +325,33 @@ def parser() -> argparse.ArgumentParser:
     ad.add_argument("--description", help="one line for versions.json")
     ad.add_argument("--data-dir", help=f"data folder (default: {paths.DATA_DIR})")
     ad.set_defaults(func=_data_add)
+    up = d.add_parser(
+        "update",
+        help="cut a new version from the live public files the importers read",
+        description="Download each source's newest files from GitHub into the raw store, run "
+        "the importers on them and cut a new version: the latest release's rows plus the new "
+        "observations. A source that fails is reported in one line; the others still count "
+        "(exit 1 if any failed).",
+    )
+    up.add_argument(
+        "--from",
+        dest="from_dir",
+        metavar="DIR",
+        help="update from files already downloaded: a raw store, or a raw sources folder",
+    )
+    up.add_argument(
+        "--raw", default=str(paths.ROOT / "raw"), help="raw store (default: %(default)s)"
+    )
+    up.add_argument("--only", action="append", metavar="SOURCE", help="only this source (repeat)")
+    up.add_argument("--version", help="version id (default: today, or today.N)")
+    up.add_argument("--data-dir", help=f"data folder (default: {paths.DATA_DIR})")
+    up.add_argument("--timeout", type=float, default=30.0, help="seconds per request")
+    up.add_argument("--attempts", type=int, default=3, help="tries per file")
+    up.add_argument("--github-api", default="https://api.github.com", help=argparse.SUPPRESS)
+    up.add_argument(
+        "--github-raw", default="https://raw.githubusercontent.com", help=argparse.SUPPRESS
+    )
+    up.set_defaults(func=_data_update)
     i = d.add_parser("info", help="rows, date ranges, models and sources per table")
     i.add_argument("--version")
     i.add_argument("--json", action="store_true")
