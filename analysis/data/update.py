@@ -572,13 +572,21 @@ def _importer_frame(table: str) -> pl.DataFrame:
 
 
 def import_view(
-    view: Path, available: set[str], renamed: dict[str, tuple[str, str]], console: Console
+    view: Path,
+    requested: set[str],
+    available: set[str],
+    renamed: dict[str, tuple[str, str]],
+    console: Console,
 ) -> tuple[dict[str, list[pl.DataFrame]], list[dict], dict[str, int], dict[str, str]]:
+    """Run every importer whose folders were fetched; one whose folders were asked for but not
+    all fetched is reported (importers of sources not asked for are left out silently)."""
     frames: dict[str, list[pl.DataFrame]] = {}
     sources: list[dict] = []
     imported: dict[str, int] = {}
     skipped: dict[str, str] = {}
     for step in STEPS:
+        if not set(step.needs) <= requested:
+            continue
         lacking = [n for n in step.needs if n not in available]
         if lacking:
             skipped[step.name] = f"not run: {', '.join(lacking)} not fetched"
@@ -644,7 +652,9 @@ def update(
     with tempfile.TemporaryDirectory(dir=base_dir, prefix=".view-") as tmp:
         view = Path(tmp)
         renamed = make_view(base_dir, fetched, view)
-        frames, sources, imported, skipped = import_view(view, available, renamed, console)
+        frames, sources, imported, skipped = import_view(
+            view, {u.folder for u in upstreams}, available, renamed, console
+        )
         new = build.assemble(frames, sources) if imported else {}
     previous = {t: data_mod.load(t, base, root) for t in TABLE_ORDER}
     if "token_prices" in new:
@@ -710,12 +720,12 @@ def print_report(report: Report, console: Console | None = None) -> None:
         commits = sorted({r.commit[:12] for r in f.files})
         size = sum(r.bytes for r in f.files)
         console.print(
-            f"fetched {f.upstream.folder}: {len(f.files)} files, {size:,} bytes "
+            f"fetched {f.upstream.folder}: {len(f.files)} file{'s' * (len(f.files) != 1)}, {size:,} bytes "
             f"({f.downloaded:,} downloaded) from {f.upstream.repo}@{','.join(commits)}",
             soft_wrap=True,
         )
     for name, n in report.imported.items():
-        console.print(f"imported {name}: {n:,} rows")
+        console.print(f"imported {name}: {n:,} rows" + (" (model facts only)" if not n else ""))
     for name, why in report.skipped.items():
         console.print(f"[red]SKIPPED[/red] importer {name}: {why}", soft_wrap=True)
     for t, df in report.added.items():

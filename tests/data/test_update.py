@@ -420,3 +420,29 @@ def test_check_whole_names_the_file():
     for name, body in [("a.json", b'{"a": '), ("b.csv", b"x,y\n1,2\n3"), ("c.yml", b"a: [1,")]:
         with pytest.raises(update.SourceError, match=f"{name} does not parse"):
             update.check_whole(name, body)
+
+
+def test_an_importer_that_fails_is_one_line_and_the_rest_still_count(sources_dir, tmp_path):
+    """OpenRouter's endpoints need the model list of the same day: offer a mismatched pair."""
+    store = tmp_path / "raw"
+    files = {
+        "openrouter-sui414": [
+            "2026-08-08_HEAD/data/csv/models/date=2026-07-17.csv",
+            "2026-08-08_HEAD/data/csv/endpoints/date=2026-08-08.csv",
+        ],
+        "fx-usd-exchange-rates": ["2026-07-21_HEAD/data/monthly.csv"],
+        "cpi-us": ["2026-07-01_HEAD/data/cpiai.csv"],
+    }
+    copy_sources(sources_dir, store, files)
+    root = tmp_path / "data"
+    root.mkdir()
+    latest = data.latest_version()
+    shutil.copytree(DATA_DIR / latest, root / latest)
+    shutil.copyfile(DATA_DIR / "versions.json", root / "versions.json")
+    ups = [update.BY_FOLDER[f] for f in files]
+    report = update.update(root=root, from_dir=store, upstreams=ups, console=Console(quiet=True))
+    assert list(report.skipped) == ["openrouter"]
+    assert report.skipped["openrouter"].startswith("failed: ")
+    assert "endpoints need the model list of the same date" in report.skipped["openrouter"]
+    assert report.imported == {"fred": 2572}  # 1212 exchange rates and 1360 CPI months
+    assert report.version is None  # the release already has every FX and CPI month
