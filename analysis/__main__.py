@@ -79,8 +79,14 @@ def _data_update(args) -> int:
         **options,
     )
     update.print_report(report, Console(soft_wrap=True))
-    for line in report.errors:
-        print(f"data update: {line}", file=sys.stderr)
+    failed = [f.upstream.folder for f in report.fetched if f.error]
+    if report.errors:
+        print(
+            f"data update: {len(failed)} of {len(report.fetched)} sources failed"
+            + (f" ({', '.join(failed)})" if failed else "")
+            + f", {len(report.skipped)} importers not run",
+            file=sys.stderr,
+        )
     return 1 if report.errors else 0
 
 
