@@ -19,6 +19,77 @@ def _data_build(args) -> int:
     return 0
 
 
+def _data_add(args) -> int:
+    from analysis.data import add
+
+    if args.template:
+        sys.stdout.write(add.template(args.template))
+        sys.stderr.write(add.template_help(args.template))
+        return 0
+    if not args.file:
+        print("data add: give FILE.csv, or --template TABLE for an empty one", file=sys.stderr)
+        return 2
+    out = add.add(
+        Path(args.file),
+        table=args.table,
+        new_model=args.new_model,
+        new_benchmark=args.new_benchmark,
+        root=Path(args.data_dir) if args.data_dir else None,
+        version=args.version,
+        description=args.description,
+    )
+    print(
+        f"data version {out.version}: {out.rows} {out.table} rows added "
+        f"({len(out.new_models)} new models, {len(out.new_sources)} new sources) in {out.path}"
+    )
+    for m in out.new_models:
+        print(f"  new model: {m}")
+    for s in out.new_sources:
+        print(f"  new source: {s}")
+    return 0
+
+
+def _data_update(args) -> int:
+    from rich.console import Console
+
+    from analysis.data import update
+
+    ups = update.UPSTREAMS
+    if args.only:
+        unknown = [o for o in args.only if o not in update.BY_FOLDER]
+        if unknown:
+            print(f"data update: unknown source {unknown[0]!r}; sources: "
+                  + ", ".join(update.BY_FOLDER), file=sys.stderr)  # fmt: skip
+            return 2
+        ups = [update.BY_FOLDER[o] for o in args.only]
+    options = {}
+    if args.from_dir is None:
+        options = {
+            "api": args.github_api,
+            "raw": args.github_raw,
+            "timeout": args.timeout,
+            "attempts": args.attempts,
+        }
+    report = update.update(
+        root=Path(args.data_dir) if args.data_dir else None,
+        store=Path(args.raw),
+        from_dir=Path(args.from_dir) if args.from_dir else None,
+        upstreams=ups,
+        version=args.version,
+        **options,
+    )
+    update.print_report(report, Console(soft_wrap=True))
+    failed = [f.upstream.folder for f in report.fetched if f.error]
+    if report.errors:
+        print(
+            f"data update: {len(failed)} of {len(report.fetched)} sources failed"
+            + (f" ({', '.join(failed)})" if failed else "")
+            + f", {len(report.skipped)} importers not run",
+            file=sys.stderr,
+        )
+    return 1 if report.errors else 0
+
+
 def _data_info(args) -> int:
     from rich.console import Console
     from rich.table import Table
@@ -260,6 +331,58 @@ def parser() -> argparse.ArgumentParser:
         help="one line for versions.json",
     )
     b.set_defaults(func=_data_build)
+    ad = d.add_parser(
+        "add",
+        help="cut a new version: the latest plus hand-entered rows from a CSV",
+        description="Hand-entered token prices, GPU-hour prices or benchmark scores, each row "
+        "with its provenance (source_title, source_url, accessed, entered_by). Print an empty "
+        "CSV with --template TABLE (the column guide goes to stderr).",
+    )
+    ad.add_argument("file", nargs="?", help="CSV laid out as the template")
+    ad.add_argument(
+        "--template",
+        metavar="TABLE",
+        choices=["token_prices", "gpu_hour_prices", "benchmark_scores"],
+        help="print the template's header for TABLE and exit",
+    )
+    ad.add_argument("--table", help="the table FILE holds (default: from its header)")
+    ad.add_argument(
+        "--new-model",
+        action="store_true",
+        help="add models the data does not know, with the facts in their rows' columns",
+    )
+    ad.add_argument("--new-benchmark", action="store_true", help="allow benchmark ids not seen yet")
+    ad.add_argument("--version", help="version id (default: today, or today.N)")
+    ad.add_argument("--description", help="one line for versions.json")
+    ad.add_argument("--data-dir", help=f"data folder (default: {paths.DATA_DIR})")
+    ad.set_defaults(func=_data_add)
+    up = d.add_parser(
+        "update",
+        help="cut a new version from the live public files the importers read",
+        description="Download each source's newest files from GitHub into the raw store, run "
+        "the importers on them and cut a new version: the latest release's rows plus the new "
+        "observations. A source that fails is reported in one line; the others still count "
+        "(exit 1 if any failed).",
+    )
+    up.add_argument(
+        "--from",
+        dest="from_dir",
+        metavar="DIR",
+        help="update from files already downloaded: a raw store, or a raw sources folder",
+    )
+    up.add_argument(
+        "--raw", default=str(paths.ROOT / "raw"), help="raw store (default: %(default)s)"
+    )
+    up.add_argument("--only", action="append", metavar="SOURCE", help="only this source (repeat)")
+    up.add_argument("--version", help="version id (default: today, or today.N)")
+    up.add_argument("--data-dir", help=f"data folder (default: {paths.DATA_DIR})")
+    up.add_argument("--timeout", type=float, default=30.0, help="seconds per request")
+    up.add_argument("--attempts", type=int, default=3, help="tries per file")
+    up.add_argument("--github-api", default="https://api.github.com", help=argparse.SUPPRESS)
+    up.add_argument(
+        "--github-raw", default="https://raw.githubusercontent.com", help=argparse.SUPPRESS
+    )
+    up.set_defaults(func=_data_update)
     i = d.add_parser("info", help="rows, date ranges, models and sources per table")
     i.add_argument("--version")
     i.add_argument("--json", action="store_true")

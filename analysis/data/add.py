@@ -1,0 +1,651 @@
+"""Hand-entered observations: `python -m analysis data add FILE.csv`.
+
+A reader who has read this month's prices on a provider's page writes them in a CSV whose
+header `data add --template TABLE` prints (token_prices, gpu_hour_prices, benchmark_scores),
+one row per observation. Every row carries its provenance: the source's title, its URL (or, for
+a document, a reference to it), the date it was accessed and who entered it; a row without them
+is refused. Then:
+
+1. each name is resolved to the data's ids: a model through the release's ids and aliases and
+   `analysis.data.models` (catalog, normalisation), a provider through
+   `analysis.data.providers`, a GPU through `analysis.data.gpus`; an unknown model is refused
+   with the closest known ids (difflib), unless `--new-model` adds it with the metadata columns
+   of its row (`model_name`, `organization`, ...);
+2. the rows, the new models and a `sources` row per source (id derived from its URL or title)
+   are checked with `analysis.data.validate`, each problem located in FILE (row, column, value,
+   rule);
+3. a new version is cut from the latest release plus these rows (`analysis.data.cut`): nothing
+   is written unless every check passes.
+
+A hand-entered row's `source_locator` says where the value sits (the row's own `source_locator`,
+e.g. a table or section, after the URL), when it was read and by whom.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import hashlib
+import re
+import tempfile
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from urllib.parse import urlparse
+
+import polars as pl
+
+from analysis.data import cut, gpus, models, providers
+from analysis.data import release as data_mod
+from analysis.data.errors import DataError, Problem
+from analysis.data.importers.common import slug
+from analysis.data.schema import SLUG, TABLES
+from analysis.data.validate import validate_resource
+
+# Provenance every row must carry, and what may come with it.
+PROVENANCE = {
+    "source_title": "Title of the page or document the values were read from",
+    "source_url": "Its URL, or a reference to the document (publisher, title, edition)",
+    "accessed": "Date the source was read, YYYY-MM-DD",
+    "entered_by": "Who entered the row (name or handle)",
+}
+PROVENANCE_OPTIONAL = {
+    "source_publisher": "Who publishes the source (default: the URL's host)",
+    "source_licence": "The source's licence, as it states it",
+}
+LOCATOR_HELP = "Where in the source the value sits: table, section, page (optional)"
+# A new model's facts (used with --new-model only), as the source states them.
+MODEL_META = {
+    "model_name": "name",
+    "organization": "organization",
+    "release_date": "release_date",
+    "open_weights": "open_weights",
+    "parameters_b": "parameters_b",
+    "active_parameters_b": "active_parameters_b",
+    "reasoning": "reasoning",
+}
+
+
+@dataclass(frozen=True)
+class Template:
+    table: str
+    identity: str  # the template column naming the model, GPU or benchmark as the source does
+    direct: list[str]  # table columns entered as they are
+    defaults: dict[str, str]
+    required: list[str]  # template columns that must be filled (beyond provenance)
+
+    @property
+    def columns(self) -> list[str]:
+        meta = list(MODEL_META) if self.identity == "model" else []
+        return [
+            self.identity,
+            *self.direct,
+            "source_locator",
+            *PROVENANCE,
+            *PROVENANCE_OPTIONAL,
+            *meta,
+        ]
+
+
+def _direct(table: str, derived: set[str]) -> list[str]:
+    skip = derived | {"source_id", "source_locator"}
+    return [c for c in TABLES[table].column_names if c not in skip]
+
+
+TEMPLATES: dict[str, Template] = {
+    "token_prices": Template(
+        "token_prices",
+        "model",
+        _direct("token_prices", {"model_id", "first_party", "last_seen", "source_model_name"}),
+        {"currency": "USD", "price_kind": "list"},
+        ["model", "provider", "date"],
+    ),
+    "gpu_hour_prices": Template(
+        "gpu_hour_prices",
+        "gpu",
+        _direct("gpu_hour_prices", {"gpu", "source_gpu_name"}),
+        {"statistic": "quote"},
+        ["gpu", "provider", "date", "pricing", "usd_per_gpu_hour"],
+    ),
+    "benchmark_scores": Template(
+        "benchmark_scores",
+        "model",
+        _direct("benchmark_scores", {"model_id", "source_model_name"}),
+        {},
+        ["model", "benchmark", "score", "unit", "date"],
+    ),
+}
+PRICE_COLUMNS = [
+    "input_usd_per_mtok",
+    "output_usd_per_mtok",
+    "cached_input_usd_per_mtok",
+    "batch_input_usd_per_mtok",
+    "batch_output_usd_per_mtok",
+    "blended_usd_per_mtok",
+    "input_original_per_mtok",
+    "output_original_per_mtok",
+    "blended_original_per_mtok",
+]
+ORIGINAL_COLUMNS = [c for c in PRICE_COLUMNS if "_original_" in c]
+
+
+def template(table: str) -> str:
+    """The CSV header of the template for `table`."""
+    if table not in TEMPLATES:
+        raise KeyError(f"no template for {table!r}; tables: {', '.join(TEMPLATES)}")
+    return ",".join(TEMPLATES[table].columns) + "\n"
+
+
+def template_help(table: str) -> str:
+    """One line per template column: required or optional, and what goes in it."""
+    t = TEMPLATES[table]
+    spec = TABLES[table]
+    lines = []
+    for c in t.columns:
+        if c == t.identity:
+            what = {
+                "model": "The model's name as the source writes it (resolved to a model id)",
+                "gpu": "The GPU's name as the source writes it (resolved to a GPU id)",
+            }[c]
+        elif c in PROVENANCE:
+            what = PROVENANCE[c]
+        elif c in PROVENANCE_OPTIONAL:
+            what = PROVENANCE_OPTIONAL[c]
+        elif c == "source_locator":
+            what = LOCATOR_HELP
+        elif c in MODEL_META:
+            what = "With --new-model: " + TABLES["models"].column(MODEL_META[c]).description
+        else:
+            what = spec.column(c).description
+            enum = spec.column(c).enum
+            if enum and not all(e in what for e in enum):
+                what += f" ({' / '.join(enum)})"
+        need = "required" if c in t.required or c in PROVENANCE else "optional"
+        default = f", default {t.defaults[c]}" if c in t.defaults else ""
+        lines.append(f"{c}: {need}{default}. {what}")
+    lines.append("Optional columns may be left empty or removed from the header.")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------------------------
+# reading the file
+# --------------------------------------------------------------------------------------------
+
+
+def _read(path: Path) -> tuple[list[str], list[dict[str, str]]]:
+    with path.open(newline="", encoding="utf-8-sig") as fh:
+        reader = csv.DictReader(fh)
+        header = [h.strip() for h in (reader.fieldnames or [])]
+        rows = [
+            {h: (v or "").strip() for h, v in zip(header, r.values(), strict=False)}
+            for r in reader
+            if any((v or "").strip() for v in r.values() if isinstance(v, str))
+        ]
+    return header, rows
+
+
+def infer_table(header: list[str]) -> str | None:
+    """The one template whose columns hold every header column and whose identity column is there."""
+    fits = [
+        t.table
+        for t in TEMPLATES.values()
+        if t.identity in header and set(header) <= set(t.columns) and set(t.required) <= set(header)
+    ]
+    return fits[0] if len(fits) == 1 else None
+
+
+def _header_problems(file: str, header: list[str], t: Template) -> list[Problem]:
+    problems = [
+        Problem(file, None, c, c, f"unknown column for {t.table}; the template's columns are "
+                + ",".join(t.columns))
+        for c in header
+        if c not in t.columns
+    ]  # fmt: skip
+    for c in [*t.required, *PROVENANCE]:
+        if c not in header:
+            problems.append(Problem(file, None, c, None, "required column is missing"))
+    return problems
+
+
+# --------------------------------------------------------------------------------------------
+# provenance and sources
+# --------------------------------------------------------------------------------------------
+
+
+def _is_url(text: str) -> bool:
+    u = urlparse(text)
+    return u.scheme in ("http", "https") and bool(u.netloc)
+
+
+def derive_source_id(title: str, url: str) -> str:
+    """`hand-` and a slug of the URL's host and path (of the title, for a document)."""
+    if _is_url(url):
+        u = urlparse(url)
+        base = u.netloc.removeprefix("www.") + u.path
+    else:
+        base = title
+    s = slug(base)[:48].strip("-.")
+    return f"hand-{s}" if s else "hand-source"
+
+
+def _hash_suffix(title: str, url: str) -> str:
+    return hashlib.sha256(f"{title}\n{url}".encode()).hexdigest()[:6]
+
+
+@dataclass
+class _Source:
+    source_id: str
+    title: str
+    url: str
+    publisher: str
+    licence: str
+    accessed: set[str]
+    entered_by: set[str]
+    rows: int = 0
+
+
+def _provenance(
+    file: str, i: int, row: dict[str, str], problems: list[Problem]
+) -> tuple[str, str, str, str] | None:
+    """(title, url, accessed, entered_by) of one row, or None with the problems recorded."""
+    missing = [c for c in PROVENANCE if not row.get(c)]
+    for c in missing:
+        problems.append(
+            Problem(file, i, c, "", f"provenance is required on every row: {PROVENANCE[c]}")
+        )
+    accessed = row.get("accessed", "")
+    if accessed:
+        try:
+            day = date.fromisoformat(accessed)
+        except ValueError:
+            problems.append(Problem(file, i, "accessed", accessed, "must be a date YYYY-MM-DD"))
+            return None
+        if day > date.today():
+            problems.append(Problem(file, i, "accessed", accessed, "is in the future"))
+            return None
+    if not row.get("source_publisher") and row.get("source_url") and not _is_url(row["source_url"]):
+        problems.append(
+            Problem(
+                file,
+                i,
+                "source_publisher",
+                "",
+                "required when source_url is a document reference rather than a URL",
+            )
+        )
+        return None
+    if missing:
+        return None
+    return row["source_title"], row["source_url"], accessed, row["entered_by"]
+
+
+def _assign_source(
+    sources: dict[tuple[str, str], _Source],
+    existing: pl.DataFrame,
+    title: str,
+    url: str,
+    row: dict[str, str],
+) -> _Source:
+    key = (title, url)
+    if key in sources:
+        return sources[key]
+    sid = derive_source_id(title, url)
+    taken_here = {s.source_id for s in sources.values()}
+    prior = existing.filter(pl.col("source_id") == sid)
+    reused = prior.height == 1 and prior["url"][0] == url and prior["title"][0] == title
+    if (prior.height and not reused) or sid in taken_here:
+        sid = f"{sid}-{_hash_suffix(title, url)}"
+    publisher = row.get("source_publisher") or urlparse(url).netloc.removeprefix("www.")
+    src = _Source(sid, title, url, publisher, row.get("source_licence", ""), set(), set())
+    src.rows = -1 if reused else 0  # -1: already a source of the release; no new row
+    sources[key] = src
+    return src
+
+
+def _sources_rows(sources: dict[tuple[str, str], _Source], file: Path) -> pl.DataFrame:
+    rows = [
+        {
+            "source_id": s.source_id,
+            "title": s.title,
+            "publisher": s.publisher,
+            "url": s.url,
+            "licence": s.licence or None,
+            "retrieved": max(s.accessed),
+            "notes": f"Entered by hand with `data add` from {file.name} by "
+            f"{', '.join(sorted(s.entered_by))}; accessed {', '.join(sorted(s.accessed))}.",
+        }
+        for s in sources.values()
+        if s.rows >= 0
+    ]
+    schema = {c: pl.String for c in TABLES["sources"].column_names}
+    return pl.DataFrame(rows, schema=schema).with_columns(pl.col("retrieved").str.to_date())
+
+
+# --------------------------------------------------------------------------------------------
+# identity
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Known:
+    models: pl.DataFrame  # the release's models table
+    alias: dict[str, str]  # lowercased alias or id -> model_id
+    gpus: set[str]
+    benchmarks: set[str]
+
+    @classmethod
+    def of(cls, version: str, root: Path) -> Known:
+        m = data_mod.load("models", version, root)
+        alias: dict[str, str] = {}
+        for mid, aliases in m.select("model_id", "aliases").iter_rows():
+            for a in filter(None, (aliases or "").split(";")):
+                alias.setdefault(a.strip().lower(), mid)
+        for mid in m["model_id"]:
+            alias[mid] = mid
+        gpu_ids = set(data_mod.load("gpu_hour_prices", version, root)["gpu"]) | set(
+            data_mod.load("gpu_specs", version, root)["gpu"]
+        )
+        benchmarks = set(data_mod.load("benchmark_scores", version, root)["benchmark"])
+        return cls(m, alias, gpu_ids, benchmarks)
+
+
+def resolve_model(name: str, known: Known) -> tuple[str, bool]:
+    """(model_id, known): the release's id for `name`, else the id a new model would get."""
+    key = name.strip().lower()
+    if key in known.alias:
+        return known.alias[key], True
+    candidate = models.match_catalog(name, None) or models.normalize(name)
+    if candidate in known.alias:
+        return known.alias[candidate], True
+    return candidate, False
+
+
+def closest(word: str, choices: set[str], n: int = 3) -> list[str]:
+    return difflib.get_close_matches(word, sorted(choices), n=n, cutoff=0.5)
+
+
+def _suggest(word: str, choices: set[str]) -> str:
+    near = closest(word, choices)
+    return f"closest known: {', '.join(near)}" if near else "no known id is close"
+
+
+# --------------------------------------------------------------------------------------------
+# the rows
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _NewModel:
+    model_id: str
+    row: int  # first input row naming it
+    names: set[str]
+    meta: dict[str, str]
+
+
+def _write_rows(path: Path, table: str, rows: list[dict]) -> None:
+    names = TABLES[table].column_names
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=names, lineterminator="\n")
+        w.writeheader()
+        w.writerows({c: r.get(c) or "" for c in names} for r in rows)
+
+
+def _validate_as(table: str, rows: list[dict], file: str, columns: dict[str, str]) -> list[Problem]:
+    """Check rows (strings) with analysis.data.validate as `table`; problems located in `file`
+    (row i of `rows` is data row i there, columns named as the template names them)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"{table}.csv"
+        _write_rows(path, table, rows)
+        found = validate_resource(path, table)
+    return [
+        Problem(file, p.row, columns.get(p.column or "", p.column), p.value, p.rule) for p in found
+    ]
+
+
+def _typed(table: str, rows: list[dict]) -> pl.DataFrame:
+    """Rows (strings, already validated) with the table's dtypes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"{table}.csv"
+        _write_rows(path, table, rows)
+        return data_mod.read_table_csv(path, table)
+
+
+# Table columns that come from a template column of another name (for locating problems).
+TEMPLATE_COLUMN = {
+    "model_id": "model",
+    "source_model_name": "model",
+    "source_gpu_name": "gpu",
+    "source_id": "source_title",
+    "name": "model_name",
+}
+
+
+@dataclass(frozen=True)
+class Added:
+    version: str
+    path: Path
+    table: str
+    rows: int
+    new_models: list[str]
+    new_sources: list[str]
+
+
+def add(
+    file: Path,
+    table: str | None = None,
+    new_model: bool = False,
+    new_benchmark: bool = False,
+    root: Path | None = None,
+    version: str | None = None,
+    description: str | None = None,
+) -> Added:
+    """Check FILE's rows and cut a new version: the latest release plus them. Raises DataError
+    with every problem found, each located in FILE; on any problem nothing is written."""
+    file = Path(file)
+    where = str(file)
+    root = data_mod.data_dir(root)
+    header, raw = _read(file)
+    table = table or infer_table(header)
+    if table is None:
+        raise DataError(
+            Problem(
+                where,
+                None,
+                None,
+                ",".join(header),
+                "header matches no template; print one with `data add --template TABLE` "
+                f"({', '.join(TEMPLATES)}) or pass --table",
+            )
+        )
+    if table not in TEMPLATES:
+        raise DataError(Problem(where, None, None, table, f"tables: {', '.join(TEMPLATES)}"))
+    t = TEMPLATES[table]
+    problems = _header_problems(where, header, t)
+    if problems:
+        raise DataError(problems)
+    if not raw:
+        raise DataError(Problem(where, None, None, None, "no data rows"))
+
+    base = data_mod.latest_version(root)
+    known = Known.of(base, root)
+    existing_sources = data_mod.load("sources", base, root)
+    sources: dict[tuple[str, str], _Source] = {}
+    new_models: dict[str, _NewModel] = {}
+    out: list[dict] = []
+    for i, row in enumerate(raw, start=1):
+        row = {c: row.get(c, "") or t.defaults.get(c, "") for c in t.columns}
+        prov = _provenance(where, i, row, problems)
+        rec: dict = {c: row[c] for c in t.direct}
+        if prov:
+            title, url, accessed, who = prov
+            src = _assign_source(sources, existing_sources, title, url, row)
+            src.accessed.add(accessed)
+            src.entered_by.add(who)
+            rec["source_id"] = src.source_id
+            where_in = "; ".join(filter(None, [url, row["source_locator"]]))
+            rec["source_locator"] = f"{where_in}; accessed {accessed}; entered by {who}"
+        name = row[t.identity]
+        if not name:
+            problems.append(Problem(where, i, t.identity, "", "a value is required"))
+        elif t.identity == "gpu":
+            gpu = gpus.canonical_gpu(name) or (name if name in known.gpus else None)
+            if gpu is None:
+                problems.append(
+                    Problem(where, i, "gpu", name, "unknown GPU; " + _suggest(name.lower(), known.gpus))
+                )  # fmt: skip
+            rec.update(gpu=gpu or "", source_gpu_name=name)
+        else:
+            mid, is_known = resolve_model(name, known)
+            rec.update(model_id=mid, source_model_name=name)
+            if not is_known:
+                _new_model(where, i, name, mid, row, new_model, known, new_models, problems)
+        if table == "token_prices":
+            rec["provider"] = providers.canonical_provider(slug(row["provider"]))
+            _price_rules(where, i, row, problems)
+        elif table == "gpu_hour_prices":
+            rec["provider"] = slug(row["provider"])
+        elif table == "benchmark_scores":
+            rec["benchmark"] = slug(row["benchmark"])
+            if rec["benchmark"] and rec["benchmark"] not in known.benchmarks and not new_benchmark:
+                problems.append(
+                    Problem(where, i, "benchmark", row["benchmark"], "unknown benchmark; "
+                            + _suggest(rec["benchmark"], known.benchmarks)
+                            + " (or pass --new-benchmark)")
+                )  # fmt: skip
+        out.append(rec)
+    if table == "token_prices":  # first_party is derived, as the build does
+        for rec in out:
+            rec["first_party"] = "false"
+    unsourced = {p.row for p in problems if p.column in {*PROVENANCE, "source_publisher"}}
+    said = {(p.row, p.column) for p in problems}
+    problems += [  # a cell already refused above (or a row without provenance) is said once
+        p
+        for p in _validate_as(table, out, where, TEMPLATE_COLUMN)
+        if (p.row, p.column) not in said
+        and not (p.row in unsourced and p.column in {"source_title", "source_locator"})
+    ]
+    models_rows = [_model_row(m, out, sources) for m in new_models.values()]
+    model_problems = _validate_as("models", models_rows, where, TEMPLATE_COLUMN)
+    rows_of = [m.row for m in new_models.values()]
+    for p in model_problems:  # models rows are numbered in the order their models appear
+        row = rows_of[p.row - 1] if p.row else None
+        if (row, p.column) not in said:
+            problems.append(Problem(p.file, row, p.column, p.value, p.rule))
+    if problems:
+        raise DataError(sorted(problems, key=lambda p: (p.row or 0, p.column or "")))
+
+    for src in sources.values():
+        if src.rows >= 0:
+            src.rows += sum(r.get("source_id") == src.source_id for r in out)
+    rows = _typed(table, out)
+    new_models_df = _typed("models", models_rows)
+    if table == "token_prices":
+        rows = _first_party(rows, pl.concat([known.models, new_models_df]))
+    tables = {
+        table: pl.concat([data_mod.load(table, base, root), rows]),
+        "sources": pl.concat([existing_sources, _sources_rows(sources, file)]),
+        "models": pl.concat([known.models, new_models_df]),
+    }
+    n_old = tables[table].height - rows.height
+    desc = description or (
+        f"{base} plus {rows.height} hand-entered {table} rows ({file.name}), "
+        f"from {len(sources)} source(s)."
+    )
+    try:
+        dest = cut.cut_version(tables, desc, root, base=base, version=version)
+    except DataError as err:
+        raise DataError([_to_input(p, where, table, n_old) for p in err.problems]) from err
+    return Added(
+        dest.name,
+        dest,
+        table,
+        rows.height,
+        sorted(new_models),
+        sorted(s.source_id for s in sources.values() if s.rows >= 0),
+    )
+
+
+def _to_input(p: Problem, file: str, table: str, n_old: int) -> Problem:
+    """A problem in the staged table's appended rows, located in the input file instead."""
+    if Path(p.file).name == f"{table}.csv" and p.row and p.row > n_old:
+        rule = p.rule
+        m = re.search(r"first at row (\d+)", rule)
+        if m and int(m.group(1)) <= n_old:
+            rule = rule.replace(m.group(0), f"the release has this key (row {m.group(1)})")
+        column = TEMPLATE_COLUMN.get(p.column or "", p.column)
+        return Problem(file, p.row - n_old, column, p.value, rule)
+    return p
+
+
+def _price_rules(file: str, i: int, row: dict[str, str], problems: list[Problem]) -> None:
+    if not any(row.get(c) for c in PRICE_COLUMNS):
+        problems.append(Problem(file, i, "input_usd_per_mtok", "", "a price row needs a price"))
+    if row.get("currency") == "USD":
+        for c in ORIGINAL_COLUMNS:
+            if row.get(c):
+                problems.append(
+                    Problem(file, i, c, row[c], "for USD prices fill the usd_per_mtok columns; "
+                            "the original columns are for prices quoted in another currency")
+                )  # fmt: skip
+
+
+def _new_model(
+    file: str,
+    i: int,
+    name: str,
+    mid: str,
+    row: dict[str, str],
+    allowed: bool,
+    known: Known,
+    new_models: dict[str, _NewModel],
+    problems: list[Problem],
+) -> None:
+    if not allowed:
+        hint = _suggest(mid, set(known.models["model_id"]))
+        problems.append(
+            Problem(file, i, "model", name, f"unknown model; {hint} (or pass --new-model, "
+                    "with model_name and the model's facts in its columns)")
+        )  # fmt: skip
+        return
+    if not re.match(SLUG, mid):
+        problems.append(Problem(file, i, "model", name, f"no model id can be made ({mid!r})"))
+        return
+    meta = {c: row[c] for c in MODEL_META if row.get(c)}
+    catalog = models.catalog().entries.filter(pl.col("model_id") == mid)
+    if catalog.height:  # the curated catalog knows it: its name and organisation count
+        meta.setdefault("model_name", catalog["name"][0])
+        if catalog["organization"][0]:
+            meta.setdefault("organization", catalog["organization"][0])
+    if "model_name" not in meta:
+        problems.append(Problem(file, i, "model_name", "", "a new model needs its name"))
+    prev = new_models.get(mid)
+    if prev is None:
+        new_models[mid] = _NewModel(mid, i, {name}, meta)
+        return
+    prev.names.add(name)
+    for c, v in meta.items():
+        if prev.meta.setdefault(c, v) != v:
+            problems.append(
+                Problem(file, i, c, v, f"differs from row {prev.row} for model {mid}: {prev.meta[c]}")
+            )  # fmt: skip
+
+
+def _model_row(m: _NewModel, out: list[dict], sources: dict) -> dict:
+    first = next(r for r in out if r.get("model_id") == m.model_id)
+    row = {MODEL_META[c]: v for c, v in m.meta.items()}
+    return row | {
+        "model_id": m.model_id,
+        "aliases": ";".join(sorted(m.names)),
+        "resolved": "true",
+        "info_source_id": first.get("source_id", ""),
+    }
+
+
+def _first_party(rows: pl.DataFrame, models_table: pl.DataFrame) -> pl.DataFrame:
+    org = models_table.select("model_id", "organization")
+    return (
+        rows.drop("first_party")
+        .join(org, on="model_id", how="left", maintain_order="left")
+        .with_columns(models.first_party_expr(providers.seller_expr("provider"), "organization"))
+        .select(TABLES["token_prices"].column_names)
+    )

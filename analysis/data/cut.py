@@ -1,0 +1,176 @@
+"""Cut a new data version from the latest release plus new rows: used by `data add` and `data update`.
+
+A released version never changes, so a new one starts as a copy of the release it extends: each
+table's CSV is copied byte for byte and the new rows are appended after the old ones (a table
+whose old rows were changed is written whole instead). The copy is staged in a hidden folder
+beside the releases, given a fresh `datapackage.json` (schemas, sha256 and size of every file),
+validated with `analysis.data.validate`, and only then renamed into `data/<version>/` and
+recorded in `data/versions.json`. Any failure, up to and including the write of versions.json,
+leaves `data/` exactly as it was.
+
+Versions are named by release date: today's date, or `YYYY-MM-DD.N` (N = 2, 3, ...) for a further
+release on a day that already has one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+
+from analysis.data import release as data_mod
+from analysis.data.errors import DataError, Problem, fail
+from analysis.data.schema import TABLE_ORDER
+from analysis.data.validate import resource_descriptor, validate_folder
+
+VERSION_RE = re.compile(r"^(?P<day>\d{4}-\d{2}-\d{2})(?:\.(?P<n>[1-9]\d*))?$")
+
+
+def version_key(version: str) -> tuple[str, int]:
+    """Sort key of a version id: by day, then by its `.N` (the first release of a day is 1)."""
+    m = VERSION_RE.match(version)
+    if not m:
+        raise fail("data/versions.json", None, "version", version, "must be YYYY-MM-DD[.N]")
+    return m["day"], int(m["n"] or 1)
+
+
+def next_version(root: Path, today: date | None = None) -> str:
+    """Today's date, or `today.N` with the first N not yet taken (as a release or a folder)."""
+    day = (today or date.today()).isoformat()
+    taken = {r.version for r in data_mod.releases(root)} | {p.name for p in Path(root).iterdir()}
+    latest = max((version_key(v) for v in taken if VERSION_RE.match(v)), default=None)
+    if latest is not None and latest[0] > day:
+        raise fail(
+            Path(root) / "versions.json",
+            None,
+            "version",
+            day,
+            f"today is before the latest release ({latest[0]}); give the version explicitly",
+        )
+    if day not in taken:
+        return day
+    n = 2
+    while f"{day}.{n}" in taken:
+        n += 1
+    return f"{day}.{n}"
+
+
+def _write_table(stage: Path, base_dir: Path, table: str, rows: pl.DataFrame | None) -> None:
+    """Copy the base release's CSV and append the new rows; write it whole if old rows changed."""
+    src, dest = base_dir / f"{table}.csv", stage / f"{table}.csv"
+    if rows is None:
+        shutil.copyfile(src, dest)
+        return
+    old = data_mod.read_table_csv(src, table)
+    if rows.height >= old.height and rows.head(old.height).equals(old):
+        shutil.copyfile(src, dest)
+        tail = rows.slice(old.height)
+        if tail.height:
+            text = tail.write_csv(
+                include_header=False, date_format="%Y-%m-%d", line_terminator="\n"
+            )
+            with dest.open("a", encoding="utf-8", newline="") as fh:
+                if src.stat().st_size and not src.read_bytes().endswith(b"\n"):
+                    fh.write("\n")
+                fh.write(text)
+        return
+    rows.write_csv(dest, date_format="%Y-%m-%d", line_terminator="\n")
+
+
+def _descriptor(stage: Path, base_descriptor: dict, version: str, description: str) -> dict:
+    resources = []
+    for t in TABLE_ORDER:
+        path = stage / f"{t}.csv"
+        resources.append(
+            resource_descriptor(t, path.name, data_mod.sha256(path))
+            | {"bytes": path.stat().st_size}
+        )
+    out = {k: v for k, v in base_descriptor.items() if k != "resources"}
+    out.update(
+        {
+            "version": version,
+            "created": version_key(version)[0],
+            "description": description,
+            "previous_version": base_descriptor["version"],
+            "resources": resources,
+        }
+    )
+    return out
+
+
+def _at(problem: Problem, stage: Path, dest: Path) -> Problem:
+    file = problem.file.replace(str(stage), str(dest), 1)
+    return Problem(file, problem.row, problem.column, problem.value, problem.rule)
+
+
+def record_release(root: Path, version: str, description: str) -> None:
+    """Add a version to versions.json (written to a temporary file, then renamed over it)."""
+    index = Path(root) / "versions.json"
+    current = json.loads(index.read_text(encoding="utf-8")) if index.exists() else {"releases": []}
+    current["releases"] = [r for r in current["releases"] if r["version"] != version]
+    current["releases"].append(
+        {
+            "version": version,
+            "released": version_key(version)[0],
+            "datapackage_sha256": data_mod.sha256(Path(root) / version / "datapackage.json"),
+            "description": description,
+        }
+    )
+    current["releases"].sort(key=lambda r: version_key(r["version"]))
+    tmp = index.with_name(index.name + ".tmp")
+    tmp.write_text(json.dumps(current, indent=2) + "\n", encoding="utf-8")
+    tmp.replace(index)
+
+
+def cut_version(
+    tables: dict[str, pl.DataFrame],
+    description: str,
+    root: Path | None = None,
+    base: str | None = None,
+    version: str | None = None,
+    extra: dict | None = None,
+) -> Path:
+    """Write `data/<version>/`: the base release (default: the latest) with `tables` in place of
+    its tables (the others copied as they are), validated, then recorded in versions.json.
+
+    `tables` hold every row of the new version's table (the base's rows first, unchanged, then
+    the new ones). `extra` adds top-level keys to the descriptor. Raises DataError with every
+    validation problem; on any failure nothing is left behind.
+    """
+    root = data_mod.data_dir(root)
+    base = data_mod.current_version(base, root)
+    version = version or next_version(root)
+    version_key(version)
+    dest = root / version
+    if dest.exists() or version in {r.version for r in data_mod.releases(root)}:
+        raise fail(
+            dest, None, "version", version, "version exists; released versions are immutable"
+        )
+    base_dir = root / base
+    base_descriptor = json.loads((base_dir / "datapackage.json").read_text(encoding="utf-8"))
+    with tempfile.TemporaryDirectory(dir=root, prefix=f".{version}-") as tmp:
+        stage = Path(tmp) / version
+        stage.mkdir()
+        for t in TABLE_ORDER:
+            _write_table(stage, base_dir, t, tables.get(t))
+        descriptor = _descriptor(stage, base_descriptor, version, description) | (extra or {})
+        (stage / "datapackage.json").write_text(
+            json.dumps(descriptor, indent=2) + "\n", encoding="utf-8"
+        )
+        problems = validate_folder(stage)
+        if problems:  # named by the path they would have had: the stage is about to go
+            raise DataError([_at(p, stage, dest) for p in problems])
+        stage.rename(dest)
+    try:
+        record_release(root, version, description)
+    except Exception as err:
+        shutil.rmtree(dest)  # a folder versions.json does not list is no release: remove it
+        raise DataError(
+            Problem(str(root / "versions.json"), None, None, None, f"could not record: {err}")
+        ) from err
+    return dest

@@ -1,0 +1,317 @@
+"""`data add`: hand-entered rows with provenance become a new version, or nothing is written.
+
+Each test works on a copy of the latest committed release in a temporary data folder. The prices
+entered are real: the aimeter project's pricing page (wangyufeng0615/aimeter, docs/pricing.md at
+commit 005ad256, "Updated on 2026-09-23"): Claude Sonnet 5 $2/$10, GPT-6 Luna $0.10/$0.50,
+GPT-6 Astra $10/$50 per million input/output tokens.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from analysis.data import add, cut
+from analysis.data import release as data
+from analysis.data.errors import DataError
+from analysis.data.paths import DATA_DIR, ROOT
+from analysis.data.validate import validate_folder
+
+LATEST = data.latest_version()
+PAGE = (
+    "https://github.com/wangyufeng0615/aimeter/blob/005ad256d0533e8b2b52305f525289b5db8ba0ec/"
+    "docs/pricing.md"
+)
+PROVENANCE = {
+    "source_title": "aimeter: Pricing and usage verification",
+    "source_url": PAGE,
+    "accessed": "2026-12-01",
+    "entered_by": "test-suite",
+}
+
+
+@pytest.fixture
+def root(tmp_path) -> Path:
+    """A data folder holding only a copy of the latest release."""
+    out = tmp_path / "data"
+    out.mkdir()
+    shutil.copytree(DATA_DIR / LATEST, out / LATEST)
+    rel = next(r for r in data.releases() if r.version == LATEST)
+    (out / "versions.json").write_text(json.dumps({"releases": [rel.__dict__]}, indent=2) + "\n")
+    return out
+
+
+def write(path: Path, rows: list[dict]) -> Path:
+    header = list(dict.fromkeys(k for r in rows for k in r))
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=header)
+        w.writeheader()
+        w.writerows(rows)
+    return path
+
+
+def sonnet(**over) -> dict:
+    row = {
+        "model": "Claude Sonnet 5",
+        "provider": "anthropic",
+        "date": "2026-09-23",
+        "input_usd_per_mtok": "2",
+        "output_usd_per_mtok": "10",
+        "source_locator": "table row Claude Sonnet 5",
+        **PROVENANCE,
+    }
+    return row | over
+
+
+def luna(**over) -> dict:
+    row = sonnet(
+        model="GPT-6 Luna",
+        provider="openai",
+        input_usd_per_mtok="0.10",
+        output_usd_per_mtok="0.50",
+        source_locator="table row GPT-6 Luna",
+        model_name="GPT-6 Luna",
+        organization="OpenAI",
+    )
+    return row | over
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file under the data folder, hidden ones included, with its bytes."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def test_template_header_is_what_add_reads():
+    for table, t in add.TEMPLATES.items():
+        header = add.template(table).strip().split(",")
+        assert header == t.columns
+        assert add.infer_table(header) == table
+        assert {"source_title", "source_url", "accessed", "entered_by"} <= set(header)
+    assert add.template("token_prices").startswith("model,provider,date,input_usd_per_mtok,")
+
+
+def test_two_prices_become_a_new_version(root, tmp_path):
+    alias = sonnet(model="anthropic/claude-sonnet-5", provider="Anthropic", date="2026-09-24")
+    file = write(tmp_path / "prices.csv", [sonnet(), alias])
+    before = {p.name: p.read_bytes() for p in (root / LATEST).iterdir()}
+    out = add.add(file, root=root, version="2026-12-01")
+
+    assert out.version == "2026-12-01" and out.rows == 2 and out.new_models == []
+    assert [r.version for r in data.releases(root)] == [LATEST, "2026-12-01"]
+    new = root / "2026-12-01"
+    assert validate_folder(new) == []
+    for name, old in before.items():  # released rows are never rewritten: old bytes come first
+        if name.endswith(".csv"):
+            assert new.joinpath(name).read_bytes()[: len(old)] == old, name
+    tp = data.load("token_prices", "2026-12-01", root)
+    added = tp.tail(2)
+    assert added["model_id"].to_list() == ["claude-sonnet-5", "claude-sonnet-5"]
+    assert added["provider"].to_list() == ["anthropic", "anthropic"]
+    assert added["input_usd_per_mtok"].to_list() == [2.0, 2.0]
+    assert added["output_usd_per_mtok"].to_list() == [10.0, 10.0]
+    assert added["source_model_name"].to_list() == ["Claude Sonnet 5", "anthropic/claude-sonnet-5"]
+    assert added["currency"].to_list() == ["USD", "USD"]
+    assert added["price_kind"].to_list() == ["list", "list"]
+    assert tp.height == data.load("token_prices", LATEST, root).height + 2
+    # Every row names its source: one sources row, id derived from the URL.
+    (sid,) = set(added["source_id"])
+    assert sid == add.derive_source_id(PROVENANCE["source_title"], PAGE) == out.new_sources[0]
+    assert sid.startswith("hand-github.com-wangyufeng0615-aimeter")
+    src = data.load("sources", "2026-12-01", root).filter(pl.col("source_id") == sid)
+    assert src.height == 1 and src["url"][0] == PAGE and src["publisher"][0] == "github.com"
+    assert "test-suite" in src["notes"][0]
+    assert added["source_locator"][0] == (
+        f"{PAGE}; table row Claude Sonnet 5; accessed 2026-12-01; entered by test-suite"
+    )
+    pkg = json.loads((new / "datapackage.json").read_text())
+    assert pkg["version"] == "2026-12-01" and pkg["previous_version"] == LATEST
+
+
+def test_a_row_without_provenance_is_refused_and_nothing_is_written(root, tmp_path):
+    rows = [sonnet(), sonnet(entered_by="", date="2026-09-24"), sonnet(accessed="01/12/2026")]
+    file = write(tmp_path / "prices.csv", rows)
+    before = snapshot(root)
+    with pytest.raises(DataError) as err:
+        add.add(file, root=root)
+    found = {(p.row, p.column) for p in err.value.problems}
+    assert found == {(2, "entered_by"), (3, "accessed")}
+    assert all(p.file == str(file) for p in err.value.problems)
+    assert snapshot(root) == before
+
+
+def test_a_missing_provenance_column_is_refused(root, tmp_path):
+    row = sonnet()
+    del row["source_url"]
+    with pytest.raises(DataError) as err:
+        add.add(write(tmp_path / "prices.csv", [row]), root=root, table="token_prices")
+    (p,) = err.value.problems
+    assert (p.row, p.column, p.rule) == (None, "source_url", "required column is missing")
+
+
+def test_an_unknown_model_is_refused_with_the_closest_ids(root, tmp_path):
+    file = write(tmp_path / "prices.csv", [sonnet(), luna()])
+    with pytest.raises(DataError) as err:
+        add.add(file, root=root)
+    (p,) = err.value.problems
+    assert (p.row, p.column, p.value) == (2, "model", "GPT-6 Luna")
+    assert "unknown model" in p.rule and "--new-model" in p.rule
+    # gpt-5.6-luna and gpt-6-sol are the released ids nearest to "gpt-6-luna".
+    assert "gpt-5.6-luna" in p.rule and "gpt-6-sol" in p.rule
+
+
+def test_new_model_adds_the_model_with_its_facts(root, tmp_path):
+    astra = luna(
+        model="GPT-6 Astra",
+        input_usd_per_mtok="10",
+        output_usd_per_mtok="50",
+        model_name="GPT-6 Astra",
+        source_locator="table row GPT-6 Astra",
+    )
+    file = write(tmp_path / "prices.csv", [luna(), astra])
+    out = add.add(file, root=root, new_model=True)
+    assert out.new_models == ["gpt-6-astra", "gpt-6-luna"]
+    m = data.load("models", out.version, root).tail(2)
+    assert m["model_id"].to_list() == ["gpt-6-luna", "gpt-6-astra"]
+    assert m["name"].to_list() == ["GPT-6 Luna", "GPT-6 Astra"]
+    assert m["organization"].to_list() == ["OpenAI", "OpenAI"]
+    assert m["resolved"].all() and set(m["info_source_id"]) == set(out.new_sources)
+    tp = data.load("token_prices", out.version, root).tail(2)
+    assert tp["first_party"].to_list() == [True, True]  # OpenAI's model at OpenAI
+
+
+def test_a_new_model_needs_its_name(root, tmp_path):
+    file = write(tmp_path / "prices.csv", [luna(model_name="")])
+    with pytest.raises(DataError) as err:
+        add.add(file, root=root, new_model=True)
+    (p,) = err.value.problems
+    assert (p.row, p.column) == (1, "model_name")
+
+
+def test_bad_values_are_located_in_the_file(root, tmp_path):
+    rows = [
+        sonnet(),
+        sonnet(input_usd_per_mtok="-2", date="2026-09-24"),
+        sonnet(date="2026-13-01"),
+        sonnet(price_kind="sale", date="2026-09-25"),
+    ]
+    with pytest.raises(DataError) as err:
+        add.add(write(tmp_path / "prices.csv", rows), root=root)
+    got = {(p.row, p.column, p.value): p.rule for p in err.value.problems}
+    assert set(got) == {
+        (2, "input_usd_per_mtok", "-2"),
+        (3, "date", "2026-13-01"),
+        (4, "price_kind", "sale"),
+    }
+    assert got[(2, "input_usd_per_mtok", "-2")] == "constraint-error: minimum: must be >= 0"
+    assert got[(3, "date", "2026-13-01")].startswith("type-error: must be an ISO date")
+    assert got[(4, "price_kind", "sale")].startswith("constraint-error: enum")
+    text = str(err.value)
+    assert f"{tmp_path / 'prices.csv'}, row 2, column 'input_usd_per_mtok': value '-2'" in text
+
+
+def test_a_row_the_release_already_has_is_refused(root, tmp_path):
+    file = write(tmp_path / "prices.csv", [sonnet()])
+    first = add.add(file, root=root)
+    before = snapshot(root)
+    with pytest.raises(DataError) as err:
+        add.add(file, root=root)
+    (p,) = err.value.problems
+    assert (p.file, p.row) == (str(file), 1)
+    assert p.rule.startswith("primary-key: duplicate key") and "the release has this key" in p.rule
+    assert snapshot(root) == before and data.latest_version(root) == first.version
+
+
+def test_a_failure_while_recording_the_release_leaves_nothing(root, tmp_path):
+    # versions.json is replaced through versions.json.tmp: a folder there makes that write fail.
+    (root / "versions.json.tmp").mkdir()
+    before = snapshot(root)
+    with pytest.raises(DataError, match="could not record"):
+        add.add(write(tmp_path / "prices.csv", [sonnet()]), root=root, version="2026-12-01")
+    assert snapshot(root) == before
+    assert sorted(p.name for p in root.iterdir()) == [LATEST, "versions.json", "versions.json.tmp"]
+
+
+def test_gpu_hour_prices_resolve_the_gpu(root, tmp_path):
+    row = {
+        "gpu": "NVIDIA H100 SXM",
+        "provider": "Example Cloud",
+        "date": "2026-11-02",
+        "pricing": "on-demand",
+        "usd_per_gpu_hour": "2.5",
+        **PROVENANCE,
+    }
+    out = add.add(write(tmp_path / "gpu.csv", [row]), root=root)
+    added = data.load("gpu_hour_prices", out.version, root).tail(1).row(0, named=True)
+    assert (added["gpu"], added["source_gpu_name"], added["provider"]) == (
+        "h100-sxm",
+        "NVIDIA H100 SXM",
+        "example-cloud",
+    )
+    assert added["statistic"] == "quote"
+    with pytest.raises(DataError) as err:
+        add.add(write(tmp_path / "gpu2.csv", [row | {"gpu": "Hopper-ish"}]), root=root)
+    (p,) = err.value.problems
+    assert (p.column, p.value) == ("gpu", "Hopper-ish") and "unknown GPU" in p.rule
+
+
+def test_benchmark_scores_need_a_known_benchmark_or_the_flag(root, tmp_path):
+    row = {
+        "model": "claude-sonnet-5",
+        "benchmark": "GPQA Diamnd",
+        "score": "80",
+        "unit": "percent",
+        "date": "2026-09-23",
+        **PROVENANCE,
+    }
+    with pytest.raises(DataError) as err:
+        add.add(write(tmp_path / "b.csv", [row]), root=root)
+    (p,) = err.value.problems
+    assert p.column == "benchmark" and "gpqa-diamond" in p.rule
+    row["benchmark"] = "gpqa-diamond"
+    out = add.add(write(tmp_path / "b.csv", [row]), root=root)
+    assert data.load("benchmark_scores", out.version, root).tail(1)["model_id"][0] == (
+        "claude-sonnet-5"
+    )
+
+
+def test_versions_are_named_by_day_then_n(root):
+    today = cut.version_key(LATEST)[0]
+    from datetime import date
+
+    day = date.fromisoformat(today)
+    assert cut.next_version(root, day) == f"{today}.2"
+    (root / f"{today}.2").mkdir()  # a folder without a release still takes the name
+    assert cut.next_version(root, day) == f"{today}.3"
+    assert sorted(["2026-12-01.10", "2026-12-01.2", "2026-12-01"], key=cut.version_key) == [
+        "2026-12-01",
+        "2026-12-01.2",
+        "2026-12-01.10",
+    ]
+
+
+def test_cli_prints_the_template_and_refuses_with_located_errors(root, tmp_path):
+    run = [sys.executable, "-m", "analysis", "data", "add"]
+    t = subprocess.run([*run, "--template", "gpu_hour_prices"], capture_output=True, text=True)
+    assert t.returncode == 0 and t.stdout == add.template("gpu_hour_prices")
+    assert "accessed: required" in t.stderr
+    file = write(tmp_path / "p.csv", [luna()])
+    r = subprocess.run(
+        [*run, str(file), "--data-dir", str(root)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert r.returncode == 1
+    assert f"{file}, row 1, column 'model': value 'GPT-6 Luna': unknown model" in r.stderr
+    ok = subprocess.run(
+        [*run, str(file), "--data-dir", str(root), "--new-model"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert "1 token_prices rows added (1 new models, 1 new sources)" in ok.stdout
