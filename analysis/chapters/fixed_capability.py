@@ -186,6 +186,8 @@ def _compute(v: str) -> FixedCapability:
             "n_contain": Quote(n_contain, "count"),
         },
     )
+    # The rows the anomaly rules took out of the tables this page reads (issue 9).
+    q["removed"] = Quote(results.removed_text(("token_prices", "benchmark_scores"), v))
     return FixedCapability(
         epoch=epoch,
         gpqa=gpqa,

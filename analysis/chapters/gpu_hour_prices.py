@@ -137,6 +137,12 @@ def _compute(v: str) -> GpuHourPrices:
         tpu_claim_quotes(prices, specs, results.table("mlperf_results", v), claims),
     ):
         q.update(part)
+    # The rows the anomaly rules took out of the tables this page reads (issue 9).
+    with_thin = results.gpu_declines(v, keep=("thin_median",)).filter(
+        (pl.col("gpu_group") == "h100") & (pl.col("pricing") == "on-demand")
+    )
+    q["h100_od_with_thin"] = Quote(with_thin["factor_per_year"][0], "factor")
+    q["removed"] = Quote(results.removed_text(("gpu_hour_prices",), v))
     return GpuHourPrices(
         gpus=MAIN_GPUS,
         history=gpu_prices.history_series(

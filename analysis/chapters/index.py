@@ -73,4 +73,6 @@ def _compute(v: str) -> Index:
     q["a16z_threshold"] = Quote(llmflation.A16Z_THRESHOLD, "score")  # the MMLU score a16z asks
     q["version"] = Quote(v, "text")
     q["citation"] = Quote(data.citation(v), "text")
+    # The rows the anomaly rules took out of the tables this page reads (issue 9).
+    q["removed"] = Quote(results.removed_text(results.FLAGGED_TABLES, v))
     return Index(version=v, estimates=estimates.headline(v), q=q)

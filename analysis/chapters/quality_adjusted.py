@@ -484,4 +484,6 @@ def _compute(v: str) -> QualityAdjusted:
     q.update(break_quotes(b, models))
     q.update(forecast_quotes(b, models))
     q.update(claim_quotes(token_prices, results.table("claims", v)))
+    # The rows the anomaly rules took out of the tables this page reads (issue 9).
+    q["removed"] = Quote(results.removed_text(("token_prices", "benchmark_scores"), v))
     return QualityAdjusted(fits, rules, index, b, q)

@@ -149,6 +149,11 @@ def _compute(v: str) -> TokenPrices:
         }
     )
 
+    # The rows the anomaly rules took out of the tables this page reads (issue 9).
+    q["spread_share_with_placeholders"] = Quote(
+        results.spread(v, keep=("placeholder_price",))["blended"]["share_reaching"], "share"
+    )
+    q["removed"] = Quote(results.removed_text(("token_prices", "benchmark_scores"), v))
     return TokenPrices(
         version=v,
         history=history,

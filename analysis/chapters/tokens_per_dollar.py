@@ -101,6 +101,8 @@ def _compute(v: str) -> TokensPerDollar:
         claim_quotes(claims),
     ):
         q.update(part)
+    # The rows the anomaly rules took out of the tables this page reads (issue 9).
+    q["removed"] = Quote(results.removed_text(("gpu_hour_prices", "token_prices"), v))
     return TokensPerDollar(
         scenario=SCENARIO,
         summary=summary,

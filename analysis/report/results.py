@@ -129,13 +129,13 @@ def spread(v: str | None = None, *, keep: tuple[str, ...] = ()) -> dict:
 
 
 @cache
-def _gpu_declines(v: str) -> pl.DataFrame:
-    return gpu_prices.decline_rates(table("gpu_hour_prices", v), data_version=v)
+def _gpu_declines(v: str, keep: tuple[str, ...]) -> pl.DataFrame:
+    return gpu_prices.decline_rates(table("gpu_hour_prices", v, keep=keep), data_version=v)
 
 
-def gpu_declines(v: str | None = None) -> pl.DataFrame:
-    """GPU-hour price declines by GPU group and pricing type."""
-    return _gpu_declines(version(v))
+def gpu_declines(v: str | None = None, *, keep: tuple[str, ...] = ()) -> pl.DataFrame:
+    """GPU-hour price declines by GPU group and pricing type (`keep`: rules whose rows stay)."""
+    return _gpu_declines(version(v), tuple(keep))
 
 
 @cache
@@ -165,3 +165,23 @@ def _mlperf_costs(v: str) -> pl.DataFrame:
 def mlperf_costs(v: str | None = None) -> pl.DataFrame:
     """Hardware cost per million tokens of every MLPerf result, at the GPU-hour price in force."""
     return _mlperf_costs(version(v))
+
+
+def removed_text(names: tuple[str, ...], v: str | None = None) -> str:
+    """The rows the anomaly rules removed from `names`, as the chapters state it: `token_prices:
+    52 placeholder price, 316 superseded stale; ...` (rule ids with spaces), or why none were."""
+    parts = []
+    for name in names:
+        counts = removed(name, v)
+        if counts:
+            rules = ", ".join(f"{n:,} {rule.replace('_', ' ')}" for rule, n in counts.items())
+            parts.append(f"{name.replace('_', ' ')}: {rules}")
+    if parts:
+        return "; ".join(parts)
+    declared = {
+        r["name"]: {f["name"] for f in r["schema"]["fields"]}
+        for r in data.datapackage(version(v))["resources"]
+    }
+    if not any(prices.FLAGS in declared.get(name, set()) for name in names):
+        return "none, because this release has no anomaly flags"
+    return "none"
