@@ -26,6 +26,7 @@ from analysis.data.errors import DataError
 from analysis.data.importers import gundlach_benchmarks
 from analysis.data.paths import SHARED_SOURCES
 from analysis.methods import ai_index, fixed_capability, gpu_prices, gundlach, llmflation
+from analysis.report import results
 
 SCHEMA = {
     "figure": pl.String,
@@ -87,11 +88,8 @@ def _row(figure, publication, citation, stated, published, reproduced, unit, pre
 
 
 def _tables(version: str) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    return (
-        data.load("token_prices", version),
-        data.load("benchmark_scores", version),
-        data.load("models", version),
-    )
+    """The tables every analysis reads: the release less its flagged rows."""
+    return results.token_tables(version)
 
 
 def gundlach_rows(sources_dir: Path | None = None) -> pl.DataFrame:
