@@ -31,10 +31,9 @@ class SourceTree:
         data = content.encode("utf-8") if isinstance(content, str) else content
         path.write_bytes(data)
         folder = rel.split("/", 1)[0]
-        row = "\t".join(
-            [rel, repo, commit, commit_date, rel.split("/", 1)[1], str(len(data))]
-            + [hashlib.sha256(data).hexdigest()]
-        )
+        sha = hashlib.sha256(data).hexdigest()
+        fields = [rel, repo, commit, commit_date, rel.split("/", 1)[1], str(len(data)), sha]
+        row = "\t".join(fields)
         rows = [r for r in self.rows.get(folder, []) if not r.startswith(rel + "\t")]
         self.rows[folder] = [*rows, row]
         (self.root / folder / "_PROVENANCE.tsv").write_text(
