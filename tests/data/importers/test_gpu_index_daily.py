@@ -74,5 +74,5 @@ def test_real_series_matches_the_readme_ranges(sources_dir):
     # README II.2.1: 13 index dates; A100 withheld on 8 of 13; MI300X always withheld.
     assert counts == {"h100": 13, "h200": 13, "b200": 13, "a100": 5}
     h100 = df.filter(pl.col("gpu") == "h100")["usd_per_gpu_hour"]
-    assert 3.065 <= h100.min() and h100.max() < 3.635  # "3.07-3.63", rounded
+    assert h100.min() >= 3.065 and h100.max() < 3.635  # "3.07-3.63", rounded
     assert df["date"].min() == dt.date(2026, 8, 27) and df["date"].max() == dt.date(2026, 9, 8)
