@@ -1,0 +1,477 @@
+"""One definition of a valid table, as polars expressions: used by `data validate` and the loader.
+
+`check_csv` reads a table's CSV as raw text (`analysis.data.files`), parses every column into its
+schema type and evaluates every rule as a vectorised expression over whole columns: types,
+required values, minimum and maximum (numbers and dates), enums, patterns, dates too far in the
+future, the cross-column checks of `schema.CHECKS`, empty and repeated-header rows, the primary
+key and foreign keys. A table is a few streaming passes over its columns, never a Python loop
+over rows; only the rows that break a rule are brought back to Python, to name the problem.
+
+What a value must look like (strict on purpose: a spreadsheet's or a hand edit's variant is
+refused with a message, never silently read as something else):
+
+- number: what polars reads as a finite float, and nothing around it: `2.5`, `-0.5`, `1e-05`,
+  `.5` pass; ` 3.5 `, `3.5` + non-breaking space, `1_000`, `1,000`, `2,5`, `$2.50`, `inf`,
+  `NaN`, `#N/A` are refused.
+- integer: digits only (`8`; not ` 8`, `8.0`).
+- date: `YYYY-MM-DD` exactly, a day that exists (not `2025-02-30`, `45292`, `15/01/2025`).
+- boolean: `true` or `false`, lowercase.
+- string: no leading or trailing whitespace, and not a spreadsheet error value (`#N/A`, ...).
+- empty means missing (Table Schema's `missingValues: [""]`).
+
+The loader raises a DataError carrying every problem where the validator reports them, so a
+table that validates always loads, and one that loads has validated.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from pathlib import Path
+
+import polars as pl
+
+from analysis.data import files
+from analysis.data.errors import Problem
+from analysis.data.files import ROW
+from analysis.data.schema import FUTURE_DAYS, TABLES, Column, Table, checks_for
+
+DATE_RE = r"^\d{4}-\d{2}-\d{2}$"
+EXCEL_ERRORS = [
+    "#N/A",
+    "#N/A N/A",
+    "#NA",
+    "#VALUE!",
+    "#REF!",
+    "#DIV/0!",
+    "#NUM!",
+    "#NAME?",
+    "#NULL!",
+    "#SPILL!",
+    "#CALC!",
+    "#GETTING_DATA",
+]
+EXPECTED = {
+    "number": "a number",
+    "integer": "an integer",
+    "date": "an ISO date YYYY-MM-DD that exists",
+    "boolean": "true or false",
+}
+
+
+def raw(name: str) -> str:
+    """Name of a column's raw text inside the checking query (the typed value keeps the name)."""
+    return f"\x00{name}"
+
+
+def parse(col: Column) -> pl.Expr:
+    """The typed value of a column from its raw text; null where the text is not valid."""
+    r = pl.col(raw(col.name))
+    if col.type == "number":
+        x = r.cast(pl.Float64, strict=False)
+        return pl.when(x.is_finite()).then(x).alias(col.name)
+    if col.type == "integer":
+        return r.cast(pl.Int64, strict=False).alias(col.name)
+    if col.type == "boolean":
+        return pl.when(r == "true").then(True).when(r == "false").then(False).alias(col.name)
+    if col.type == "date":
+        return (
+            pl.when(r.str.contains(DATE_RE))
+            .then(r.str.to_date("%Y-%m-%d", strict=False))
+            .alias(col.name)
+        )
+    return r.alias(col.name)
+
+
+@dataclass(frozen=True)
+class Rule:
+    column: str | None  # None: the row as a whole
+    rule: str
+    bad: pl.Expr  # True where the row breaks the rule
+    note_only: bool = False  # a rule newer than the version being read (see schema.Check)
+
+
+def _limit(value: float | str, typ: str) -> pl.Expr:
+    return pl.lit(date.fromisoformat(value)) if typ == "date" else pl.lit(value)
+
+
+def cell_rules(col: Column, today: date) -> list[Rule]:
+    """The rules of one column, most basic first (a cell reports only the first it breaks)."""
+    r, t, n = pl.col(raw(col.name)), pl.col(col.name), col.name
+    present = r.is_not_null()
+    rules = []
+    if col.type == "string":
+        rules.append(
+            Rule(
+                n, "spreadsheet-error: a spreadsheet's error value, not data", r.is_in(EXCEL_ERRORS)
+            )
+        )
+        rules.append(
+            Rule(
+                n,
+                "type-error: must not start or end with whitespace (spaces, tabs, non-breaking "
+                "spaces)",
+                r.str.strip_chars() != r,
+            )
+        )
+    else:
+        rules.append(Rule(n, f"type-error: must be {EXPECTED[col.type]}", present & t.is_null()))
+    if col.required:
+        rules.append(Rule(n, "constraint-error: required: a value is required", ~present))
+    if col.minimum is not None:
+        rules.append(
+            Rule(
+                n,
+                f"constraint-error: minimum: must be >= {col.minimum}",
+                t < _limit(col.minimum, col.type),
+            )
+        )
+    if col.maximum is not None:
+        rules.append(
+            Rule(
+                n,
+                f"constraint-error: maximum: must be <= {col.maximum}",
+                t > _limit(col.maximum, col.type),
+            )
+        )
+    if col.enum is not None:
+        rules.append(
+            Rule(
+                n,
+                "constraint-error: enum: must be one of " + ", ".join(col.enum),
+                present & ~r.is_in(col.enum),
+            )
+        )
+    if col.pattern is not None:
+        anchored = col.pattern if col.pattern.startswith("^") else f"^(?:{col.pattern})$"
+        slug = " (lowercase slug)" if "a-z0-9" in col.pattern else ""
+        rules.append(
+            Rule(
+                n,
+                f"constraint-error: pattern: must match {col.pattern}{slug}",
+                present & ~r.str.contains(anchored),
+            )
+        )
+    if col.type == "date":
+        latest = today + timedelta(days=FUTURE_DAYS)
+        rules.append(
+            Rule(
+                n,
+                f"constraint-error: future: more than a year after today ({today}): a typo?",
+                t > pl.lit(latest),
+            )
+        )
+    return rules
+
+
+def table_rules(
+    spec: Table,
+    columns: list[str],
+    *,
+    version: str | None,
+    today: date,
+    refs: dict[str, list[str]] | None,
+) -> list[Rule]:
+    """Every row rule of a table read with `columns` (a release may predate newer columns)."""
+    rules: list[Rule] = []
+    for c in columns:
+        rules.extend(cell_rules(spec.column(c), today))
+    for fk_cols, target, target_cols in spec.foreign_keys:
+        (c,), (tc,) = fk_cols, target_cols
+        if c in columns and refs is not None and target in refs:
+            rules.append(
+                Rule(
+                    c,
+                    f"foreign-key: not a {tc} in table {target!r}",
+                    pl.col(raw(c)).is_not_null()
+                    & ~pl.col(raw(c)).is_in(pl.Series(refs[target], dtype=pl.String).implode()),
+                )
+            )
+    for chk in checks_for(spec.name):
+        if chk.column in columns:
+            older = (
+                version is not None
+                and chk.after_version is not None
+                and version <= chk.after_version
+            )
+            rules.append(Rule(chk.column, chk.rule, chk.bad().fill_null(False), note_only=older))
+    return rules
+
+
+def row_rules(columns: list[str]) -> list[Rule]:
+    """Whole-row problems, which replace the cell problems of their row."""
+    cells = [pl.col(raw(c)) for c in columns]
+    return [
+        Rule(
+            None,
+            "row is empty (every cell blank: a spreadsheet's empty row)",
+            pl.all_horizontal([c.is_null() for c in cells]),
+        ),
+        Rule(
+            None,
+            "row repeats the header (two files pasted together?)",
+            pl.all_horizontal(
+                [c == name for c, name in zip(cells, columns, strict=True)]
+            ).fill_null(False),
+        ),
+    ]
+
+
+@dataclass
+class Checked:
+    """The outcome of checking one table: its problems, notes about rules newer than the data,
+    and (when asked) the typed frame of its valid rows."""
+
+    path: Path
+    table: str
+    rows: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    frame: pl.DataFrame | None = None
+
+
+def check_csv(
+    path: Path,
+    table: str,
+    *,
+    columns: list[str] | None = None,
+    version: str | None = None,
+    refs: dict[str, list[str]] | None = None,
+    today: date | None = None,
+    frame: bool = False,
+) -> Checked:
+    """Check one table's CSV; with `frame`, also return the typed frame of its valid rows.
+
+    `columns`: the header the file must have (default: the schema's; a release's descriptor
+    names its own). `version`: the data version (rules newer than it become notes). `refs`:
+    the key values of the tables foreign keys point at (None: foreign keys not checked).
+    """
+    spec = TABLES[table]
+    columns = list(columns or spec.column_names)
+    today = today or date.today()
+    path = Path(path)
+    out = Checked(path, table)
+    scanned = files.scan_csv(path, columns)
+    out.problems.extend(scanned.problems)
+    if scanned.frame is None:
+        return out
+    rules = table_rules(spec, columns, version=version, today=today, refs=refs)
+    rows = row_rules(columns)
+    try:
+        flags = _flags(scanned.lazy(), spec, columns, rules, rows, frame)
+    except Exception as err:
+        if not files.structure_error(err):
+            raise
+        scanned = files.recover(path, columns)
+        out.problems.extend(scanned.problems)
+        flags = _flags(scanned.lazy(), spec, columns, rules, rows, frame)
+    out.rows = flags.height
+    if out.rows == 0:
+        out.problems.append(Problem(str(path), None, None, None, "table has no rows (header only)"))
+    found = _problems(scanned, flags, spec, columns, rules, rows)
+    out.problems.extend(found.problems)
+    out.notes.extend(found.notes)
+    if frame:
+        keep = ~pl.col("\x00bad") & ~pl.col(ROW).is_in(found.bad_rows)
+        out.frame = flags.filter(keep).select(columns)
+    return out
+
+
+def _typed(lf: pl.LazyFrame, spec: Table, columns: list[str]) -> pl.LazyFrame:
+    return lf.select(ROW, *[pl.col(c).alias(raw(c)) for c in columns]).with_columns(
+        parse(spec.column(c)) for c in columns
+    )
+
+
+def _flags(
+    lf: pl.LazyFrame,
+    spec: Table,
+    columns: list[str],
+    rules: list[Rule],
+    rows: list[Rule],
+    frame: bool,
+) -> pl.DataFrame:
+    """Pass 1, over every row: is it flagged (any rule broken, or possibly short), and its key
+    hash; with `frame`, its typed values too."""
+    typed = _typed(lf, spec, columns)
+    hard = [r.bad.fill_null(False) for r in rules if not r.note_only]
+    soft = [r.bad for r in rules if r.note_only]
+    # A row with fewer fields than the header has an empty last cell: those rows are counted.
+    flags = [
+        pl.any_horizontal([*hard, *[r.bad for r in rows]]).alias("\x00bad"),
+        pl.any_horizontal(soft).fill_null(False).alias("\x00note")
+        if soft
+        else pl.lit(False).alias("\x00note"),
+        pl.col(raw(columns[-1])).is_null().alias("\x00short"),
+    ]
+    key = [c for c in spec.primary_key if c in columns]
+    if key:
+        flags.append(pl.struct([pl.col(raw(c)) for c in key]).hash(seed=14).alias("\x00key"))
+    keep = [ROW, *(columns if frame else []), *[f.meta.output_name() for f in flags]]
+    return typed.with_columns(flags).select(keep).collect(engine="streaming")
+
+
+@dataclass
+class _Found:
+    problems: list[Problem]
+    notes: list[str]
+    bad_rows: list[int]  # rows to leave out of a loaded frame (duplicates past the first)
+
+
+def _problems(
+    scanned: files.RawTable,
+    flags: pl.DataFrame,
+    spec: Table,
+    columns: list[str],
+    rules: list[Rule],
+    rows: list[Rule],
+) -> _Found:
+    """Pass 2, over the flagged rows only: which rules each broke, with the raw values.
+
+    A row that is broken as a whole (wrong number of fields, empty, a repeated header) reports
+    only that; a cell reports the first rule it breaks (a bad type hides its range); a duplicate
+    key is reported only where the key's cells are themselves valid.
+    """
+    path = scanned.path
+    dups = pl.DataFrame(schema={ROW: pl.UInt32, "first": pl.UInt32})
+    if "\x00key" in flags.columns:
+        dups = (
+            flags.select(ROW, "\x00key")
+            .filter(pl.col("\x00key").is_duplicated())
+            .with_columns(pl.col(ROW).min().over("\x00key").alias("first"))
+            .filter(pl.col(ROW) != pl.col("first"))
+            .select(ROW, "first")
+        )
+    short = flags.filter(pl.col("\x00short"))[ROW].to_list()
+    width = files.short_rows(path, short, len(columns), flags.height) if short else {}
+    problems = [files.width_problem(path, r, n, len(columns)) for r, n in sorted(width.items())]
+    skip = set(scanned.skip_rows) | set(width)
+    flagged = flags.filter(pl.col("\x00bad") | pl.col("\x00note"))[ROW]
+    wanted = pl.concat([flagged, dups[ROW], dups["first"], pl.Series(list(width), dtype=pl.UInt32)])
+    if wanted.is_empty():
+        return _Found(problems, [], sorted(width))
+    every = [*rows, *rules]
+    names = [f"\x00r{i}" for i in range(len(every))]
+    hits = (
+        _typed(scanned.lazy(), spec, columns)
+        .filter(pl.col(ROW).is_in(wanted.unique().implode()))
+        .with_columns(r.bad.fill_null(False).alias(nm) for r, nm in zip(every, names, strict=True))
+        .select(ROW, *[raw(c) for c in columns], *names)
+        .collect()
+    )
+    catalogue = pl.DataFrame(
+        {
+            "rule_id": names,
+            "priority": list(range(len(every))),
+            "column": [r.column or "" for r in every],
+            "rule": [r.rule for r in every],
+            "note_only": [r.note_only for r in every],
+            "whole_row": [r.column is None for r in every],
+        }
+    )
+    broken = (
+        hits.select(ROW, *names)
+        .unpivot(index=ROW, variable_name="rule_id", value_name="hit")
+        .filter(pl.col("hit"))
+        .join(catalogue, on="rule_id")
+    )
+    whole = broken.filter(pl.col("whole_row")).select(ROW).unique()
+    skipped = pl.concat([whole[ROW], pl.Series(sorted(skip), dtype=pl.UInt32)])
+    values = hits.select(ROW, *[pl.col(raw(c)).alias(c) for c in columns]).unpivot(
+        index=ROW, variable_name="column", value_name="value"
+    )
+    bad_cells = pl.DataFrame(
+        [(r, c) for r, c in scanned.bad_bytes],
+        schema={ROW: pl.UInt32, "column": pl.String},
+        orient="row",
+    )
+    cells = (
+        broken.filter(~pl.col("whole_row") & ~pl.col(ROW).is_in(skipped.implode()))
+        .join(bad_cells, on=[ROW, "column"], how="anti")
+        .sort(ROW, "priority")
+        .unique([ROW, "column"], keep="first", maintain_order=True)
+        .join(values, on=[ROW, "column"], how="left")
+    )
+    notes = [
+        f"{path}: {n} row(s) break a rule that applies only to versions released after this one "
+        f"(released versions are immutable): {rule}"
+        for rule, n in cells.filter(pl.col("note_only"))
+        .group_by("rule", maintain_order=True)
+        .len()
+        .iter_rows()
+    ]
+    cells = cells.filter(~pl.col("note_only"))
+    for r, col, value, rule in cells.select(ROW, "column", "value", "rule").iter_rows():
+        why = hint(spec.column(col), value) if rule.startswith("type-error") else ""
+        problems.append(Problem(str(path), r, col, value, rule + why))
+    for r, rule in broken.filter(pl.col("whole_row")).select(ROW, "rule").iter_rows():
+        if r not in skip:
+            problems.append(Problem(str(path), r, None, None, rule))
+    pk = spec.primary_key
+    bad_key = cells.filter(pl.col("column").is_in(pk)).select(ROW).unique()[ROW]
+    reported = (
+        dups.filter(
+            ~pl.col(ROW).is_in(skipped.implode())
+            & ~pl.col(ROW).is_in(bad_key.implode())
+            & ~pl.col("first").is_in(bad_key.implode())
+        )
+        .join(hits.select(ROW, *[pl.col(raw(c)).alias(c) for c in pk]), on=ROW)
+        .sort(ROW)
+    )
+    for rec in reported.iter_rows(named=True):
+        value = ", ".join(f"{c}={rec[c]}" for c in pk)
+        problems.append(
+            Problem(
+                str(path),
+                rec[ROW],
+                None,
+                value,
+                f"primary-key: duplicate key ({', '.join(pk)}); first at row {rec['first']}",
+            )
+        )
+    order = {c: i for i, c in enumerate(columns)}
+    problems.sort(key=lambda p: (p.row or 0, order.get(p.column, -1)))
+    return _Found(problems, notes, sorted(set(dups[ROW].to_list()) | set(width)))
+
+
+def hint(col: Column, value: str | None) -> str:
+    """Why a refused value is refused, in the words of the edit that usually made it."""
+    if value is None:
+        return ""
+    v = value
+    notes = []
+    if v != v.strip():
+        kind = "a non-breaking space" if "\u00a0" in v else "leading or trailing whitespace"
+        notes.append(f"it has {kind}")
+    s = v.strip()
+    if s in EXCEL_ERRORS:
+        notes.append("it is a spreadsheet error value")
+    elif col.type in ("number", "integer"):
+        if "_" in s:
+            notes.append("'_' digit separators are not allowed")
+        elif re.fullmatch(r"-?\d+,\d+", s):
+            notes.append(f"decimal comma: write {s.replace(',', '.')}")
+        elif re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", s):
+            notes.append(f"thousands separator: write {s.replace(',', '')}")
+        elif s.lower().lstrip("+-") in ("inf", "infinity", "nan"):
+            notes.append("not a finite number")
+        elif re.match(r"^[$€£¥]|%$", s):
+            notes.append("no currency or percent signs: the unit is in the column name")
+        elif "\u2212" in s:
+            notes.append("a Unicode minus sign: use '-'")
+        elif col.type == "integer" and re.fullmatch(r"-?\d+\.\d*", s):
+            notes.append("a whole number, without decimals")
+    elif col.type == "date":
+        if re.fullmatch(r"\d{5}", s) and 20000 <= int(s) <= 80000:
+            serial = date(1899, 12, 30) + timedelta(days=int(s))
+            notes.append(f"an Excel date serial, meaning {serial}: format the cells as text")
+        elif re.fullmatch(r"\d{1,2}[/.]\d{1,2}[/.]\d{2,4}", s):
+            notes.append("day/month order is ambiguous: write YYYY-MM-DD")
+        elif re.fullmatch(r"\d{4}-\d{2}-\d{2}[T ].+", s):
+            notes.append("a date-time: write the date only")
+        elif re.fullmatch(DATE_RE.strip("^$"), s):
+            notes.append("no such day")
+    elif col.type == "boolean" and s.lower() in ("true", "false", "1", "0", "yes", "no"):
+        notes.append("write true or false, lowercase")
+    return f" ({'; '.join(notes)})" if notes else ""
