@@ -438,3 +438,73 @@ def recover(path: Path, columns: list[str]) -> RawTable:
         frame, problems, skip = slow_rows(path, columns)
     enc, cells = encoding_problems(path, frame, columns)
     return RawTable(Path(path), columns, frame, enc + problems, skip, cells)
+
+
+# --- raw public files, before a build reads them ---------------------------------------------
+
+RAW_CHECKED = (".csv", ".tsv", ".json", ".jsonl")
+
+
+def check_raw_file(path: Path) -> list[Problem]:
+    """An empty or cut-short raw file, located, before an importer trips over it.
+
+    Only what is certainly damage is reported: an empty file, JSON that does not parse, and a CSV
+    whose last line ends without a newline inside a quote or with fewer fields than the header.
+    (A raw file may be ragged or in another encoding by its publisher's choice; importers judge.)
+    """
+    path = Path(path)
+    if path.stat().st_size == 0:
+        return [_problem(path, "raw file is empty (0 bytes): re-download it")]
+    if path.suffix == ".json":
+        try:
+            read_json(path)
+        except DataError as err:
+            return err.problems
+        return []
+    if path.suffix == ".jsonl":
+        problems = []
+        with path.open("rb") as fh:
+            for i, line in enumerate(fh, start=1):
+                if line.strip():
+                    try:
+                        json.loads(line)
+                    except ValueError as e:
+                        problems.append(
+                            _problem(path, f"json: line {i} does not parse: {e}", row=i)
+                        )
+        return problems[:20]
+    data = path.read_bytes()
+    if data.endswith(b"\n"):
+        return []
+    delimiter = "\t" if path.suffix == ".tsv" else ","
+    text = data.decode("utf-8", errors="replace")
+    try:
+        recs = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True))
+    except csv.Error as e:
+        return [
+            _problem(path, f"raw file is cut short inside a quoted value ({e}): re-download it")
+        ]
+    if len(recs) >= 2 and 0 < len(recs[-1]) < len(recs[0]):
+        return [
+            _problem(
+                path,
+                f"raw file is cut short: the last row has {len(recs[-1])} fields, the header "
+                f"{len(recs[0])}, and no line end: re-download it",
+                row=len(recs) - 1,
+                value=delimiter.join(recs[-1])[:120],
+            )
+        ]
+    return []
+
+
+def check_raw_sources(sources_dir: Path) -> list[Problem]:
+    """`check_raw_file` on every file a source folder's `_PROVENANCE.tsv` lists."""
+    problems = []
+    for prov in sorted(Path(sources_dir).glob("*/_PROVENANCE.tsv")):
+        with prov.open(newline="", encoding="utf-8") as fh:
+            listed = [r.get("file", "") for r in csv.DictReader(fh, delimiter="\t")]
+        for rel in listed:
+            path = Path(sources_dir) / rel
+            if path.suffix in RAW_CHECKED and path.is_file():
+                problems.extend(check_raw_file(path))
+    return problems

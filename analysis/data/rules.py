@@ -278,6 +278,23 @@ def check_csv(
     return out
 
 
+def key_values(path: Path, table: str, columns: list[str] | None = None) -> list[str] | None:
+    """Every key a table's rows give (raw text, valid or not): what foreign keys may point at.
+    None where the file cannot be read by column (its own problems say why)."""
+    (key,) = TABLES[table].primary_key
+    columns = list(columns or TABLES[table].column_names)
+    scanned = files.scan_csv(Path(path), columns)
+    if scanned.frame is None or key not in columns:
+        return None
+    try:
+        values = scanned.lazy().select(pl.col(key).unique()).collect()
+    except Exception as err:
+        if not files.structure_error(err):
+            raise
+        values = files.recover(Path(path), columns).lazy().select(pl.col(key).unique()).collect()
+    return values[key].drop_nulls().to_list()
+
+
 def _typed(lf: pl.LazyFrame, spec: Table, columns: list[str]) -> pl.LazyFrame:
     return lf.select(ROW, *[pl.col(c).alias(raw(c)) for c in columns]).with_columns(
         parse(spec.column(c)) for c in columns
@@ -472,6 +489,6 @@ def hint(col: Column, value: str | None) -> str:
             notes.append("a date-time: write the date only")
         elif re.fullmatch(DATE_RE.strip("^$"), s):
             notes.append("no such day")
-    elif col.type == "boolean" and s.lower() in ("true", "false", "1", "0", "yes", "no"):
-        notes.append("write true or false, lowercase")
+    elif col.type == "boolean" and s.lower() in ("true", "false"):
+        notes.append("lowercase only; spreadsheets write TRUE")
     return f" ({'; '.join(notes)})" if notes else ""
