@@ -59,15 +59,15 @@ def read_json(path: Path) -> object:
         return json.loads(text)
     except json.JSONDecodeError as e:
         truncated = e.pos >= len(text.rstrip())
-        what = "file ends early (truncated?)" if truncated else e.msg
+        what = f"file ends early (truncated?): {e.msg}" if truncated else e.msg
         raise DataError(
             Problem(
                 str(path),
                 None,
                 None,
                 text[max(0, e.pos - 20) : e.pos + 20] or None,
-                f"json: {what}: line {e.lineno}, column {e.colno} (character {e.pos} of "
-                f"{len(text)}): {e.msg}",
+                f"json: {what} at line {e.lineno}, column {e.colno} (character {e.pos} of "
+                f"{len(text)})",
             )
         ) from None
 
@@ -193,8 +193,13 @@ def header_problems(path: Path, header: list[str], expected: list[str]) -> list[
                 )
             )
             continue
-        unit = re.search(r"_([a-z]+)_per_", c)
-        hint = f"; unit {unit.group(1)!r} is not one the schema uses" if unit else ""
+        unit = re.search(r"(?:^|_)([a-z]+)_per_", c)
+        units = {m.group(1) for e in expected if (m := re.search(r"(?:^|_)([a-z]+)_per_", e))}
+        hint = (
+            f"; unit {unit.group(1)!r} is not one the schema uses"
+            if unit and unit.group(1) not in units
+            else ""
+        )
         problems.append(_problem(path, f"extra-label: unknown column{hint}", column=c, value=c))
     normed = {_norm(c) for c in named}
     for c in expected:
@@ -234,7 +239,9 @@ def scan_csv(path: Path, expected: list[str]) -> RawTable:
 
 def structure_error(err: Exception) -> bool:
     """Errors polars raises for a file it cannot split into rows and fields."""
-    return isinstance(err, pl.exceptions.ComputeError | pl.exceptions.NoDataError)
+    return isinstance(
+        err, pl.exceptions.ComputeError | pl.exceptions.NoDataError | pl.exceptions.SchemaError
+    )
 
 
 def short_rows(path: Path, rows: list[int], width: int, n_rows: int) -> dict[int, int]:
@@ -360,7 +367,7 @@ def slow_rows(path: Path, columns: list[str]) -> tuple[pl.DataFrame, list[Proble
 def width_problem(
     path: Path, row: int, n: int, width: int, rec: list[str] | None = None
 ) -> Problem:
-    if n == 1 and rec is not None and not rec[0]:
+    if n == 0 or (n == 1 and rec is not None and not rec[0]):
         return _problem(path, "row is empty (a blank line)", row=row)
     more = "more" if n > width else "fewer"
     hint = (
@@ -434,7 +441,9 @@ def recover(path: Path, columns: list[str]) -> RawTable:
     skip: set[int] = set()
     try:
         frame = read_lossy(path, columns)
-    except pl.exceptions.ComputeError:
+    except Exception as err:
+        if not structure_error(err):
+            raise
         frame, problems, skip = slow_rows(path, columns)
     enc, cells = encoding_problems(path, frame, columns)
     return RawTable(Path(path), columns, frame, enc + problems, skip, cells)

@@ -23,6 +23,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis.data import files, paths, rules
+from analysis.data.descriptor import descriptor_problems
 from analysis.data.errors import DataError, Problem, fail
 from analysis.data.schema import TABLES
 
@@ -140,6 +141,9 @@ def _described(path: Path, table: str) -> tuple[list[str] | None, str | None]:
     if not desc_path.exists():
         return None, None
     desc = files.read_json(desc_path)
+    problems = descriptor_problems(desc_path, desc, [])
+    if problems:
+        raise DataError(problems)
     res = next(
         (
             r

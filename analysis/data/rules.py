@@ -395,8 +395,10 @@ def _problems(
     )
     whole = broken.filter(pl.col("whole_row")).select(ROW).unique()
     skipped = pl.concat([whole[ROW], pl.Series(sorted(skip), dtype=pl.UInt32)])
-    values = hits.select(ROW, *[pl.col(raw(c)).alias(c) for c in columns]).unpivot(
-        index=ROW, variable_name="column", value_name="value"
+    values = (
+        hits.select(ROW, *[pl.col(raw(c)).alias(c) for c in columns])
+        .unpivot(index=ROW, variable_name="\x00column", value_name="\x00value")
+        .rename({"\x00column": "column", "\x00value": "value"})
     )
     bad_cells = pl.DataFrame(
         [(r, c) for r, c in scanned.bad_bytes],
@@ -458,7 +460,7 @@ def hint(col: Column, value: str | None) -> str:
         return ""
     v = value
     notes = []
-    if v != v.strip():
+    if v != v.strip() and col.type != "string":
         kind = "a non-breaking space" if "\u00a0" in v else "leading or trailing whitespace"
         notes.append(f"it has {kind}")
     s = v.strip()
@@ -467,16 +469,22 @@ def hint(col: Column, value: str | None) -> str:
     elif col.type in ("number", "integer"):
         if "_" in s:
             notes.append("'_' digit separators are not allowed")
+        elif re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", s):
+            either = f" or {s.replace(',', '.')} with a decimal comma" if s.count(",") == 1 else ""
+            notes.append(
+                f"a comma: {s.replace(',', '')} with a thousands separator{either}? Write digits "
+                "only, '.' for decimals"
+            )
         elif re.fullmatch(r"-?\d+,\d+", s):
             notes.append(f"decimal comma: write {s.replace(',', '.')}")
-        elif re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", s):
-            notes.append(f"thousands separator: write {s.replace(',', '')}")
         elif s.lower().lstrip("+-") in ("inf", "infinity", "nan"):
             notes.append("not a finite number")
-        elif re.match(r"^[$€£¥]|%$", s):
+        elif re.search(r"^[$€£¥]|%$", s):
             notes.append("no currency or percent signs: the unit is in the column name")
         elif "\u2212" in s:
             notes.append("a Unicode minus sign: use '-'")
+        elif s.startswith("'"):
+            notes.append("a leading apostrophe (a spreadsheet's text marker)")
         elif col.type == "integer" and re.fullmatch(r"-?\d+\.\d*", s):
             notes.append("a whole number, without decimals")
     elif col.type == "date":
@@ -488,7 +496,7 @@ def hint(col: Column, value: str | None) -> str:
         elif re.fullmatch(r"\d{4}-\d{2}-\d{2}[T ].+", s):
             notes.append("a date-time: write the date only")
         elif re.fullmatch(DATE_RE.strip("^$"), s):
-            notes.append("no such day")
+            notes.append("no such date")
     elif col.type == "boolean" and s.lower() in ("true", "false"):
         notes.append("lowercase only; spreadsheets write TRUE")
     return f" ({'; '.join(notes)})" if notes else ""

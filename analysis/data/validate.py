@@ -16,20 +16,16 @@ fast path cannot drift apart. (Frictionless is a superset-lenient reader: it acc
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
 from analysis.data import files, rules
+from analysis.data.descriptor import descriptor_problems
 from analysis.data.errors import DataError, Problem
 from analysis.data.release import sha256
 from analysis.data.schema import TABLE_ORDER, TABLES
 
-# The Data Package standard wants `created` as an RFC 3339 date-time. Releases up to this one
-# wrote a bare date; they are immutable, so for them it is a note.
-RFC3339 = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$"
-CREATED_DATE_ONLY_UNTIL = "2026-11-30"
 FK_TARGETS = [
     t for t in TABLE_ORDER if any(t == fk[1] for s in TABLES.values() for fk in s.foreign_keys)
 ]
@@ -77,9 +73,14 @@ def check(folder: Path, *, today: date | None = None) -> Report:
     folder = Path(folder)
     if not folder.is_dir():
         return Report(folder, [Problem(str(folder), None, None, None, "folder does not exist")])
-    if is_data_root(folder):
-        return check_root(folder, today=today)
-    return check_version(folder, today=today)
+    report = (
+        check_root(folder, today=today)
+        if is_data_root(folder)
+        else check_version(folder, today=today)
+    )
+    # One broken file can be met twice (versions.json by the root and by each version).
+    report.problems = list(dict.fromkeys(report.problems))
+    return report
 
 
 def is_data_root(folder: Path) -> bool:
@@ -154,7 +155,7 @@ def check_version(folder: Path, *, today: date | None = None) -> Report:
         except DataError as err:
             report.problems.extend(err.problems)
         else:
-            report.problems.extend(_descriptor_problems(desc_path, descriptor, report.notes))
+            report.problems.extend(descriptor_problems(desc_path, descriptor, report.notes))
             if report.problems:
                 descriptor = None
     if descriptor is None:
@@ -219,71 +220,6 @@ def check_version(folder: Path, *, today: date | None = None) -> Report:
         report.problems.extend(by_table[name])
     report.problems.extend(_index_problems(folder))
     return report
-
-
-def _descriptor_problems(path: Path, desc: object, notes: list[str]) -> list[Problem]:
-    """A descriptor the checks can rely on: resources of known tables, fields the schema knows
-    with the schema's types, and (from the first version after 2026-11-30) an RFC 3339 `created`."""
-    p = str(path)
-    if not isinstance(desc, dict) or not isinstance(desc.get("resources"), list):
-        return [
-            Problem(
-                p, None, "resources", None, "descriptor: must be an object with a list 'resources'"
-            )
-        ]
-    problems = []
-    version = desc.get("version")
-    created = desc.get("created")
-    if created is not None and not re.fullmatch(RFC3339, str(created)):
-        rule = "descriptor: 'created' must be an RFC 3339 date-time such as 2026-12-01T00:00:00Z"
-        if isinstance(version, str) and version <= CREATED_DATE_ONLY_UNTIL:
-            notes.append(f"{p}: {rule} (value {created!r}; this release is immutable)")
-        else:
-            problems.append(Problem(p, None, "created", str(created), rule))
-    for i, res in enumerate(desc["resources"]):
-        name = res.get("name") if isinstance(res, dict) else None
-        where = f"resources[{i}]"
-        if name not in TABLES:
-            problems.append(
-                Problem(
-                    p, None, f"{where}.name", str(name), "descriptor: not a table of the schema"
-                )
-            )
-            continue
-        fields = (
-            res.get("schema", {}).get("fields") if isinstance(res.get("schema"), dict) else None
-        )
-        if not isinstance(fields, list) or "path" not in res:
-            problems.append(
-                Problem(
-                    p, None, where, name, "descriptor: a resource needs 'path' and 'schema.fields'"
-                )
-            )
-            continue
-        spec = TABLES[name]
-        for f in fields:
-            fname, ftype = f.get("name"), f.get("type")
-            if fname not in spec.column_names:
-                problems.append(
-                    Problem(
-                        p,
-                        None,
-                        f"{name}.{fname}",
-                        str(fname),
-                        "descriptor: a column the schema does not know",
-                    )
-                )
-            elif ftype != spec.column(fname).type:
-                problems.append(
-                    Problem(
-                        p,
-                        None,
-                        f"{name}.{fname}",
-                        str(ftype),
-                        f"descriptor: type must be {spec.column(fname).type!r}, as in the schema",
-                    )
-                )
-    return problems
 
 
 def _index_problems(folder: Path) -> list[Problem]:

@@ -262,7 +262,7 @@ def reproduce_a16z(version: str | None = None) -> tuple[pl.DataFrame, dict]:
 
     v = data.current_version(version)
     token_prices, scores = data.load("token_prices", v), data.load("benchmark_scores", v)
-    through = date.fromisoformat(v)
+    through = data.version_date(v)  # a version may be YYYY-MM-DD.N
     series = monthly_minimum(token_prices, scores, through=through)
     stand_in = monthly_minimum(token_prices, scores, other_blends="stand-in", through=through)
     fits = {
