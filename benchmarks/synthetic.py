@@ -209,7 +209,10 @@ def _prices(rng: np.random.Generator, models: pl.DataFrame, rows: int) -> pl.Dat
 def _corrupt(
     rng: np.random.Generator, df: pl.DataFrame, share: float
 ) -> tuple[pl.DataFrame, int, int]:
-    """Break `share` of the rows: one cell each, or (1 in 20) a repeat of an earlier row."""
+    """Break `share` of the rows: one cell each, or (1 in 19) a repeat of the row before.
+
+    Returns the broken text, a log of the broken cells (row, column, rule the validator must
+    name) and the number of repeated rows."""
     n = df.height
     n_bad = int(n * share)
     rows = np.sort(rng.choice(n, n_bad, replace=False))
@@ -236,7 +239,14 @@ def _corrupt(
     copies = text.join(src, on="_row").drop("_row").rename({"_to": "_row"})
     text = pl.concat([text.filter(~pl.col("_row").is_in(dup_rows)), copies.select(text.columns)])
     text = text.sort("_row").drop("_row", "_kind")
-    return text, int((~dup).sum()), len(dup_rows)
+    log = pl.DataFrame(
+        {
+            "row": rows[~dup] + 1,
+            "column": [CORRUPTIONS[k][0] for k in kinds[~dup]],
+            "rule": [CORRUPTIONS[k][2] for k in kinds[~dup]],
+        }
+    )
+    return text, log, len(dup_rows)
 
 
 def _scores(rng: np.random.Generator, models: pl.DataFrame) -> pl.DataFrame:
@@ -285,7 +295,9 @@ def write_panel(folder: Path, rows: int, *, bad_share: float = 0.02, seed: int =
         pl.lit(None, pl.String).alias("notes"),
     )
     prices = _prices(rng, models, rows)
-    broken, n_bad, n_dup = _corrupt(rng, prices, bad_share)
+    broken, log, n_dup = _corrupt(rng, prices, bad_share)
+    n_bad = log.height
+    log.write_csv(folder / "broken.csv")
     tables = {
         "sources": sources,
         "models": models,
