@@ -240,12 +240,14 @@ def check_csv(
     refs: dict[str, list[str]] | None = None,
     today: date | None = None,
     frame: bool = False,
+    keep: list[str] | None = None,
 ) -> Checked:
     """Check one table's CSV; with `frame`, also return the typed frame of its valid rows.
 
     `columns`: the header the file must have (default: the schema's; a release's descriptor
     names its own). `version`: the data version (rules newer than it become notes). `refs`:
     the key values of the tables foreign keys point at (None: foreign keys not checked).
+    `keep`: the columns of the returned frame (default: all; every column is checked anyway).
     """
     spec = TABLES[table]
     columns = list(columns or spec.column_names)
@@ -258,23 +260,24 @@ def check_csv(
         return out
     rules = table_rules(spec, columns, version=version, today=today, refs=refs)
     rows = row_rules(columns)
+    kept = [c for c in (keep or columns) if c in columns] if frame else None
     try:
-        flags = _flags(scanned.lazy(), spec, columns, rules, rows, frame)
+        seen = _scan(scanned.lazy(), spec, columns, rules, rows, kept)
     except Exception as err:
         if not files.structure_error(err):
             raise
         scanned = files.recover(path, columns)
         out.problems.extend(scanned.problems)
-        flags = _flags(scanned.lazy(), spec, columns, rules, rows, frame)
-    out.rows = flags.height
+        seen = _scan(scanned.lazy(), spec, columns, rules, rows, kept)
+    out.rows = seen.rows
     if out.rows == 0:
         out.problems.append(Problem(str(path), None, None, None, "table has no rows (header only)"))
-    found = _problems(scanned, flags, spec, columns, rules, rows)
+    found = _problems(scanned, seen, spec, columns, rules, rows)
     out.problems.extend(found.problems)
     out.notes.extend(found.notes)
     if frame:
-        keep = ~pl.col("\x00bad") & ~pl.col(ROW).is_in(found.bad_rows)
-        out.frame = flags.filter(keep).select(columns)
+        assert seen.typed is not None
+        out.frame = seen.typed.filter(~pl.col(ROW).is_in(found.bad_rows)).select(kept)
     return out
 
 
@@ -301,32 +304,73 @@ def _typed(lf: pl.LazyFrame, spec: Table, columns: list[str]) -> pl.LazyFrame:
     )
 
 
-def _flags(
+# Rows per batch of the one pass over a table: big enough for polars to work in parallel on,
+# small enough that a batch's raw text, typed values and rule flags stay well under 1 GB.
+BATCH_ROWS = 250_000
+
+
+@dataclass
+class _Seen:
+    rows: int
+    flagged: pl.DataFrame  # rows that broke a rule (or may): raw text and one flag per rule
+    keys: pl.DataFrame  # every row: its key's hash (duplicates), whether its last cell is empty
+    typed: pl.DataFrame | None  # with `frame`: the typed values of the rows that broke no rule
+
+
+def _scan(
     lf: pl.LazyFrame,
     spec: Table,
     columns: list[str],
     rules: list[Rule],
     rows: list[Rule],
-    frame: bool,
-) -> pl.DataFrame:
-    """Pass 1, over every row: is it flagged (any rule broken, or possibly short), and its key
-    hash; with `frame`, its typed values too."""
-    typed = _typed(lf, spec, columns)
-    hard = [r.bad.fill_null(False) for r in rules if not r.note_only]
-    soft = [r.bad for r in rules if r.note_only]
-    # A row with fewer fields than the header has an empty last cell: those rows are counted.
-    flags = [
-        pl.any_horizontal([*hard, *[r.bad for r in rows]]).alias("\x00bad"),
-        pl.any_horizontal(soft).fill_null(False).alias("\x00note")
-        if soft
-        else pl.lit(False).alias("\x00note"),
-        pl.col(raw(columns[-1])).is_null().alias("\x00short"),
-    ]
+    keep: list[str] | None,
+) -> _Seen:
+    """The one pass over every row, batch by batch as polars streams the file: each batch is
+    parsed, typed and judged by every rule at once (one fused, parallel expression per batch);
+    only the rows that break a rule are kept, as text, plus one key hash per row."""
+    every = [*rows, *rules]
+    names = [f"\x00r{i}" for i in range(len(every))]
+    hard = [n for r, n in zip(every, names, strict=True) if not r.note_only]
     key = [c for c in spec.primary_key if c in columns]
-    if key:
-        flags.append(pl.struct([pl.col(raw(c)) for c in key]).hash(seed=14).alias("\x00key"))
-    keep = [ROW, *(columns if frame else []), *[f.meta.output_name() for f in flags]]
-    return typed.with_columns(flags).select(keep).collect(engine="streaming")
+    # Each rule once, as a column of the batch; then the row flags from those columns.
+    judged = [r.bad.fill_null(False).alias(n) for r, n in zip(every, names, strict=True)]
+    checks = [
+        pl.any_horizontal(hard).alias("\x00bad"),
+        pl.any_horizontal(names).alias("\x00any"),
+        pl.col(raw(columns[-1])).is_null().alias("\x00short"),
+        (
+            pl.struct([pl.col(raw(c)) for c in key]).hash(seed=14) if key else pl.lit(0, pl.UInt64)
+        ).alias("\x00key"),
+    ]
+    flags = ["\x00bad", "\x00any", "\x00short", "\x00key"]
+    flagged, keys, typed = [], [], []
+    n = 0
+    for batch in lf.collect_batches(chunk_size=BATCH_ROWS):
+        out = (
+            _typed(batch.lazy(), spec, columns)
+            .with_columns(judged)
+            .with_columns(checks)
+            .select(ROW, *flags, *[raw(c) for c in columns], *(keep or []))
+            .collect()
+        )
+        n += out.height
+        # Flagged rows are kept as the file gave them; their rules are told apart later.
+        flagged.append(
+            out.filter(pl.col("\x00any")).select(ROW, *[pl.col(raw(c)).alias(c) for c in columns])
+        )
+        keys.append(out.select(ROW, "\x00key", "\x00short"))
+        if keep is not None:
+            typed.append(out.filter(~pl.col("\x00bad")).select(ROW, *keep))
+    text = pl.DataFrame(schema={ROW: pl.UInt32, **{c: pl.String for c in columns}})
+    no_keys = pl.DataFrame(schema={ROW: pl.UInt32, "\x00key": pl.UInt64, "\x00short": pl.Boolean})
+    if keep is not None and not typed:
+        typed.append(_typed(text.lazy(), spec, columns).select(ROW, *keep).collect())
+    return _Seen(
+        n,
+        pl.concat([text, *flagged]),
+        pl.concat(keys) if keys else no_keys,
+        pl.concat(typed, rechunk=False) if keep is not None else None,
+    )
 
 
 @dataclass
@@ -338,45 +382,54 @@ class _Found:
 
 def _problems(
     scanned: files.RawTable,
-    flags: pl.DataFrame,
+    seen: _Seen,
     spec: Table,
     columns: list[str],
     rules: list[Rule],
     rows: list[Rule],
 ) -> _Found:
-    """Pass 2, over the flagged rows only: which rules each broke, with the raw values.
+    """From the flagged rows: which rules each broke, with the raw values.
 
     A row that is broken as a whole (wrong number of fields, empty, a repeated header) reports
     only that; a cell reports the first rule it breaks (a bad type hides its range); a duplicate
     key is reported only where the key's cells are themselves valid.
     """
     path = scanned.path
-    dups = pl.DataFrame(schema={ROW: pl.UInt32, "first": pl.UInt32})
-    if "\x00key" in flags.columns:
-        dups = (
-            flags.select(ROW, "\x00key")
-            .filter(pl.col("\x00key").is_duplicated())
-            .with_columns(pl.col(ROW).min().over("\x00key").alias("first"))
-            .filter(pl.col(ROW) != pl.col("first"))
-            .select(ROW, "first")
-        )
-    short = flags.filter(pl.col("\x00short"))[ROW].to_list()
-    width = files.short_rows(path, short, len(columns), flags.height) if short else {}
+    dups = (
+        seen.keys.select(ROW, "\x00key")
+        .filter(pl.col("\x00key").is_duplicated())
+        .with_columns(pl.col(ROW).min().over("\x00key").alias("first"))
+        .filter(pl.col(ROW) != pl.col("first"))
+        .select(ROW, "first")
+    )
+    short = seen.keys.filter(pl.col("\x00short"))[ROW].to_list()
+    width = files.short_rows(path, short, len(columns), seen.rows) if short else {}
     problems = [files.width_problem(path, r, n, len(columns)) for r, n in sorted(width.items())]
     skip = set(scanned.skip_rows) | set(width)
-    flagged = flags.filter(pl.col("\x00bad") | pl.col("\x00note"))[ROW]
-    wanted = pl.concat([flagged, dups[ROW], dups["first"], pl.Series(list(width), dtype=pl.UInt32)])
-    if wanted.is_empty():
+    if seen.flagged.is_empty() and dups.is_empty():
         return _Found(problems, [], sorted(width))
     every = [*rows, *rules]
     names = [f"\x00r{i}" for i in range(len(every))]
+    key = [c for c in spec.primary_key if c in columns]
     hits = (
-        _typed(scanned.lazy(), spec, columns)
-        .filter(pl.col(ROW).is_in(wanted.unique().implode()))
+        _typed(seen.flagged.lazy(), spec, columns)
         .with_columns(r.bad.fill_null(False).alias(nm) for r, nm in zip(every, names, strict=True))
         .select(ROW, *[raw(c) for c in columns], *names)
         .collect()
     )
+    keytext = hits.select(ROW, *[pl.col(raw(c)).alias(c) for c in key])
+    missing = pl.concat([dups[ROW], dups["first"]]).unique()
+    missing = missing.filter(~missing.is_in(hits[ROW].implode()))
+    if not missing.is_empty():
+        # Duplicates are known only once every row is hashed: their keys are read again (only
+        # these rows' key cells are kept).
+        more = (
+            scanned.lazy()
+            .select(ROW, *key)
+            .filter(pl.col(ROW).is_in(missing.implode()))
+            .collect(engine="streaming")
+        )
+        keytext = pl.concat([keytext, more])
     catalogue = pl.DataFrame(
         {
             "rule_id": names,
@@ -427,7 +480,7 @@ def _problems(
     for r, rule in broken.filter(pl.col("whole_row")).select(ROW, "rule").iter_rows():
         if r not in skip:
             problems.append(Problem(str(path), r, None, None, rule))
-    pk = spec.primary_key
+    pk = key
     bad_key = cells.filter(pl.col("column").is_in(pk)).select(ROW).unique()[ROW]
     reported = (
         dups.filter(
@@ -435,7 +488,7 @@ def _problems(
             & ~pl.col(ROW).is_in(bad_key.implode())
             & ~pl.col("first").is_in(bad_key.implode())
         )
-        .join(hits.select(ROW, *[pl.col(raw(c)).alias(c) for c in pk]), on=ROW)
+        .join(keytext, on=ROW)
         .sort(ROW)
     )
     for rec in reported.iter_rows(named=True):
