@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from analysis.data import files
@@ -90,21 +91,34 @@ class Rule:
     rule: str
     bad: pl.Expr  # True where the row breaks the rule
     note_only: bool = False  # a rule newer than the version being read (see schema.Check)
+    # What the pass over every row evaluates: a cheaper expression that is True wherever `bad`
+    # is (the flagged rows are then judged exactly), or None where other rules already flag
+    # every row this one would (whitespace in a code fails its enum). Default: `bad` itself.
+    quick: pl.Expr | bool | None = True
+
+    @property
+    def flag(self) -> pl.Expr | None:
+        return self.bad if self.quick is True else self.quick
 
 
 def _limit(value: float | str, typ: str) -> pl.Expr:
     return pl.lit(date.fromisoformat(value)) if typ == "date" else pl.lit(value)
 
 
-def cell_rules(col: Column, today: date) -> list[Rule]:
+def cell_rules(col: Column, today: date, implied_by_key: bool = False) -> list[Rule]:
     """The rules of one column, most basic first (a cell reports only the first it breaks)."""
     r, t, n = pl.col(raw(col.name)), pl.col(col.name), col.name
     present = r.is_not_null()
     rules = []
     if col.type == "string":
+        # A code or id (enum, pattern, foreign key) with such a value fails those rules too.
+        implied = None if (col.enum or col.pattern or implied_by_key) else True
         rules.append(
             Rule(
-                n, "spreadsheet-error: a spreadsheet's error value, not data", r.is_in(EXCEL_ERRORS)
+                n,
+                "spreadsheet-error: a spreadsheet's error value, not data",
+                r.is_in(EXCEL_ERRORS),
+                quick=implied,
             )
         )
         rules.append(
@@ -113,6 +127,7 @@ def cell_rules(col: Column, today: date) -> list[Rule]:
                 "type-error: must not start or end with whitespace (spaces, tabs, non-breaking "
                 "spaces)",
                 r.str.strip_chars() != r,
+                quick=implied,
             )
         )
     else:
@@ -151,6 +166,7 @@ def cell_rules(col: Column, today: date) -> list[Rule]:
                 n,
                 f"constraint-error: pattern: must match {col.pattern}{slug}",
                 present & ~r.str.contains(anchored),
+                quick=None if implied_by_key else True,
             )
         )
     if col.type == "date":
@@ -175,8 +191,17 @@ def table_rules(
 ) -> list[Rule]:
     """Every row rule of a table read with `columns` (a release may predate newer columns)."""
     rules: list[Rule] = []
+    # A foreign key whose every target is a valid slug already flags a bad id: its pattern and
+    # whitespace rules need not run over every row (they still name the problem).
+    keyed = set()
+    for (c,), target, _ in spec.foreign_keys:
+        col = spec.column(c) if c in columns else None
+        targets = (refs or {}).get(target)
+        pattern = col.pattern if col is not None else None
+        if pattern and targets is not None and all(re.fullmatch(pattern, v) for v in targets):
+            keyed.add(c)
     for c in columns:
-        rules.extend(cell_rules(spec.column(c), today))
+        rules.extend(cell_rules(spec.column(c), today, implied_by_key=c in keyed))
     for fk_cols, target, target_cols in spec.foreign_keys:
         (c,), (tc,) = fk_cols, target_cols
         if c in columns and refs is not None and target in refs:
@@ -207,6 +232,7 @@ def row_rules(columns: list[str]) -> list[Rule]:
             None,
             "row is empty (every cell blank: a spreadsheet's empty row)",
             pl.all_horizontal([c.is_null() for c in cells]),
+            quick=cells[0].is_null(),
         ),
         Rule(
             None,
@@ -214,6 +240,7 @@ def row_rules(columns: list[str]) -> list[Rule]:
             pl.all_horizontal(
                 [c == name for c, name in zip(cells, columns, strict=True)]
             ).fill_null(False),
+            quick=(cells[0] == columns[0]).fill_null(False),
         ),
     ]
 
@@ -307,6 +334,7 @@ def _typed(lf: pl.LazyFrame, spec: Table, columns: list[str]) -> pl.LazyFrame:
 # Rows per batch of the one pass over a table: big enough for polars to work in parallel on,
 # small enough that a batch's raw text, typed values and rule flags stay well under 1 GB.
 BATCH_ROWS = 250_000
+SLOTS = 1 << 26  # key-hash slots (64 MB): about 1 row in 7 kept needlessly at 10M rows
 
 
 @dataclass
@@ -314,6 +342,7 @@ class _Seen:
     rows: int
     flagged: pl.DataFrame  # rows that broke a rule (or may): raw text and one flag per rule
     keys: pl.DataFrame  # every row: its key's hash (duplicates), whether its last cell is empty
+    keytext: pl.DataFrame  # the key cells of every row whose key may repeat an earlier one
     typed: pl.DataFrame | None  # with `frame`: the typed values of the rows that broke no rule
 
 
@@ -328,12 +357,12 @@ def _scan(
     """The one pass over every row, batch by batch as polars streams the file: each batch is
     parsed, typed and judged by every rule at once (one fused, parallel expression per batch);
     only the rows that break a rule are kept, as text, plus one key hash per row."""
-    every = [*rows, *rules]
+    every = [r for r in [*rows, *rules] if r.flag is not None]
     names = [f"\x00r{i}" for i in range(len(every))]
     hard = [n for r, n in zip(every, names, strict=True) if not r.note_only]
     key = [c for c in spec.primary_key if c in columns]
     # Each rule once, as a column of the batch; then the row flags from those columns.
-    judged = [r.bad.fill_null(False).alias(n) for r, n in zip(every, names, strict=True)]
+    judged = [r.flag.fill_null(False).alias(n) for r, n in zip(every, names, strict=True)]
     checks = [
         pl.any_horizontal(hard).alias("\x00bad"),
         pl.any_horizontal(names).alias("\x00any"),
@@ -343,7 +372,10 @@ def _scan(
         ).alias("\x00key"),
     ]
     flags = ["\x00bad", "\x00any", "\x00short", "\x00key"]
-    flagged, keys, typed = [], [], []
+    flagged, keys, typed, keytext = [], [], [], []
+    # Which key hashes were met before: a row whose hash lands on a marked slot may repeat an
+    # earlier key, so its key cells are kept (for the message) -- one pass, no second read.
+    met = np.zeros(SLOTS, dtype=bool)
     n = 0
     for batch in lf.collect_batches(chunk_size=BATCH_ROWS):
         out = (
@@ -356,11 +388,27 @@ def _scan(
         n += out.height
         # Flagged rows are kept as the file gave them; their rules are told apart later.
         flagged.append(
-            out.filter(pl.col("\x00any")).select(ROW, *[pl.col(raw(c)).alias(c) for c in columns])
+            _own(
+                out.filter(pl.col("\x00any")).select(
+                    ROW, *[pl.col(raw(c)).alias(c) for c in columns]
+                )
+            )
         )
         keys.append(out.select(ROW, "\x00key", "\x00short"))
+        slot = (out["\x00key"].to_numpy() & (SLOTS - 1)).astype(np.int64)
+        maybe = met[slot] | out["\x00key"].is_duplicated().to_numpy()
+        met[slot] = True
+        if maybe.any():
+            keytext.append(
+                _own(
+                    out.filter(pl.Series(maybe)).select(
+                        ROW, *[pl.col(raw(c)).alias(c) for c in key]
+                    )
+                )
+            )
         if keep is not None:
-            typed.append(out.filter(~pl.col("\x00bad")).select(ROW, *keep))
+            # Own text buffers: the batch's buffers also hold the columns not kept.
+            typed.append(_own(out.filter(~pl.col("\x00bad")).select(ROW, *keep)))
     text = pl.DataFrame(schema={ROW: pl.UInt32, **{c: pl.String for c in columns}})
     no_keys = pl.DataFrame(schema={ROW: pl.UInt32, "\x00key": pl.UInt64, "\x00short": pl.Boolean})
     if keep is not None and not typed:
@@ -369,8 +417,15 @@ def _scan(
         n,
         pl.concat([text, *flagged]),
         pl.concat(keys) if keys else no_keys,
+        pl.concat([text.select(ROW, *key), *keytext]),
         pl.concat(typed, rechunk=False) if keep is not None else None,
     )
+
+
+def _own(df: pl.DataFrame) -> pl.DataFrame:
+    """A few rows picked out of a batch, with strings of their own: a filtered string column
+    still holds the whole batch's text buffers, which would keep the file's text alive."""
+    return df.with_columns(pl.col(pl.String) + "")
 
 
 @dataclass
@@ -417,12 +472,9 @@ def _problems(
         .select(ROW, *[raw(c) for c in columns], *names)
         .collect()
     )
-    keytext = hits.select(ROW, *[pl.col(raw(c)).alias(c) for c in key])
-    missing = pl.concat([dups[ROW], dups["first"]]).unique()
-    missing = missing.filter(~missing.is_in(hits[ROW].implode()))
-    if not missing.is_empty():
-        # Duplicates are known only once every row is hashed: their keys are read again (only
-        # these rows' key cells are kept).
+    keytext = seen.keytext
+    missing = dups[ROW].filter(~dups[ROW].is_in(keytext[ROW].implode()))
+    if not missing.is_empty():  # cannot happen (every repeat lands on a marked slot); be safe
         more = (
             scanned.lazy()
             .select(ROW, *key)
@@ -488,7 +540,7 @@ def _problems(
             & ~pl.col(ROW).is_in(bad_key.implode())
             & ~pl.col("first").is_in(bad_key.implode())
         )
-        .join(keytext, on=ROW)
+        .join(keytext.unique(ROW), on=ROW)
         .sort(ROW)
     )
     for rec in reported.iter_rows(named=True):
