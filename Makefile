@@ -40,8 +40,11 @@ format: setup
 data-validate: setup
 	$(PY) -m analysis data validate
 
+# The scale benchmark runs 1M rows here; 10M only when asked:
+#   .venv/bin/python benchmarks/bench_scale.py --rows 1000000 10000000
 bench: setup
 	$(PY) benchmarks/bench_data.py
+	$(PY) benchmarks/bench_scale.py
 
 # Re-resolve the newest versions allowed by pyproject.toml and pin them.
 lock:
