@@ -303,8 +303,15 @@ def check_csv(
     out.problems.extend(found.problems)
     out.notes.extend(found.notes)
     if frame:
-        assert seen.typed is not None
-        out.frame = seen.typed.filter(~pl.col(ROW).is_in(found.bad_rows)).select(kept)
+        assert seen.typed is not None and seen.typed_flagged is not None
+        frame_ = seen.typed.filter(~pl.col(ROW).is_in(found.bad_rows))
+        # A row the quick pass flagged that no rule names (cannot happen with the rules as they
+        # are; see Rule.quick) is data all the same: it goes back in its place.
+        named = {p.row for p in out.problems if p.row is not None}
+        spared = seen.typed_flagged.filter(~pl.col(ROW).is_in(list(named)))
+        if not spared.is_empty():
+            frame_ = pl.concat([frame_, spared]).sort(ROW)
+        out.frame = frame_.select(kept)
     return out
 
 
@@ -344,6 +351,7 @@ class _Seen:
     keys: pl.DataFrame  # every row: its key's hash (duplicates), whether its last cell is empty
     keytext: pl.DataFrame  # the key cells of every row whose key may repeat an earlier one
     typed: pl.DataFrame | None  # with `frame`: the typed values of the rows that broke no rule
+    typed_flagged: pl.DataFrame | None = None  # ... and of the flagged rows (most are bad)
 
 
 def _scan(
@@ -372,7 +380,7 @@ def _scan(
         ).alias("\x00key"),
     ]
     flags = ["\x00bad", "\x00any", "\x00short", "\x00key"]
-    flagged, keys, typed, keytext = [], [], [], []
+    flagged, keys, typed, keytext, typed_flagged = [], [], [], [], []
     # Which key hashes were met before: a row whose hash lands on a marked slot may repeat an
     # earlier key, so its key cells are kept (for the message) -- one pass, no second read.
     met = np.zeros(SLOTS, dtype=bool)
@@ -409,16 +417,20 @@ def _scan(
         if keep is not None:
             # Own text buffers: the batch's buffers also hold the columns not kept.
             typed.append(_own(out.filter(~pl.col("\x00bad")).select(ROW, *keep)))
+            typed_flagged.append(_own(out.filter(pl.col("\x00bad")).select(ROW, *keep)))
     text = pl.DataFrame(schema={ROW: pl.UInt32, **{c: pl.String for c in columns}})
     no_keys = pl.DataFrame(schema={ROW: pl.UInt32, "\x00key": pl.UInt64, "\x00short": pl.Boolean})
-    if keep is not None and not typed:
-        typed.append(_typed(text.lazy(), spec, columns).select(ROW, *keep).collect())
+    if keep is not None:
+        nothing = _typed(text.lazy(), spec, columns).select(ROW, *keep).collect()
+        typed.append(nothing)
+        typed_flagged.append(nothing)
     return _Seen(
         n,
         pl.concat([text, *flagged]),
         pl.concat(keys) if keys else no_keys,
         pl.concat([text.select(ROW, *key), *keytext]),
         pl.concat(typed, rechunk=False) if keep is not None else None,
+        pl.concat(typed_flagged) if keep is not None else None,
     )
 
 

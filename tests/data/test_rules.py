@@ -223,3 +223,14 @@ def test_loading_with_problems_kept_aside_returns_exactly_the_clean_rows(panel):
     got = rules.check_csv(panel.folder / "token_prices.csv", "token_prices", refs=refs, frame=True)
     assert got.frame.height == panel.rows - panel.bad_cells - panel.duplicate_rows
     assert got.frame.schema["date"] == pl.Date and got.frame["input_usd_per_mtok"].is_finite().all()
+
+
+def test_a_row_the_quick_pass_flags_but_no_rule_names_still_loads(tmp_path: Path):
+    """`gpu` is a valid GPU id and also the first column's name: the pass over every row flags it
+    as a possible repeated header, the exact rule clears it, and the row is loaded in its place."""
+    folder = fx.write_valid(tmp_path / "data")
+    fx.replace_cell(folder, "gpu_specs", 1, "gpu", "gpu")
+    fx.replace_cell(folder, "gpu_hour_prices", 1, "gpu", "gpu")
+    assert validate_folder(folder) == []
+    got = read_table_csv(folder / "gpu_hour_prices.csv", "gpu_hour_prices")
+    assert got["gpu"].to_list() == ["gpu"]
