@@ -41,8 +41,11 @@ format: setup
 data-validate: setup
 	$(PY) -m analysis data validate
 
+# The scale benchmark runs 1M rows here; 10M only when asked:
+#   .venv/bin/python benchmarks/bench_scale.py --rows 1000000 10000000
 bench: setup
 	$(PY) benchmarks/bench_data.py
+	$(PY) benchmarks/bench_scale.py
 
 # Every chapter executed for HTML then for Typst, as `quarto render` does, with the result cache
 # emptied first: the second format's time shows what the cache saves.

@@ -145,40 +145,18 @@ def _data_info(args) -> int:
 
 def _data_validate(args) -> int:
     from analysis.data import release as data
-    from analysis.data.validate import validate_folder
+    from analysis.data.validate import check
 
     folder = Path(args.data_dir) if args.data_dir else data.version_dir(args.version)
-    problems = validate_folder(folder)
-    for p in problems:
+    report = check(folder)
+    for p in report.problems:
         print(p)
-    if args.data_dir is None and not problems:
-        problems = _check_release_index(data.current_version(args.version))
-        for p in problems:
-            print(p)
     sys.stdout.flush()
-    print(f"{folder}: {len(problems)} problem(s)", file=sys.stderr)
-    return 1 if problems else 0
-
-
-def _check_release_index(version: str):
-    """The datapackage.json of a release must match the sha256 recorded when it was released."""
-    from analysis.data import release as data
-    from analysis.data.errors import Problem
-
-    rel = next(r for r in data.releases() if r.version == version)
-    path = data.version_dir(version) / "datapackage.json"
-    actual = data.sha256(path)
-    if actual != rel.datapackage_sha256:
-        return [
-            Problem(
-                str(path),
-                None,
-                None,
-                actual,
-                f"checksum differs from versions.json ({rel.datapackage_sha256}): released versions are immutable",
-            )
-        ]
-    return []
+    for note in report.notes:
+        print(f"note: {note}", file=sys.stderr)
+    checked = f" (versions {', '.join(report.versions)})" if report.versions else ""
+    print(f"{folder}{checked}: {len(report.problems)} problem(s)", file=sys.stderr)
+    return 1 if report.problems else 0
 
 
 def _data_export(args) -> int:
@@ -389,7 +367,11 @@ def parser() -> argparse.ArgumentParser:
     i.set_defaults(func=_data_info)
     v = d.add_parser("validate", help="check every table against its schema; exit 1 on any problem")
     v.add_argument("--version")
-    v.add_argument("--data-dir", help="a folder of table CSVs (with or without datapackage.json)")
+    v.add_argument(
+        "--data-dir",
+        help="a version folder, a folder of table CSVs (with or without datapackage.json), or a "
+        "data root such as data/ (every version it holds)",
+    )
     v.set_defaults(func=_data_validate)
     e = d.add_parser("export", help="one table as CSV on stdout")
     e.add_argument("table")

@@ -35,7 +35,7 @@ STEPS = {
         "from analysis import data\nfrom analysis.data.schema import TABLE_ORDER\n"
         "rows = sum(data.load(t).height for t in TABLE_ORDER)"
     ),
-    "validate latest version (frictionless)": (
+    "validate latest version (rules)": (
         "from analysis import data\nfrom analysis.data.validate import validate_folder\n"
         "assert validate_folder(data.version_dir()) == []"
     ),

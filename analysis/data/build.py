@@ -12,13 +12,12 @@ from __future__ import annotations
 import importlib
 import json
 import tempfile
-from datetime import date
 from pathlib import Path
 
 import polars as pl
 from rich.progress import Progress
 
-from analysis.data import providers
+from analysis.data import files, providers
 from analysis.data import release as data_mod
 from analysis.data.errors import DataError, Problem
 from analysis.data.schema import TABLE_ORDER, TABLES
@@ -55,6 +54,10 @@ LICENCE = {
 
 def run_importers(sources_dir: Path, modules: list[str] = IMPORTERS) -> tuple[dict, list[dict]]:
     """Frames per table from every importer, plus every importer's SOURCES rows."""
+    # An empty or cut-short raw file gets a located error here, not a traceback in an importer.
+    damaged = files.check_raw_sources(sources_dir)
+    if damaged:
+        raise DataError(damaged)
     frames: dict[str, list[pl.DataFrame]] = {}
     sources: list[dict] = []
     with Progress(transient=True) as progress:
@@ -231,7 +234,8 @@ def write_version(
             "name": "inference-economics-data",
             "title": PACKAGE_TITLE,
             "version": version,
-            "created": version_date(version),
+            # The Data Package standard wants an RFC 3339 date-time: the release day, 00:00 UTC.
+            "created": f"{version_date(version)}T00:00:00Z",
             "homepage": HOMEPAGE,
             "description": description,
             "licenses": [LICENCE],
@@ -290,7 +294,7 @@ def _same_tree(a: Path, b: Path) -> bool:
 
 def version_date(version: str) -> str:
     """Versions are named by release date, YYYY-MM-DD (a `.N` suffix for a second release that day)."""
-    return date.fromisoformat(version.split(".", 1)[0]).isoformat()
+    return data_mod.version_date(version).isoformat()
 
 
 def _record_release(root: Path, version: str, description: str) -> None:

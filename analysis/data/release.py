@@ -13,16 +13,18 @@ variable `BOOK_DATA_VERSION` (e.g. `BOOK_DATA_VERSION=2026-11-30 make book`), or
 from __future__ import annotations
 
 import hashlib
-import json
 import os
+import re
 from dataclasses import dataclass
+from datetime import date
 from functools import cache
 from pathlib import Path
 
 import polars as pl
 
-from analysis.data import paths
-from analysis.data.errors import fail
+from analysis.data import files, paths, rules
+from analysis.data.descriptor import descriptor_problems
+from analysis.data.errors import DataError, Problem, fail
 from analysis.data.schema import TABLES
 
 VERSION_ENV = "BOOK_DATA_VERSION"
@@ -40,11 +42,42 @@ def data_dir(root: Path | None = None) -> Path:
     return Path(root) if root is not None else paths.DATA_DIR
 
 
+VERSION_NAME = r"^\d{4}-\d{2}-\d{2}(\.\d+)?$"
+
+
+def version_date(version: str) -> date:
+    """The release date a version is named by: `YYYY-MM-DD`, or `YYYY-MM-DD.N` for the N-th
+    release on one day."""
+    if not re.fullmatch(VERSION_NAME, version):
+        raise fail("versions.json", None, "version", version, "must be YYYY-MM-DD or YYYY-MM-DD.N")
+    try:
+        return date.fromisoformat(version.split(".", 1)[0])
+    except ValueError:
+        raise fail("versions.json", None, "version", version, "no such day") from None
+
+
 def releases(root: Path | None = None) -> list[Release]:
     index = data_dir(root) / "versions.json"
     if not index.exists():
         return []
-    return [Release(**r) for r in json.loads(index.read_text(encoding="utf-8"))["releases"]]
+    doc = files.read_json(index)
+    entries = doc.get("releases") if isinstance(doc, dict) else None
+    if not isinstance(entries, list):
+        raise fail(
+            index, None, "releases", None, "versions.json must be an object with a list 'releases'"
+        )
+    out, problems = [], []
+    for i, r in enumerate(entries, start=1):
+        try:
+            out.append(Release(**r))
+            version_date(r["version"])
+        except (TypeError, KeyError) as e:
+            problems.append(Problem(str(index), i, None, str(r)[:120], f"release entry: {e}"))
+        except DataError as e:
+            problems.extend(Problem(str(index), i, p.column, p.value, p.rule) for p in e.problems)
+    if problems:
+        raise DataError(problems)
+    return out
 
 
 def latest_version(root: Path | None = None) -> str:
@@ -79,29 +112,57 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def read_table_csv(path: Path, table: str) -> pl.DataFrame:
-    """Read one table's CSV with the dtypes its schema declares (dates as ISO dates)."""
+def read_table_csv(
+    path: Path, table: str, *, refs: dict[str, list[str]] | None = None
+) -> pl.DataFrame:
+    """Read one table's CSV with the dtypes its schema declares, refusing it, with every problem
+    located, unless it passes the same rules as `data validate` (`analysis.data.rules`).
+
+    The columns the file must have are its descriptor's, where a `datapackage.json` sits beside
+    it (a release may predate newer columns, which then load as nulls), else the schema's.
+    `refs`: key values of the tables its foreign keys point at, to check those too.
+    """
+    path = Path(path)
+    columns, version = _described(path, table)
+    checked = rules.check_csv(path, table, columns=columns, version=version, refs=refs, frame=True)
+    if checked.problems:
+        raise DataError(checked.problems)
+    assert checked.frame is not None
     spec = TABLES[table]
-    raw = pl.read_csv(path, infer_schema=False)
-    out = []
-    for col in spec.columns:
-        s = raw[col.name] if col.name in raw.columns else pl.Series(col.name, [None] * raw.height)
-        s = s.cast(pl.String)
-        if col.type == "date":
-            s = s.str.to_date("%Y-%m-%d", strict=True)
-        elif col.type == "boolean":
-            s = s.replace_strict(
-                {"true": True, "false": False}, default=None, return_dtype=pl.Boolean
-            )
-        else:
-            s = s.cast(col.polars_dtype, strict=True)
-        out.append(s.alias(col.name))
-    return pl.DataFrame(out)
+    columns = columns or spec.column_names
+    return checked.frame.with_columns(
+        pl.lit(None, dtype).alias(c) for c, dtype in spec.polars_schema.items() if c not in columns
+    ).select([pl.col(c).cast(t) for c, t in spec.polars_schema.items()])
+
+
+def _described(path: Path, table: str) -> tuple[list[str] | None, str | None]:
+    """The columns and data version a sibling datapackage.json gives the file, if any."""
+    desc_path = path.parent / "datapackage.json"
+    if not desc_path.exists():
+        return None, None
+    desc = files.read_json(desc_path)
+    problems = descriptor_problems(desc_path, desc, [])
+    if problems:
+        raise DataError(problems)
+    res = next(
+        (
+            r
+            for r in desc.get("resources", [])
+            if r.get("path") == path.name and r.get("name") == table
+        ),
+        None,
+    )
+    columns = [f["name"] for f in res["schema"]["fields"]] if res else None
+    return columns, desc.get("version")
 
 
 @cache
 def _load_cached(table: str, version: str, root: str) -> pl.DataFrame:
-    return read_table_csv(Path(root) / version / f"{table}.csv", table)
+    refs = {}
+    for _cols, target, (key,) in TABLES[table].foreign_keys:
+        if target != table:
+            refs[target] = _load_cached(target, version, root)[key].unique().to_list()
+    return read_table_csv(Path(root) / version / f"{table}.csv", table, refs=refs)
 
 
 def load(table: str, version: str | None = None, root: Path | None = None) -> pl.DataFrame:
@@ -113,13 +174,13 @@ def load(table: str, version: str | None = None, root: Path | None = None) -> pl
 
 
 def datapackage(version: str | None = None, root: Path | None = None) -> dict:
-    return json.loads((version_dir(version, root) / "datapackage.json").read_text(encoding="utf-8"))
+    return files.read_json(version_dir(version, root) / "datapackage.json")
 
 
 def citation(version: str | None = None, root: Path | None = None) -> str:
     """A ready citation of a data version."""
     pkg = datapackage(version, root)
     return (
-        f"{pkg['title']}, data version {pkg['version']} (released {pkg['created']}). "
+        f"{pkg['title']}, data version {pkg['version']} (released {str(pkg['created'])[:10]}). "
         f"{pkg['homepage']} (data/{pkg['version']}/)."
     )

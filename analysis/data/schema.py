@@ -7,7 +7,8 @@ every CSV. Units live in column names (`usd_per_mtok`, `usd_per_gpu_hour`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 import polars as pl
 
@@ -27,8 +28,8 @@ class Column:
     type: str  # Frictionless type: string, number, integer, boolean, date
     description: str
     required: bool = False
-    minimum: float | None = None
-    maximum: float | None = None
+    minimum: float | str | None = None  # a number, or an ISO date for a date column
+    maximum: float | str | None = None
     enum: list[str] | None = None
     pattern: str | None = None
 
@@ -615,3 +616,63 @@ TABLE_ORDER = [
     "observations",
 ]
 assert sorted(TABLE_ORDER) == sorted(TABLES), "TABLE_ORDER must list every table"
+
+
+# --- Rules beyond the column declarations above -------------------------------------------------
+# Additive on purpose: new columns pick these up without their declarations changing.
+
+# Dates before 2000 are typos in every dated table, except where history reaches further back:
+# CPI (from 1913), exchange rates (from 1971) and chip release dates.
+DATES_BEFORE_2000 = {"cpi": {"month"}, "fx_rates": {"month"}, "gpu_specs": {"release_date"}}
+# A date this many days after the day of validation is a typo (2062 for 2026); sources do list
+# scheduled prices a few weeks ahead.
+FUTURE_DAYS = 366
+
+
+def _date_minimums() -> None:
+    for t in TABLES.values():
+        for i, c in enumerate(t.columns):
+            exempt = c.name in DATES_BEFORE_2000.get(t.name, set())
+            if c.type == "date" and c.minimum is None and not exempt:
+                t.columns[i] = replace(c, minimum=ISO_DATE_MIN)
+
+
+_date_minimums()
+
+
+@dataclass(frozen=True)
+class Check:
+    """A rule Table Schema cannot state (it spans columns), as a polars expression over the
+    table's typed columns that is True where a row breaks it. `after_version`: the rule applies
+    to data versions released after that one only (a released version is immutable; older ones
+    that break it are reported as a note, not as a problem)."""
+
+    table: str
+    column: str  # the column the problem is reported in
+    rule: str
+    bad: Callable[[], pl.Expr]
+    after_version: str | None = None
+
+
+PERCENT_SCORE = "percent"
+CHECKS: list[Check] = [
+    Check(
+        "benchmark_scores",
+        "score",
+        "constraint-error: percent: a score in percent must be within 0-100",
+        lambda: (pl.col("unit") == PERCENT_SCORE) & ~pl.col("score").is_between(0, 100),
+    ),
+    Check(
+        "gpu_hour_prices",
+        "usd_per_gpu_hour",
+        "constraint-error: exclusiveMinimum: a GPU-hour price must be above $0.00 (a zero is a "
+        "missing or unavailable quote, not a price)",
+        lambda: pl.col("usd_per_gpu_hour") <= 0,
+        # 2026-11-30 holds 66 RunPod zero quotes (runpod_daily.csv, secure cloud, 2026-07/08).
+        after_version="2026-11-30",
+    ),
+]
+
+
+def checks_for(table: str) -> list[Check]:
+    return [c for c in CHECKS if c.table == table]

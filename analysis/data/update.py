@@ -51,8 +51,9 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
-from analysis.data import build, cut, models, paths, providers, raw_store
+from analysis.data import build, cut, paths, raw_store
 from analysis.data import release as data_mod
+from analysis.data.curate import facts, identity, spells
 from analysis.data.errors import DataError, fail
 from analysis.data.importers import (
     epoch_benchmarks,
@@ -369,8 +370,18 @@ def fetch_upstream(fetch: Fetcher, up: Upstream, store: Path) -> tuple[list[RawF
 # --------------------------------------------------------------------------------------------
 
 # Not part of what a row observes: when it was seen last, where, and what the build derives.
-NOT_OBSERVED = {"last_seen", "source_locator", "first_party"}
+NOT_OBSERVED = {
+    "last_seen",
+    "source_locator",
+    "first_party",
+    "row_id",
+    "source_ids",
+    "flags",
+    "offer_count",
+}
 DATE_COLUMNS = ("date", "month")
+# The curated tables: a new row says something new when no released row states the same fact.
+CURATED = ("token_prices", "benchmark_scores")
 
 
 def merge_observations(
@@ -379,24 +390,101 @@ def merge_observations(
     """Every table of the next version: the previous rows, unchanged and first, then the new
     distinct observations.
 
-    A new row is kept when its primary key is new and it says something the data did not: in a
-    table with a date in its key, a row's series is its key without the date (and locator) plus
-    its other non-numeric columns, and a row is kept when its numbers differ from the row before
-    it in its series (a changed price opens a new row; the old one stays as it was), or it is
-    the first of its series. A key the previous version already has is never rewritten, even
-    where the new value differs (`revisions` counts those).
+    `new` is the curated build (`build.assemble`) of the importers' rows of this update alone;
+    the previous release is never re-curated (that would rewrite released rows: spells would
+    close, source lists grow), so a new row is compared with the released rows and kept only
+    when it states a fact the release does not:
 
-    This is the old release format's rule (one row per price change, `date` and `last_seen`).
-    Seam: the curated release's spell logic (valid_from / valid_to) replaces this function.
+    - token_prices: a row whose offer (`spells.OFFER`) the release prices at the same price
+      (`spells.FACT`) over an overlapping span (`valid_from` to `valid_to`; an open spell runs
+      on) adds nothing; a changed price, or a price back after another, is a new row, with the
+      curated columns (row_id, valid_from, valid_to, source_ids, flags) as the curation gave it
+      for the new rows. The released spell it follows keeps its `valid_to` as released.
+    - benchmark_scores: the same model, benchmark, unit and date within
+      `facts.SCORE_TOLERANCE` is the measurement the release has.
+    - other tables with a date in their key: a row's series is its key without the date (and
+      locator) plus its other non-numeric columns, and a row is kept when its numbers differ
+      from the row before it in its series, or it is the first of its series.
+    - observations: the provenance rows of the curated rows added.
+
+    A key (or row_id) the previous version already has is never rewritten, even where the new
+    value differs (`revisions` counts those).
     """
     out = {}
     for t, prev in previous.items():
         rows = new.get(t)
-        if rows is None or rows.is_empty():
+        if t == "observations" or rows is None or rows.is_empty():
             out[t] = prev
             continue
         out[t] = pl.concat([prev, new_observations(t, prev, rows)])
+    if "observations" in new:
+        ids = [
+            (t, out[t].slice(previous[t].height).select("row_id"))
+            for t in (*CURATED, "gpu_hour_prices")
+            if t in out
+        ]
+        keep = pl.concat([df.with_columns(pl.lit(t).alias("table")) for t, df in ids])
+        obs = new["observations"].join(keep, on=["table", "row_id"], how="semi")
+        obs = obs.select(TABLES["observations"].column_names).join(
+            previous["observations"],
+            on=TABLES["observations"].primary_key,
+            how="anti",
+            nulls_equal=True,
+        )
+        out["observations"] = pl.concat([previous["observations"], obs])
     return out
+
+
+def _known_price(prev: pl.DataFrame, rows: pl.DataFrame) -> pl.Series:
+    """Whether each new price row states a price the release has in force for its offer then."""
+    far = date(9999, 12, 31)
+    offer = spells.OFFER
+
+    def fact(df: pl.DataFrame) -> pl.DataFrame:
+        return df.with_columns(
+            *[pl.col(c).round(9).alias(c) for c in spells.FACT],
+            pl.col("context_tier").fill_null(""),
+        )
+
+    old = fact(prev).select(
+        *offer,
+        *spells.FACT,
+        pl.coalesce("valid_from", "date").alias("_lo"),
+        pl.when(pl.col("valid_to").is_not_null())
+        .then(pl.col("valid_to"))
+        .when(pl.col("valid_from").is_not_null())
+        .then(pl.lit(far))  # open spell: still in force
+        .otherwise(pl.coalesce("last_seen", "date"))  # stale evidence: its own dates
+        .alias("_hi"),
+    )
+    new = (
+        fact(rows)
+        .with_row_index("_i")
+        .select(
+            "_i",
+            *offer,
+            *spells.FACT,
+            pl.coalesce("valid_from", "date").alias("_nlo"),
+            pl.coalesce("valid_to", "last_seen", "date").alias("_nhi"),
+        )
+    )
+    hit = new.join(old, on=[*offer, *spells.FACT], how="inner", nulls_equal=True).filter(
+        (pl.col("_lo") <= pl.col("_nhi")) & (pl.col("_nlo") <= pl.col("_hi"))
+    )
+    found = set(hit["_i"].to_list())
+    return pl.Series([i in found for i in range(rows.height)], dtype=pl.Boolean)
+
+
+def _known_score(prev: pl.DataFrame, rows: pl.DataFrame) -> pl.Series:
+    key = ["model_id", "benchmark", "unit", "date"]
+    hit = (
+        rows.with_row_index("_i")
+        .select("_i", *key, "score")
+        .join(prev.select(*key, pl.col("score").alias("_old")), on=key, how="inner")
+        .filter((pl.col("score") - pl.col("_old")).abs() <= facts.SCORE_TOLERANCE)
+    )
+    found = set(hit["_i"].to_list())
+    return pl.Series([i in found for i in range(rows.height)], dtype=pl.Boolean)
 
 
 def new_observations(table: str, prev: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
@@ -404,6 +492,12 @@ def new_observations(table: str, prev: pl.DataFrame, rows: pl.DataFrame) -> pl.D
     pk = spec.primary_key
     rows = rows.select(spec.column_names).unique(maintain_order=True)
     fresh = rows.join(prev.select(pk), on=pk, how="anti", nulls_equal=True, maintain_order="left")
+    if "row_id" in spec.column_names:  # an id the release gave another row stays its
+        fresh = fresh.join(prev.select("row_id"), on="row_id", how="anti", maintain_order="left")
+    if table == "token_prices" and fresh.height:
+        return fresh.filter(~_known_price(prev, fresh))
+    if table == "benchmark_scores" and fresh.height:
+        return fresh.filter(~_known_score(prev, fresh))
     date_col = next((c for c in DATE_COLUMNS if c in pk), None)
     if date_col is None or fresh.is_empty():
         return fresh
@@ -616,13 +710,13 @@ def complete(frames: dict[str, list[pl.DataFrame]]) -> dict[str, list[pl.DataFra
     return out
 
 
-def _with_first_party(tp: pl.DataFrame, organizations: pl.DataFrame) -> pl.DataFrame:
-    """first_party from the model's organisation as the previous release knows it (the rows of
-    this update may lack the metadata source that named it)."""
+def _with_first_party(tp: pl.DataFrame, developers: pl.DataFrame) -> pl.DataFrame:
+    """first_party from the model's developer as the previous release knows it (the rows of
+    this update may lack the metadata source that named it), by the curation's own rule."""
     return (
         tp.drop("first_party")
-        .join(organizations, on="model_id", how="left", maintain_order="left")
-        .with_columns(models.first_party_expr(providers.seller_expr("provider"), "organization"))
+        .join(developers, on="model_id", how="left", maintain_order="left")
+        .with_columns(identity.first_party_expr("provider", "developer"))
         .select(TABLES["token_prices"].column_names)
     )
 
@@ -658,13 +752,13 @@ def update(
         new = build.assemble(frames, sources) if imported else {}
     previous = {t: data_mod.load(t, base, root) for t in TABLE_ORDER}
     if "token_prices" in new:
-        orgs = pl.concat(
+        devs = pl.concat(
             [
-                previous["models"].select("model_id", "organization"),
-                new["models"].select("model_id", "organization"),
+                previous["models"].select("model_id", "developer"),
+                new["models"].select("model_id", "developer"),
             ]
         ).unique("model_id", keep="first", maintain_order=True)
-        new["token_prices"] = _with_first_party(new["token_prices"], orgs)
+        new["token_prices"] = _with_first_party(new["token_prices"], devs)
     merged = merge_observations(previous, new)
     added = {t: merged[t].slice(previous[t].height) for t in TABLE_ORDER}
     # A model or source row is added only where an added row names it.

@@ -101,16 +101,19 @@ def test_two_prices_become_a_new_version(root, tmp_path):
     alias = sonnet(model="anthropic/claude-sonnet-5", provider="Anthropic", date="2026-09-24")
     file = write(tmp_path / "prices.csv", [sonnet(), alias])
     before = {p.name: p.read_bytes() for p in (root / LATEST).iterdir()}
-    out = add.add(file, root=root, version="2026-12-01")
+    # No --version: the next free name after the latest release (today, or today.N).
+    expected = cut.next_version(root)
+    out = add.add(file, root=root)
 
-    assert out.version == "2026-12-01" and out.rows == 2 and out.new_models == []
-    assert [r.version for r in data.releases(root)] == [LATEST, "2026-12-01"]
-    new = root / "2026-12-01"
+    assert out.version == expected and out.rows == 2 and out.new_models == []
+    assert cut.version_key(out.version) > cut.version_key(LATEST)
+    assert [r.version for r in data.releases(root)] == [LATEST, expected]
+    new = root / expected
     assert validate_folder(new) == []
     for name, old in before.items():  # released rows are never rewritten: old bytes come first
         if name.endswith(".csv"):
             assert new.joinpath(name).read_bytes()[: len(old)] == old, name
-    tp = data.load("token_prices", "2026-12-01", root)
+    tp = data.load("token_prices", expected, root)
     added = tp.tail(2)
     assert added["model_id"].to_list() == ["claude-sonnet-5", "claude-sonnet-5"]
     assert added["provider"].to_list() == ["anthropic", "anthropic"]
@@ -124,14 +127,14 @@ def test_two_prices_become_a_new_version(root, tmp_path):
     (sid,) = set(added["source_id"])
     assert sid == add.derive_source_id(PROVENANCE["source_title"], PAGE) == out.new_sources[0]
     assert sid.startswith("hand-github.com-wangyufeng0615-aimeter")
-    src = data.load("sources", "2026-12-01", root).filter(pl.col("source_id") == sid)
+    src = data.load("sources", expected, root).filter(pl.col("source_id") == sid)
     assert src.height == 1 and src["url"][0] == PAGE and src["publisher"][0] == "github.com"
     assert "test-suite" in src["notes"][0]
     assert added["source_locator"][0] == (
         f"{PAGE}; table row Claude Sonnet 5; accessed 2026-12-01; entered by test-suite"
     )
     pkg = json.loads((new / "datapackage.json").read_text())
-    assert pkg["version"] == "2026-12-01" and pkg["previous_version"] == LATEST
+    assert pkg["version"] == expected and pkg["previous_version"] == LATEST
 
 
 def test_a_row_without_provenance_is_refused_and_nothing_is_written(root, tmp_path):
@@ -233,7 +236,7 @@ def test_a_failure_while_recording_the_release_leaves_nothing(root, tmp_path):
     (root / "versions.json.tmp").mkdir()
     before = snapshot(root)
     with pytest.raises(DataError, match="could not record"):
-        add.add(write(tmp_path / "prices.csv", [sonnet()]), root=root, version="2026-12-01")
+        add.add(write(tmp_path / "prices.csv", [sonnet()]), root=root)
     assert snapshot(root) == before
     assert sorted(p.name for p in root.iterdir()) == [LATEST, "versions.json", "versions.json.tmp"]
 

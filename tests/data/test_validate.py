@@ -6,6 +6,7 @@ Each test writes a small valid data folder, breaks one file in one way, and chec
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -14,91 +15,22 @@ import pytest
 
 from analysis.data import build
 from analysis.data.paths import ROOT
-from analysis.data.schema import TABLE_ORDER, TABLES
+from analysis.data.schema import TABLE_ORDER
 from analysis.data.validate import validate_folder
 
-SLUG = TABLES["sources"].column("source_id").pattern
 
-VALID = {
-    "sources": [
-        "source_id,title,publisher,url,licence,retrieved,notes",
-        "epoch-llm-price-trends,LLM inference price trends,Epoch AI,https://github.com/epoch-research/llm-benchmark-efficiency,none stated,2025-03-13,",
-        "fred-cpi-datasets,CPI-U,datasets/cpi-us,https://github.com/datasets/cpi-us,PDDL-1.0,2026-07-01,",
-    ],
-    "models": [
-        "model_id,name,organization,release_date,open_weights,parameters_b,active_parameters_b,reasoning,aliases,resolved,info_source_id",
-        "gpt-4o,GPT-4o,OpenAI,2024-05-13,false,,,false,GPT-4o,true,epoch-llm-price-trends",
-        "llama-3.1-70b,Llama 3.1 70B,Meta,2024-07-23,true,70,70,false,Llama 3.1 70B,true,epoch-llm-price-trends",
-    ],
-    "token_prices": [
-        "model_id,provider,first_party,date,last_seen,input_usd_per_mtok,output_usd_per_mtok,cached_input_usd_per_mtok,batch_input_usd_per_mtok,batch_output_usd_per_mtok,blended_usd_per_mtok,blend,currency,input_original_per_mtok,output_original_per_mtok,blended_original_per_mtok,price_kind,context_tier,quantization,source_model_name,source_id,source_locator",
-        "gpt-4o,openai,true,2024-08-06,,2.5,10,1.25,1.25,5,,,USD,2.5,10,,list,,,GPT-4o,epoch-llm-price-trends,x.csv@abc#row 1",
-        "llama-3.1-70b,together,false,2024-09-01,,0.88,0.88,,,,,,USD,0.88,0.88,,list,,fp8,Llama 3.1 70B,epoch-llm-price-trends,x.csv@abc#row 2",
-    ],
-    "gpu_hour_prices": [
-        "gpu,source_gpu_name,provider,date,pricing,usd_per_gpu_hour,statistic,region,gpus_per_instance,source_id,source_locator",
-        "h100-sxm,H100 SXM5,lambda,2024-01-10,on-demand,2.49,quote,us-east,8,epoch-llm-price-trends,x.csv@abc#row 3",
-    ],
-    "benchmark_scores": [
-        "model_id,benchmark,score,unit,date,source_model_name,source_id,source_locator",
-        "gpt-4o,mmlu,88.7,percent,2024-05-13,GPT-4o,epoch-llm-price-trends,x.csv@abc#row 1",
-    ],
-    "mlperf_results": [
-        "round,date,submitter,system,platform,accelerator,source_accelerator_name,accelerator_count,benchmark_model,model_run,scenario,category,division,tokens_per_s,source_id,source_locator",
-        "v4.1,2024-08-28,NVIDIA,DGX-H100,DGX-H100_H100-SXM-80GBx8_TRT,h100-sxm,NVIDIA H100-SXM-80GB,8,llama2-70b-99,llama2-70b-99,Offline,available,closed,24525,epoch-llm-price-trends,x.json@abc#row 1",
-    ],
-    "gpu_specs": [
-        "gpu,name,manufacturer,release_date,memory_gb,memory_bandwidth_tb_per_s,fp32_tflop_per_s,tf32_tflop_per_s,fp16_tflop_per_s,fp8_tflop_per_s,int8_tops,tdp_w,release_price_usd,source_id,source_locator",
-        "h100-sxm,NVIDIA H100 SXM5 80GB,NVIDIA,2022-09-20,80,3.35,66.9,494.7,989.4,1978.9,1978.9,700,,epoch-llm-price-trends,x.csv@abc#row 9",
-    ],
-    "fx_rates": [
-        "currency,month,per_usd,source_id,source_locator",
-        "CNY,2025-01-01,7.2,fred-cpi-datasets,monthly.csv@abc#row 1",
-    ],
-    "cpi": [
-        "month,cpi_u,source_id,source_locator",
-        "2025-01-01,317.671,fred-cpi-datasets,cpiai.csv@abc#row 1",
-        "2025-02-01,319.082,fred-cpi-datasets,cpiai.csv@abc#row 2",
-    ],
-    "claims": [
-        "claim_id,claim,subject,value,value_high,unit,claim_date,digest_file,checkable_with,source_id,source_locator",
-        "h100-price,H100 at $2.85-3.50/hr,H100 price,2.85,3.5,USD per GPU-hour,2026-09-27,000.txt,gpu_hour_prices,epoch-llm-price-trends,seeds/000.txt#line 19",
-    ],
-}
+def load_fixture():
+    """tests/data/valid_fixture.py, loaded by path (the tests are not a package)."""
+    spec = importlib.util.spec_from_file_location(
+        "valid_fixture", Path(__file__).with_name("valid_fixture.py")
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-VALID["observations"] = [
-    "table,row_id,source_id,source_name,source_locator,date,last_seen",
-    "token_prices,tp-0123456789ab,epoch-llm-price-trends,GPT-4o,x.csv@abc#row 1,2024-05-13,",
-]
-
-
-def _with_curated_columns(lines: list[str], table: str) -> list[str]:
-    """The fixture rows with the curated releases' columns (empty) appended where missing."""
-    header = lines[0].split(",")
-    extra = [c for c in TABLES[table].column_names if c not in header]
-    if not extra:
-        return lines
-    return [lines[0] + "," + ",".join(extra)] + [row + "," * len(extra) for row in lines[1:]]
-
-
-def write_valid(folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    for table in TABLE_ORDER:
-        lines = _with_curated_columns(VALID[table], table)
-        (folder / f"{table}.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return folder
-
-
-def replace_cell(folder: Path, table: str, row: int, column: str, value: str) -> None:
-    """Set one cell (row is the 1-based data row) of a fixture CSV."""
-    path = folder / f"{table}.csv"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    header = lines[0].split(",")
-    cells = lines[row].split(",")
-    cells[header.index(column)] = value
-    lines[row] = ",".join(cells)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+fx = load_fixture()
+write_valid, replace_cell = fx.write_valid, fx.replace_cell
 
 
 @pytest.fixture
