@@ -94,7 +94,7 @@ def _descriptor(stage: Path, base_descriptor: dict, version: str, description: s
     out.update(
         {
             "version": version,
-            "created": version_key(version)[0],
+            "created": f"{version_key(version)[0]}T00:00:00Z",  # RFC 3339, as build.py writes
             "description": description,
             "previous_version": base_descriptor["version"],
             "resources": resources,
