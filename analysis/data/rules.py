@@ -214,7 +214,7 @@ def table_rules(
                 )
             )
     for chk in checks_for(spec.name):
-        if chk.column in columns:
+        if chk.column in columns and all(c in columns for c in chk.needs):
             older = (
                 version is not None
                 and chk.after_version is not None

@@ -652,6 +652,7 @@ class Check:
     rule: str
     bad: Callable[[], pl.Expr]
     after_version: str | None = None
+    needs: tuple[str, ...] = ()  # other columns the expression reads (absent: rule not applied)
 
 
 PERCENT_SCORE = "percent"
@@ -672,6 +673,7 @@ CHECKS: list[Check] = [
         & ~pl.col("flags").fill_null("").str.contains("zero_not_offered", literal=True),
         # 2026-11-30 holds 66 RunPod zero quotes (runpod_daily.csv, secure cloud, 2026-07/08).
         after_version="2026-11-30",
+        needs=("flags",),
     ),
 ]
 
