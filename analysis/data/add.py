@@ -392,7 +392,10 @@ def _write_rows(path: Path, table: str, rows: list[dict]) -> None:
 
 def _validate_as(table: str, rows: list[dict], file: str, columns: dict[str, str]) -> list[Problem]:
     """Check rows (strings) with analysis.data.validate as `table`; problems located in `file`
-    (row i of `rows` is data row i there, columns named as the template names them)."""
+    (row i of `rows` is data row i there, columns named as the template names them).
+    No rows is nothing to check (e.g. no new models), not a header-only release table."""
+    if not rows:
+        return []
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"{table}.csv"
         _write_rows(path, table, rows)
@@ -404,6 +407,8 @@ def _validate_as(table: str, rows: list[dict], file: str, columns: dict[str, str
 
 def _typed(table: str, rows: list[dict]) -> pl.DataFrame:
     """Rows (strings, already validated) with the table's dtypes."""
+    if not rows:  # e.g. no new models: an empty frame, not a header-only file to validate
+        return pl.DataFrame(schema=TABLES[table].polars_schema)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"{table}.csv"
         _write_rows(path, table, rows)
