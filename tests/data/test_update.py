@@ -30,6 +30,7 @@ from rich.console import Console
 
 from analysis.data import build, cut, raw_store, update
 from analysis.data import release as data
+from analysis.data.importers import digests
 from analysis.data.paths import DATA_DIR
 
 # (folder, file under the folder) of the base release's raw files, and of what the server offers.
@@ -60,9 +61,17 @@ BASE = {
     ],
     "fx-usd-exchange-rates": ["2026-07-21_HEAD/data/monthly.csv"],
     "cpi-us": ["2026-07-01_HEAD/data/cpiai.csv"],
+    # Feed tables no update step touches, so the base release has none empty (the validator
+    # refuses a header-only table): MLPerf's two official summaries (mlperf_results) and the
+    # digests (claims, read from the seeds folder beside the sources).
+    "mlperf-inference": [
+        "v4.1_2024-11-05_summary_results.json",
+        "v5.1_2025-09-09_summary_results.json",
+    ],
 }
+NOT_UPDATED = {"litellm-prices-tokencost-mirror", "mlperf-inference"}  # base only, never served
 SERVED = {
-    **{k: v for k, v in BASE.items() if k != "litellm-prices-tokencost-mirror"},
+    **{k: v for k, v in BASE.items() if k not in NOT_UPDATED},
     "litellm-prices-rocry-mirror": ["2026-07-24_model_prices_and_context_window.json"],
     "llm-prices-simonw": ["2026-08-05_data/openai.json", "2026-08-05_data/anthropic.json"],
     "openrouter-sui414": [
@@ -74,7 +83,11 @@ SERVED = {
         "2025-12-03_HEAD/data/external_benchmark_gsm8k.csv",
     ],
 }
-BASE_IMPORTERS = [f"analysis.data.importers.{s.name}" for s in update.STEPS]
+BASE_IMPORTERS = [
+    *(f"analysis.data.importers.{s.name}" for s in update.STEPS),
+    "analysis.data.importers.mlperf",
+    "analysis.data.importers.digests",
+]
 # How the server misbehaves, by path in the repository.
 NOT_FOUND = "data/cpiai.csv"
 SHORT = "prices/providers/openai.yml"  # Content-Length says more than is sent
@@ -163,9 +176,14 @@ def world(sources_dir, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("update")
     base_sources = tmp / "base-sources"
     copy_sources(sources_dir, base_sources, BASE)
+    (tmp / "seeds").mkdir()  # the digests importer reads the seeds beside the sources folder
+    for name in digests.DIGESTS:
+        shutil.copyfile(sources_dir.parent / "seeds" / name, tmp / "seeds" / name)
     root = tmp / "data"
     frames, sources = build.run_importers(base_sources, BASE_IMPORTERS)
-    tables = build.assemble(update.complete(frames), sources)  # no mlperf, claims: empty
+    tables = build.assemble(update.complete(frames), sources)
+    empty = [t for t, df in tables.items() if df.height == 0]
+    assert not empty, f"base release would have header-only tables: {empty}"
     build.write_version(tables, root, "2026-11-01", "day one")
     served = tmp / "served"
     rows = copy_sources(sources_dir, served, SERVED)
