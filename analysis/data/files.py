@@ -58,7 +58,8 @@ def read_json(path: Path) -> object:
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        truncated = e.pos >= len(text.rstrip())
+        # A cut inside a string is reported where the string starts, not at the end.
+        truncated = e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string")
         what = f"file ends early (truncated?): {e.msg}" if truncated else e.msg
         raise DataError(
             Problem(

@@ -25,7 +25,7 @@ import polars as pl
 from analysis.data import files, paths, rules
 from analysis.data.descriptor import descriptor_problems
 from analysis.data.errors import DataError, Problem, fail
-from analysis.data.schema import TABLES
+from analysis.data.schema import TABLE_ORDER, TABLES
 
 VERSION_ENV = "BOOK_DATA_VERSION"
 
@@ -170,7 +170,24 @@ def load(table: str, version: str | None = None, root: Path | None = None) -> pl
     if table not in TABLES:
         raise KeyError(f"unknown table {table!r}; tables are {', '.join(TABLES)}")
     v = current_version(version, root)
+    declared = tables(v, root)
+    if table not in declared:
+        raise fail(
+            version_dir(v, root) / "datapackage.json",
+            None,
+            "resources",
+            table,
+            f"data version {v} has no table {table!r} (it predates it); its tables are "
+            + ", ".join(declared),
+        )
     return _load_cached(table, v, str(data_dir(root)))
+
+
+def tables(version: str | None = None, root: Path | None = None) -> list[str]:
+    """The tables a data version holds, as its datapackage.json declares them (an older
+    release may predate newer tables), in the schema's order."""
+    names = {r.get("name") for r in datapackage(version, root).get("resources", [])}
+    return [t for t in TABLE_ORDER if t in names]
 
 
 def datapackage(version: str | None = None, root: Path | None = None) -> dict:

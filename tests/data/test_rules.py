@@ -137,20 +137,34 @@ def test_version_names():
 
 def test_a_second_release_on_one_day_renders(tmp_path: Path, monkeypatch):
     """`YYYY-MM-DD.N` used to crash the a16z reproduction (it read the version as a date)."""
-    from analysis.methods import llmflation
+    from analysis.report import results
 
     root = tmp_path / "data"
-    tables = {t: data.load(t, "2026-11-30") for t in TABLE_ORDER}
-    # Rules newer than 2026-11-30 apply to the new version: its GPU-hours must be above $0.00.
-    tables["gpu_hour_prices"] = tables["gpu_hour_prices"].filter(pl.col("usd_per_gpu_hour") > 0)
-    build.write_version(tables, root, "2026-11-30.2", "a second release on the same day")
+    # A new version holds every table the schema has now: it is cut from the latest release.
+    base = data.latest_version()
+    assert data.tables(base) == TABLE_ORDER
+    tables = {t: data.load(t, base) for t in TABLE_ORDER}
+    second = f"{base}.2"
+    build.write_version(tables, root, second, "a second release on the same day")
     monkeypatch.setattr(paths, "DATA_DIR", root)
-    assert data.latest_version() == "2026-11-30.2"
-    series, fits = llmflation.reproduce_a16z("2026-11-30.2")
-    assert fits["data_version"] == "2026-11-30.2" and series.height > 0
+    assert data.latest_version() == second
+    series, fits = results.a16z(second)
+    assert fits["data_version"] == second and series.height > 0
     assert data.citation().startswith(
-        "The Economics of AI Inference: data, data version 2026-11-30.2 (released 2026-11-30)"
+        f"The Economics of AI Inference: data, data version {second} (released {base})"
     )
+
+
+def test_an_older_release_loads_the_tables_it_declares_and_no_others():
+    """2026-11-30 predates the observations table and the curated columns."""
+    path = DATA_DIR / "2026-11-30" / "datapackage.json"
+    declared = [r["name"] for r in json.loads(path.read_text())["resources"]]
+    assert "observations" not in declared
+    assert data.tables("2026-11-30") == [t for t in TABLE_ORDER if t in declared]
+    with pytest.raises(DataError, match="has no table 'observations'"):
+        data.load("observations", "2026-11-30")
+    gpu = data.load("gpu_hour_prices", "2026-11-30")
+    assert gpu["flags"].is_null().all()  # a column the release predates loads as nulls
 
 
 def test_the_data_root_is_validated_version_by_version():
@@ -159,7 +173,10 @@ def test_the_data_root_is_validated_version_by_version():
     assert report.problems == []
     run = cli("data", "validate", "--data-dir", str(DATA_DIR))
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "(versions 2026-11-30): 0 problem(s)" in run.stderr
+    listed = ", ".join(
+        r["version"] for r in json.loads((DATA_DIR / "versions.json").read_text())["releases"]
+    )
+    assert f"(versions {listed}): 0 problem(s)" in run.stderr
 
 
 def test_a_folder_with_no_data_says_where_to_point(tmp_path: Path):
