@@ -21,6 +21,7 @@ from functools import cache
 
 import polars as pl
 
+from analysis.chapters import published
 from analysis.data.cache import cached
 from analysis.figures.outlook import benchmark_name
 from analysis.methods import fixed_capability as fc
@@ -486,4 +487,5 @@ def _compute(v: str) -> QualityAdjusted:
     q.update(claim_quotes(token_prices, results.table("claims", v)))
     # The rows the anomaly rules took out of the tables this page reads (issue 9).
     q["removed"] = Quote(results.removed_text(("token_prices", "benchmark_scores"), v))
+    q["decomposition"] = published.compute(v).q.decomposition
     return QualityAdjusted(fits, rules, index, b, q)
