@@ -306,6 +306,13 @@ def write_panel(folder: Path, rows: int, *, bad_share: float = 0.02, seed: int =
     }
     for name, df in tables.items():
         cols = TABLES[name].column_names
+        # The curated columns (developer, spells, flags, ...) are optional: written empty, except
+        # the developer, which a synthetic model takes from its organisation.
+        if name == "models" and "developer" not in df.columns:
+            df = df.with_columns(pl.col("organization").alias("developer"))
+        df = df.with_columns(
+            pl.lit(None, dtype=pl.String).alias(c) for c in cols if c not in df.columns
+        )
         df.select(cols).write_csv(folder / f"{name}.csv", date_format="%Y-%m-%d")
     (folder / "panel.json").write_text(
         json.dumps({"rows": broken.height, "bad_cells": n_bad, "duplicate_rows": n_dup})

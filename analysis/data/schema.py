@@ -652,7 +652,7 @@ class Check:
     rule: str
     bad: Callable[[], pl.Expr]
     after_version: str | None = None
-    needs: tuple[str, ...] = ()  # other columns the expression reads (absent: rule not applied)
+    needs: tuple[str, ...] = ()  # other columns it reads (absent in an older release: null)
 
 
 PERCENT_SCORE = "percent"
@@ -669,8 +669,10 @@ CHECKS: list[Check] = [
         "constraint-error: exclusiveMinimum: a GPU-hour price must be above $0.00 (a zero is a "
         "missing or unavailable quote, not a price) unless the row is flagged zero_not_offered",
         # Curated releases keep a source's zero quotes, flagged, with their provenance.
-        lambda: (pl.col("usd_per_gpu_hour") <= 0)
-        & ~pl.col("flags").fill_null("").str.contains("zero_not_offered", literal=True),
+        lambda: (
+            (pl.col("usd_per_gpu_hour") <= 0)
+            & ~pl.col("flags").fill_null("").str.contains("zero_not_offered", literal=True)
+        ),
         # 2026-11-30 holds 66 RunPod zero quotes (runpod_daily.csv, secure cloud, 2026-07/08).
         after_version="2026-11-30",
         needs=("flags",),
