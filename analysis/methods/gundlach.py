@@ -158,26 +158,8 @@ def usable(rows: pl.DataFrame, price_col: str) -> pl.DataFrame:
 
 def running_frontier(obs: pl.DataFrame) -> pl.DataFrame:
     """Rule 6: the rows no other row dated on or before them dominates (at most as expensive,
-    at least as good, strictly better on one)."""
-    other = obs.select(
-        pl.col("row").alias("j_row"),
-        pl.col("date").alias("j_date"),
-        pl.col("price").alias("j_price"),
-        pl.col("score").alias("j_score"),
-    )
-    dominated = (
-        obs.join(other, how="cross")
-        .filter(
-            (pl.col("j_row") != pl.col("row"))
-            & (pl.col("j_date") <= pl.col("date"))
-            & (pl.col("j_price") <= pl.col("price"))
-            & (pl.col("j_score") >= pl.col("score"))
-            & ((pl.col("j_price") < pl.col("price")) | (pl.col("j_score") > pl.col("score")))
-        )
-        .select("row")
-        .unique()
-    )
-    return obs.join(dominated, on="row", how="anti").sort("date", "row")
+    at least as good, strictly better on one): the book's frontier rule over price rows."""
+    return hedonic.running_frontier(obs, key="row")
 
 
 def sample(obs: pl.DataFrame, name: str) -> pl.DataFrame:

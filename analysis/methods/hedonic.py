@@ -166,11 +166,11 @@ def observations(
     )
 
 
-def running_frontier(obs: pl.DataFrame) -> pl.DataFrame:
-    """The models no earlier-or-same-date model dominates (cheaper-or-equal and at least as good,
-    strictly better on one)."""
+def running_frontier(obs: pl.DataFrame, key: str = "model_id") -> pl.DataFrame:
+    """The rows no earlier-or-same-date row dominates (cheaper-or-equal and at least as good,
+    strictly better on one); `key` identifies a row (a model, or one price observation)."""
     other = obs.select(
-        pl.col("model_id").alias("j_model"),
+        pl.col(key).alias("j_key"),
         pl.col("date").alias("j_date"),
         pl.col("price").alias("j_price"),
         pl.col("score").alias("j_score"),
@@ -178,16 +178,16 @@ def running_frontier(obs: pl.DataFrame) -> pl.DataFrame:
     dominated = (
         obs.join(other, how="cross")
         .filter(
-            (pl.col("j_model") != pl.col("model_id"))
+            (pl.col("j_key") != pl.col(key))
             & (pl.col("j_date") <= pl.col("date"))
             & (pl.col("j_price") <= pl.col("price"))
             & (pl.col("j_score") >= pl.col("score"))
             & ((pl.col("j_price") < pl.col("price")) | (pl.col("j_score") > pl.col("score")))
         )
-        .select("model_id")
+        .select(key)
         .unique()
     )
-    return obs.join(dominated, on="model_id", how="anti").sort("date", "model_id")
+    return obs.join(dominated, on=key, how="anti").sort("date", key)
 
 
 def sample(obs: pl.DataFrame, name: str) -> pl.DataFrame:
