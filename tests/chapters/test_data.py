@@ -7,21 +7,17 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 from datetime import date
 
 import polars as pl
 import pytest
 
-from analysis.book import notebook
 from analysis.chapters import data as chapter
 from analysis.data import info as datainfo
 from analysis.data import release as data
 from analysis.data.paths import ROOT
 
-QMD = ROOT / "chapters" / "data.qmd"
 PINNED = "2026-11-30"  # the release the exact-text examples were read from
-EXPRESSION = re.compile(r"q\.(\w+)")
 
 
 @pytest.fixture(scope="module")
@@ -36,25 +32,6 @@ def csv_rows(table: str, version: str) -> list[dict]:
 
 
 # --- the page -----------------------------------------------------------------------------------
-
-
-def test_every_inline_expression_names_a_quote_and_every_quote_is_printed(c):
-    names = set()
-    for expr in notebook.inline_expressions(QMD.read_text(encoding="utf-8")):
-        match = EXPRESSION.fullmatch(expr)
-        assert match, f"{QMD.name}: `{{python}} {expr}` is not a quote"
-        assert match.group(1) in c.q, f"{QMD.name}: `{{python}} {expr}`: no such quote"
-        names.add(match.group(1))
-    assert names == set(c.q), f"computed but never printed: {set(c.q) - names}"
-
-
-def test_setup_cell_is_a_few_lines_and_code_cells_hold_no_formatting_or_arithmetic():
-    cells = re.findall(r"```\{python\}\n(.*?)```", QMD.read_text(encoding="utf-8"), flags=re.S)
-    setup = [line for line in cells[0].splitlines() if line and not line.startswith("#|")]
-    assert len(setup) <= 10
-    for cell in cells:
-        code = "\n".join(line for line in cell.splitlines() if not line.startswith("#|"))
-        assert not re.search(r'\bf"|\.filter\(|\[["\']|\s[-+*/]\s', code), code
 
 
 def test_compute_is_cached_per_version(c):

@@ -12,17 +12,13 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis.book import notebook
 from analysis.chapters import gpu_hour_prices as gh
 from analysis.data import release as data
-from analysis.data.paths import ROOT
 from analysis.methods import gpu_prices, prices
 from analysis.report import estimates
 from analysis.report.quote import Estimate, Quote
 
-CHAPTER = ROOT / "chapters" / "gpu-hour-prices.qmd"
 # `{python} q.name` or, on an Estimate, `{python} q.name.ci` (or .n_text, .window, .start, .end).
-INLINE = re.compile(r"^q\.([a-z0-9_]+)(?:\.(ci|n_text|window|start|end))?$")
 
 
 def _texts(quotes: dict[str, Quote]) -> dict[str, str]:
@@ -295,19 +291,6 @@ def tables() -> dict[str, pl.DataFrame]:
 @pytest.fixture(scope="module")
 def chapter() -> gh.GpuHourPrices:
     return gh.compute()
-
-
-def test_every_inline_expression_of_the_page_names_a_quote(chapter):
-    expressions = set(notebook.inline_expressions(CHAPTER.read_text(encoding="utf-8")))
-    assert len(expressions) > 100
-    for expr in expressions:
-        match = INLINE.match(expr)
-        assert match, f"{CHAPTER.name}: `{{python}} {expr}` is not a quote"
-        name, attribute = match.groups()
-        assert name in chapter.q, f"{CHAPTER.name}: no quote {name!r}"
-        if attribute:
-            assert isinstance(chapter.q[name], Estimate), f"{expr}: {name} is not an estimate"
-            assert getattr(chapter.q[name], attribute).text
 
 
 def test_compute_is_cached_per_version(chapter, tables):

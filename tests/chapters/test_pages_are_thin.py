@@ -9,6 +9,7 @@ A page written in a temporary folder proves that each rule fires.
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from pathlib import Path
 
@@ -18,7 +19,9 @@ from analysis.book import notebook
 from analysis.data.paths import ROOT
 
 MAX_SETUP_LINES = 10
-INLINE_QUOTE = re.compile(r"^q\.[a-z_][a-z0-9_]*(\.(ci|n_text|window|start|end))?$")
+INLINE_QUOTE = re.compile(r"^q\.([a-z_][a-z0-9_]*)(?:\.(ci|n_text|window|start|end))?$")
+# Pages whose every quote is printed (the others also compute quotes for their tables' text).
+ALL_PRINTED = {"index", "data", "token-prices", "fixed-capability", "quality-adjusted"}
 OPTION = re.compile(r"^\s*#\|")
 
 
@@ -80,3 +83,25 @@ def test_each_rule_fires_on_a_fat_page(tmp_path: Path):
     assert "fat-cell: `.filter(` in a page" in found
     assert "inline `{python} f'{x:.0f}'` does not read a quote (q.name)" in found
     assert not any("q.ok" in p for p in found)
+
+
+@pytest.mark.parametrize(
+    "qmd", notebook.book_files(ROOT), ids=lambda p: p.relative_to(ROOT).as_posix()
+)
+def test_every_inline_expression_names_a_quote_of_the_chapter_module(qmd: Path):
+    """Each `{python} q.name[.part]` of a page names a quote its chapter module computes (and,
+    on the pages in ALL_PRINTED, every quote it computes is printed)."""
+    expressions = notebook.inline_expressions(qmd.read_text(encoding="utf-8"))
+    if not expressions:
+        return  # part pages and the references hold no numbers
+    slug = notebook.chapter_slug(qmd)
+    q = importlib.import_module(f"analysis.chapters.{slug.replace('-', '_')}").compute().q
+    printed = set()
+    for expr in expressions:
+        name, part = INLINE_QUOTE.fullmatch(expr).groups()
+        assert name in q, f"{qmd.name}: `{{python}} {expr}`: no quote {name!r}"
+        if part:
+            assert getattr(q[name], part).text, expr
+        printed.add(name)
+    if slug in ALL_PRINTED:
+        assert printed == set(q), f"{qmd.name}: computed but never printed: {set(q) - printed}"

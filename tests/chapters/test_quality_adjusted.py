@@ -9,24 +9,19 @@ as the page prints them.
 
 from __future__ import annotations
 
-import re
 from datetime import date
 
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analysis.book import notebook
 from analysis.chapters import quality_adjusted as qa
-from analysis.data.paths import ROOT
 from analysis.figures.outlook import benchmark_name
 from analysis.methods import fixed_capability as fc
 from analysis.methods import hedonic, outlook
 from analysis.report import estimates, results
 
-QMD = ROOT / "chapters" / "quality-adjusted.qmd"
 PINNED = "2026-11-30"  # the release the exact-text examples were read from
-EXPRESSION = re.compile(r"q\.(\w+)(?:\.(ci|n_text|window|start|end))?")
 
 
 # --- phrases ------------------------------------------------------------------------------------
@@ -280,28 +275,6 @@ def test_claim_quotes_read_the_claims_table(c):
 
 
 # --- the page -----------------------------------------------------------------------------------
-
-
-def test_every_inline_expression_names_a_quote_and_every_quote_is_printed(c):
-    names = set()
-    for expr in notebook.inline_expressions(QMD.read_text(encoding="utf-8")):
-        match = EXPRESSION.fullmatch(expr)
-        assert match, f"{QMD.name}: `{{python}} {expr}` is not a quote"
-        name, part = match.groups()
-        assert name in c.q, f"{QMD.name}: `{{python}} {expr}`: no quote {name!r}"
-        if part:
-            assert getattr(c.q[name], part).text, expr
-        names.add(name)
-    assert names == set(c.q), f"computed but never printed: {set(c.q) - names}"
-
-
-def test_setup_cell_is_a_few_lines_and_code_cells_hold_no_formatting_or_arithmetic():
-    cells = re.findall(r"```\{python\}\n(.*?)```", QMD.read_text(encoding="utf-8"), flags=re.S)
-    setup = [line for line in cells[0].splitlines() if line and not line.startswith("#|")]
-    assert len(setup) <= 10
-    for cell in cells:
-        code = "\n".join(line for line in cell.splitlines() if not line.startswith("#|"))
-        assert not re.search(r'\bf"|\.filter\(|\[["\']|\s[-+*/]\s', code), code
 
 
 def test_quotes_read_as_the_page_prints_them_on_the_pinned_release():

@@ -9,22 +9,17 @@ lines, and a few quotes read as the page prints them.
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 
 import polars as pl
 import pytest
 
-from analysis.book import notebook
 from analysis.chapters import token_prices as chapter
-from analysis.data.paths import ROOT
 from analysis.methods import dispersion, llmflation
 from analysis.methods import list_prices as lp
 from analysis.report import estimates, results
 
-QMD = ROOT / "chapters" / "token-prices.qmd"
 PINNED = "2026-11-30"  # the release the exact-text examples were read from
-EXPRESSION = re.compile(r"q\.(\w+)(?:\.(ci|n_text|window|start|end))?")
 
 
 @pytest.fixture(scope="module")
@@ -39,28 +34,6 @@ def tables() -> dict[str, pl.DataFrame]:
 
 
 # --- the page -----------------------------------------------------------------------------------
-
-
-def test_every_inline_expression_names_a_quote_and_every_quote_is_printed(c):
-    names = set()
-    for expr in notebook.inline_expressions(QMD.read_text(encoding="utf-8")):
-        match = EXPRESSION.fullmatch(expr)
-        assert match, f"{QMD.name}: `{{python}} {expr}` is not a quote"
-        name, part = match.groups()
-        assert name in c.q, f"{QMD.name}: `{{python}} {expr}`: no quote {name!r}"
-        if part:
-            assert getattr(c.q[name], part).text, expr
-        names.add(name)
-    assert names == set(c.q), f"computed but never printed: {set(c.q) - names}"
-
-
-def test_setup_cell_is_a_few_lines_and_code_cells_hold_no_formatting_or_arithmetic():
-    cells = re.findall(r"```\{python\}\n(.*?)```", QMD.read_text(encoding="utf-8"), flags=re.S)
-    setup = [line for line in cells[0].splitlines() if line and not line.startswith("#|")]
-    assert len(setup) <= 10
-    for cell in cells:
-        code = "\n".join(line for line in cell.splitlines() if not line.startswith("#|"))
-        assert not re.search(r'\bf"|\.filter\(|\[["\']|\s[-+*/]\s', code), code
 
 
 def test_compute_is_cached_per_version(c):

@@ -12,17 +12,13 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis.book import notebook
 from analysis.chapters import tokens_per_dollar as tc
 from analysis.data import release as data
-from analysis.data.paths import ROOT
 from analysis.methods import prices
 from analysis.methods import tokens_per_dollar as tpd
 from analysis.report import estimates
 from analysis.report.quote import Estimate, Quote
 
-CHAPTER = ROOT / "chapters" / "tokens-per-dollar.qmd"
-INLINE = re.compile(r"^q\.([a-z0-9_]+)(?:\.(ci|n_text|window|start|end))?$")
 V40, V51 = date(2024, 3, 27), date(2025, 9, 4)
 
 
@@ -254,18 +250,6 @@ def tables() -> dict[str, pl.DataFrame]:
 @pytest.fixture(scope="module")
 def chapter() -> tc.TokensPerDollar:
     return tc.compute()
-
-
-def test_every_inline_expression_of_the_page_names_a_quote(chapter):
-    expressions = set(notebook.inline_expressions(CHAPTER.read_text(encoding="utf-8")))
-    assert len(expressions) > 50
-    for expr in expressions:
-        match = INLINE.match(expr)
-        assert match, f"{CHAPTER.name}: `{{python}} {expr}` is not a quote"
-        name, attribute = match.groups()
-        assert name in chapter.q, f"{CHAPTER.name}: no quote {name!r}"
-        if attribute:
-            assert isinstance(chapter.q[name], Estimate), f"{expr}: {name} is not an estimate"
 
 
 def test_compute_is_cached_per_version(chapter, tables):
