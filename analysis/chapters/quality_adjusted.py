@@ -25,7 +25,7 @@ from analysis.chapters import published
 from analysis.data.cache import cached
 from analysis.figures.outlook import benchmark_name
 from analysis.methods import fixed_capability as fc
-from analysis.methods import hedonic, outlook
+from analysis.methods import gundlach, hedonic, outlook
 from analysis.methods.trends import DeclineFit
 from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote, Quotes, fmt_count, fmt_day
@@ -488,4 +488,5 @@ def _compute(v: str) -> QualityAdjusted:
     # The rows the anomaly rules took out of the tables this page reads (issue 9).
     q["removed"] = Quote(results.removed_text(("token_prices", "benchmark_scores"), v))
     q["decomposition"] = published.compute(v).q.decomposition
+    q["paper_range"] = Quote(gundlach.PUBLISHED_FRONTIER_RANGE, "stated_factor")
     return QualityAdjusted(fits, rules, index, b, q)
