@@ -167,6 +167,7 @@ def _data_export(args) -> int:
 
 
 def _data_diff(args) -> int:
+    from analysis.data import changes
     from analysis.data import info as datainfo
 
     rows = datainfo.diff(args.v1, args.v2)
@@ -184,6 +185,11 @@ def _data_diff(args) -> int:
             if "source rows" in r["step"] or r["step"].startswith(("merged", "split"))
             else f"{r['table']},{r['step']},{r['rows']}"
         )
+    print()
+    print("Rows added, changed and removed per table and source:")
+    print("table,source_id,added,changed,removed")
+    for r in changes.changes(args.v1, args.v2).iter_rows(named=True):
+        print(f"{r['table']},{r['source_id'] or ''},{r['added']},{r['changed']},{r['removed']}")
     return 0
 
 

@@ -17,9 +17,10 @@ from pathlib import Path
 import polars as pl
 from rich.progress import Progress
 
-from analysis.data import files, providers
+from analysis.data import files, inputs, providers
 from analysis.data import release as data_mod
 from analysis.data.errors import DataError, Problem
+from analysis.data.importers.new_sources import NEW_IMPORTERS
 from analysis.data.schema import TABLE_ORDER, TABLES
 from analysis.data.validate import resource_descriptor, validate_folder
 
@@ -41,6 +42,7 @@ IMPORTERS = [
     "analysis.data.importers.fred",
     "analysis.data.importers.digests",
     "analysis.data.importers.model_metadata",
+    *NEW_IMPORTERS,  # the ten folders added on 2026-12-01 (sources README, Part II)
 ]
 
 PACKAGE_TITLE = "The Economics of AI Inference: data"
@@ -112,6 +114,7 @@ ORIGINAL_CURRENCY = [
     "input_original_per_mtok",
     "output_original_per_mtok",
     "blended_original_per_mtok",
+    "cached_input_original_per_mtok",
 ]
 
 
@@ -141,6 +144,8 @@ def curate(merged: dict[str, pl.DataFrame]) -> tuple[dict[str, pl.DataFrame], li
         [pl.when(usd).then(None).otherwise(pl.col(c)).alias(c) for c in ORIGINAL_CURRENCY]
     )
     tables = {"models": out["models"]}
+    if "aa_snapshots" in out:
+        tables["aa_snapshots"] = out["aa_snapshots"]
     obs = []
     tables["token_prices"], o = spells.curate_prices(tp)
     obs.append(o)
@@ -214,8 +219,10 @@ def write_version(
     version: str,
     description: str,
     flag_counts: list[dict] | None = None,
+    build_inputs: dict | None = None,
 ) -> Path:
-    """Write data/<version>/ atomically and record it in data/versions.json."""
+    """Write data/<version>/ atomically and record it in data/versions.json. `build_inputs`: the
+    descriptor's record of the raw files read (`inputs.section`)."""
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
     dest = root / version
@@ -243,6 +250,8 @@ def write_version(
         }
         if flag_counts is not None:
             descriptor["flag_rules"] = flag_rules(flag_counts)
+        if build_inputs is not None:
+            descriptor[inputs.SECTION] = build_inputs
         (stage / "datapackage.json").write_text(
             json.dumps(descriptor, indent=2) + "\n", encoding="utf-8"
         )
@@ -322,6 +331,16 @@ def build(
     description: str,
     modules: list[str] = IMPORTERS,
 ) -> Path:
-    frames, sources = run_importers(Path(sources_dir), modules)
+    """Build `version` from the raw files under `sources_dir` (and `seeds/` beside it).
+
+    Every raw file is checked against its folder's `_PROVENANCE.tsv` before anything is read, and
+    again after the importers ran (a file changed during the build is caught too); the release's
+    descriptor records them all (`build_inputs`), so it can be rebuilt from exactly those bytes.
+    """
+    sources_dir = Path(sources_dir)
+    pinned = inputs.list_inputs(sources_dir)
+    frames, sources = run_importers(sources_dir, modules)
+    inputs.verify(sources_dir, pinned)
     tables, counts = assemble_with_counts(frames, sources)
-    return write_version(tables, out_root, version, description, counts)
+    section = inputs.section(pinned, list(modules))
+    return write_version(tables, out_root, version, description, counts, section)

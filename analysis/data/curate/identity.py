@@ -567,7 +567,11 @@ def identify(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     named = [t for t in ("token_prices", "benchmark_scores") if t in tables]
     if not named:
         return {}
-    names = pl.concat([tables[t].select(NAME_KEYS) for t in named]).unique()
+    # Leaderboard snapshots name models as their source's prices and scores do; they only
+    # take a model_id (by name, no alias-by-date step: AA names dated entries itself).
+    snapshots = tables.get("aa_snapshots")
+    listed = [tables[t] for t in named] + ([snapshots] if snapshots is not None else [])
+    names = pl.concat([df.select(NAME_KEYS) for df in listed]).unique()
     resolved = resolve_names(names, info)
     info_ids = models.resolve(info, info) if info is not None and not info.is_empty() else None
     # Release dates of identified models, for moving aliases (a preliminary models table).
@@ -614,6 +618,23 @@ def identify(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
         if t == "benchmark_scores":
             df = df.drop("provider", "input_usd_per_mtok", "output_usd_per_mtok", "last_seen")
         out[t] = df.drop("model_hint", "namespace", "moving_alias", "unresolved_reason")
+    if snapshots is not None:
+        snap = snapshots.join(resolved, on=NAME_KEYS, how="left", nulls_equal=True)
+        refs.append(
+            snap.select(
+                "model_id",
+                "source_id",
+                "source_model_name",
+                "identified_by",
+                "namespace",
+                pl.when(pl.col("identified_by").is_null())
+                .then(pl.lit(REASONS["unknown"]))
+                .otherwise(pl.lit(None, dtype=pl.String))
+                .alias("unresolved_reason"),
+                pl.lit(None, dtype=pl.String).alias("alias_of"),
+            )
+        )
+        out["aa_snapshots"] = snap.select(["model_id", *snapshots.columns]).drop("model_hint")
     ref = pl.concat(refs).with_columns(
         # a row resolved by date to a snapshot is identified like the snapshot
         pl.when(pl.col("alias_of").is_not_null() & pl.col("unresolved_reason").is_null())
