@@ -658,7 +658,7 @@ def _relocate(df: pl.DataFrame, renamed: dict[str, tuple[str, str]]) -> pl.DataF
 def _importer_frame(table: str) -> pl.DataFrame:
     """An empty frame shaped as an importer gives `table` (the build needs every table)."""
     schema = dict(TABLES[table].polars_schema)
-    if table in ("token_prices", "benchmark_scores"):
+    if table in ("token_prices", "benchmark_scores", "aa_snapshots"):  # named, not yet identified
         schema.pop("model_id")
         schema.pop("first_party", None)
         schema["model_hint"] = pl.String()

@@ -68,8 +68,27 @@ BASE = {
         "v4.1_2024-11-05_summary_results.json",
         "v5.1_2025-09-09_summary_results.json",
     ],
+    # One file (or one system and its log) per feed table of the folders added on 2026-12-01.
+    "mlperf-training-v5.0-v5.1": [
+        "v5.0_2025-06-17/Nebius/systems/nebius_soperator_8xH200_n64_ngc25.01_nemo.json",
+        "v5.0_2025-06-17/Nebius/results/nebius_soperator_8xH200_n64_ngc25.01_nemo/llama31_405b/result_1.txt",
+    ],
+    "inferencemax-raw-mantile": [
+        "2026-01-28_HEAD/reconcile/by_model/openai_GPT-OSS-120B/inferencemax.csv",
+        "2026-01-28_HEAD/reconcile/sources/inferencemax/raw/run_20218553330/agg_bmk.json",
+    ],
+    "inferencex-tco-assumptions": ["2026-04-02_packages__app__src__lib__constants.ts"],
+    "aa-leaderboards-oolong": ["2026-04-10_llms.json"],
+    "deepseek-tou-ratecards": ["2026-08-20_dsh-meter__docs__pricing.json"],
 }
-NOT_UPDATED = {"litellm-prices-tokencost-mirror", "mlperf-inference"}  # base only, never served
+FEEDS = {  # base only, never served: no update step reads them
+    "mlperf-training-v5.0-v5.1": "mlperf_training",
+    "inferencemax-raw-mantile": "inferencemax",
+    "inferencex-tco-assumptions": "inferencex_tco",
+    "aa-leaderboards-oolong": "aa_leaderboards",
+    "deepseek-tou-ratecards": "deepseek_tou",
+}
+NOT_UPDATED = {"litellm-prices-tokencost-mirror", "mlperf-inference", *FEEDS}
 SERVED = {
     **{k: v for k, v in BASE.items() if k not in NOT_UPDATED},
     "litellm-prices-rocry-mirror": ["2026-07-24_model_prices_and_context_window.json"],
@@ -87,6 +106,7 @@ BASE_IMPORTERS = [
     *(f"analysis.data.importers.{s.name}" for s in update.STEPS),
     "analysis.data.importers.mlperf",
     "analysis.data.importers.digests",
+    *(f"analysis.data.importers.{m}" for m in FEEDS.values()),
 ]
 # How the server misbehaves, by path in the repository.
 NOT_FOUND = "data/cpiai.csv"
