@@ -52,12 +52,11 @@ def next_version(root: Path, today: date | None = None) -> str:
             day,
             f"today is before the latest release ({latest[0]}); give the version explicitly",
         )
-    if day not in taken:
+    # After the day's last release (`today.2` taken alone still makes the next `today.3`).
+    used = [version_key(v)[1] for v in taken if VERSION_RE.match(v) and version_key(v)[0] == day]
+    if not used:
         return day
-    n = 2
-    while f"{day}.{n}" in taken:
-        n += 1
-    return f"{day}.{n}"
+    return f"{day}.{max(used) + 1}"
 
 
 def _write_table(stage: Path, base_dir: Path, table: str, rows: pl.DataFrame | None) -> None:

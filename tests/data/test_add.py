@@ -285,13 +285,14 @@ def test_benchmark_scores_need_a_known_benchmark_or_the_flag(root, tmp_path):
 
 
 def test_versions_are_named_by_day_then_n(root):
-    today = cut.version_key(LATEST)[0]
-    from datetime import date
+    from datetime import date, timedelta
 
+    today, n = cut.version_key(LATEST)  # the latest release is the day's n-th
     day = date.fromisoformat(today)
-    assert cut.next_version(root, day) == f"{today}.2"
-    (root / f"{today}.2").mkdir()  # a folder without a release still takes the name
-    assert cut.next_version(root, day) == f"{today}.3"
+    assert cut.next_version(root, day) == f"{today}.{n + 1}"
+    (root / f"{today}.{n + 1}").mkdir()  # a folder without a release still takes the name
+    assert cut.next_version(root, day) == f"{today}.{n + 2}"
+    assert cut.next_version(root, day + timedelta(days=1)) == (day + timedelta(days=1)).isoformat()
     assert sorted(["2026-12-01.10", "2026-12-01.2", "2026-12-01"], key=cut.version_key) == [
         "2026-12-01",
         "2026-12-01.2",
