@@ -23,6 +23,7 @@ from pathlib import Path
 
 import polars as pl
 
+from analysis.data import inputs
 from analysis.data import release as data_mod
 from analysis.data.errors import DataError, Problem, fail
 from analysis.data.schema import TABLE_ORDER
@@ -89,7 +90,8 @@ def _descriptor(stage: Path, base_descriptor: dict, version: str, description: s
             resource_descriptor(t, path.name, data_mod.sha256(path))
             | {"bytes": path.stat().st_size}
         )
-    out = {k: v for k, v in base_descriptor.items() if k != "resources"}
+    # The base's build inputs made the base: this version adds rows they do not hold.
+    out = {k: v for k, v in base_descriptor.items() if k not in ("resources", inputs.SECTION)}
     out.update(
         {
             "version": version,

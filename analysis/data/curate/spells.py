@@ -20,6 +20,8 @@ price long after a cut. This module turns the runs into the facts they report:
   mark `superseded_stale`. `valid_to` is the last day a price is in force: the day before the
   next price's first evidence, else the last date a source saw it, or empty while a source's
   newest snapshot still shows it.
+- **Own rows**: a source of dated price points (Epoch's tables) or a hand entry (`data add`)
+  keeps one row per row it gives (`own_rows`), in force until its next row of the offer.
 - **Facts**: a spell's prices are its run's input, output and blended prices (the fact); cached
   and batch prices come from the first source, in `SOURCE_PRECEDENCE`, that states them.
 
@@ -54,6 +56,9 @@ SOURCE_PRECEDENCE = [
 # is not "still listed". Downstream copies continued by another source: their last snapshot is not the newest
 # evidence (tokencost copies LiteLLM's file and stopped in 2025-09; the RoCry mirror goes on).
 HISTORICAL = frozenset({"epoch-llm-price-trends"})
+# Rows a reader entered by hand (`data add`; their sources' ids start so): each is what its
+# reader read on that day, kept as entered, one row per line, like the dated price points above.
+HAND_ENTERED = "hand-"
 CONTINUED_BY = {"tokencost": "litellm-rocry", "tokencost-yaml": "litellm-rocry"}
 FACT = [
     "input_usd_per_mtok",
@@ -74,6 +79,11 @@ OFFER = [
     "region",
     "currency",
 ]
+
+
+def own_rows(source_id: str) -> bool:
+    """Whether each row of the source stays its own row (dated price points, hand entries)."""
+    return source_id in HISTORICAL or source_id.startswith(HAND_ENTERED)
 
 
 def _rank(source_id: str) -> int:
@@ -141,8 +151,11 @@ def fold_regions(prices: pl.DataFrame) -> pl.DataFrame:
     regional = df.filter(pl.col("region").is_not_null())
     if regional.is_empty():
         return prices
+    # Another key: a key's own runs (a release's and a new snapshot's, `panel.extend`) are
+    # one route, not two.
     pairs = regional.join(df, on=key, how="inner", suffix="_o", nulls_equal=True).filter(
         (pl.col("_i") != pl.col("_i_o"))
+        & (pl.col("source_model_name") != pl.col("source_model_name_o"))
         & (pl.col("date_o") <= pl.col("_end"))
         & (pl.col("_end_o") >= pl.col("date"))
     )
@@ -222,7 +235,7 @@ def curate_prices(
         end = row["last_seen"] or row["date"]
         run = Run(row, row["date"], end, _fact(row), row["source_id"])
         key = tuple(row[c] for c in OFFER)
-        if row["source_id"] in HISTORICAL:
+        if own_rows(row["source_id"]):
             historical.setdefault((*key, row["source_id"]), []).append(run)
         else:
             groups.setdefault(key, []).append(run)
