@@ -128,6 +128,24 @@ def record_release(root: Path, version: str, description: str) -> None:
     tmp.replace(index)
 
 
+def flag_rules(root: Path, base: str, added: list[dict]) -> list[dict]:
+    """The descriptor's rule counts of a version that adds rows to `base`: the base's counts
+    plus those of the rows added (`panel.Extension.flag_counts`: each judged beside every row,
+    as its flags were)."""
+    from analysis.data.build import flag_rules as described
+
+    before = data_mod.datapackage(base, root).get("flag_rules", [])
+    old = {(r["rule"], r["table"]): r for r in before}
+    summed = []
+    for c in added:
+        o = old.get((c["rule"], c["table"]), {})
+        summed.append(
+            {k: c[k] + o.get(k, 0) for k in ("flagged", "not_evaluable", "rows")}
+            | {"rule": c["rule"], "table": c["table"]}
+        )
+    return described(summed)
+
+
 def cut_version(
     tables: dict[str, pl.DataFrame],
     description: str,

@@ -670,24 +670,6 @@ def extension(
     return ext, {t: build._finish(t, df) for t, df in tables.items() if t in TABLE_ORDER}
 
 
-def previous_rules(root: Path, version: str) -> list[dict]:
-    return data_mod.datapackage(version, root).get("flag_rules", [])
-
-
-def flag_rules(before: list[dict], added: list[dict]) -> list[dict]:
-    """The descriptor's rule counts of a version that adds rows to one: the release's counts
-    plus those of the rows added (each judged beside every row, as its flags were)."""
-    old = {(r["rule"], r["table"]): r for r in before}
-    summed = []
-    for c in added:
-        o = old.get((c["rule"], c["table"]), {})
-        summed.append(
-            {k: c[k] + o.get(k, 0) for k in ("flagged", "not_evaluable", "rows")}
-            | {"rule": c["rule"], "table": c["table"]}
-        )
-    return build.flag_rules(summed)
-
-
 def update(
     root: Path | None = None,
     store: Path | None = None,
@@ -747,7 +729,7 @@ def update(
         f"{base} plus new observations from the live public files ({', '.join(done)}): {counts}."
     )
     extra = {
-        "flag_rules": flag_rules(previous_rules(root, base), ext.flag_counts(added)),
+        "flag_rules": cut.flag_rules(root, base, ext.flag_counts(added)),
         "raw_inputs": [
             {
                 "path": r.file,

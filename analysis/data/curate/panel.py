@@ -22,7 +22,7 @@ never rewritten, so its rows cannot simply be built again with the new ones. Ins
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 import polars as pl
@@ -120,18 +120,25 @@ def released_scores(scores: pl.DataFrame, observations: pl.DataFrame) -> pl.Data
 
 
 def curate(
-    merged: dict[str, pl.DataFrame], release: Release | None = None
+    merged: dict[str, pl.DataFrame],
+    release: Release | None = None,
+    pins: pl.DataFrame | None = None,
 ) -> tuple[dict[str, pl.DataFrame], list[dict]]:
     """The curated tables from the importers' frames, and the count of rows each flag rule
     flagged or could not evaluate. With `release`, curated over the release's observations and
-    these (see the module docstring); the counts are then of the rows not in the release."""
+    these (see the module docstring); the counts are then of the rows not in the release.
+    `pins` (`identity.SEEN` rows) names models for new rows as the release's own names do
+    (`data add` resolves hand-entered names itself)."""
     merged = dict(merged)
     for t in FLAGGED:
         if t in merged:
             cols = DERIVED_PRICES if t == "token_prices" else DERIVED
             merged[t] = merged[t].drop([c for c in merged[t].columns if c in cols])
-    out = identity.identify(merged, release.prior() if release is not None else None)
-    if "token_prices" not in out and "gpu_hour_prices" not in merged:
+    prior = release.prior() if release is not None else None
+    if prior is not None and pins is not None:
+        prior = replace(prior, seen=pl.concat([prior.seen, pins.select(identity.SEEN)]))
+    out = identity.identify(merged, prior)
+    if not any(t in out for t in FLAGGED) and "gpu_hour_prices" not in merged:
         return {**merged, **out}, []
     tables: dict[str, pl.DataFrame] = {}
     if "models" in out:
@@ -161,9 +168,8 @@ def curate(
         obs.append(o)
         if release is not None:  # judged beside the released quotes (each quote is one fact)
             old = release.gpu_hour_prices.drop("flags")
-            fresh = ~tables["gpu_hour_prices"]["row_id"].is_in(old["row_id"].implode())
             tables["gpu_hour_prices"] = pl.concat(
-                [old, tables["gpu_hour_prices"].filter(fresh)], how="diagonal_relaxed"
+                [old, tables["gpu_hour_prices"]], how="diagonal_relaxed"
             )
     if release is not None and "models" in tables:  # the rules read the release's models too
         new_models = tables["models"].join(release.models, on="model_id", how="anti")
@@ -255,10 +261,24 @@ class Extension:
         }
         return flags.apply(self.tables, mask)[1]
 
+    def rows_of(self, table: str, links: pl.DataFrame) -> pl.DataFrame:
+        """The curated rows of `table` behind `links` (source_id, source_locator,
+        source_model_name), whether or not the release has them, once each."""
+        mine = self.tables["observations"].join(
+            links.rename({"source_model_name": "source_name"}),
+            on=["source_id", "source_locator", "source_name"],
+            how="semi",
+        )
+        ids = mine.filter(pl.col("table") == table)["row_id"].implode()
+        rows = self.tables[table].filter(pl.col("row_id").is_in(ids))
+        return rows.unique("row_id", keep="last", maintain_order=True)
 
-def extend(release: Release, merged: dict[str, pl.DataFrame]) -> Extension:
+
+def extend(
+    release: Release, merged: dict[str, pl.DataFrame], pins: pl.DataFrame | None = None
+) -> Extension:
     """The rows `merged` (the importers' frames, or hand-entered rows) add to `release`."""
-    tables, _ = curate(merged, release)
+    tables, _ = curate(merged, release, pins)
     obs = [tables["observations"]]
     rows = {t: tables[t].filter(~released(release, tables, obs, t)) for t in FLAGGED if t in tables}
     keep = pl.concat(
