@@ -23,7 +23,6 @@ never rewritten, so its rows cannot simply be built again with the new ones. Ins
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import date
 
 import polars as pl
 
@@ -88,18 +87,18 @@ def _links(observations: pl.DataFrame, table: str) -> pl.DataFrame:
 def _runs(rows: pl.DataFrame, links: pl.DataFrame) -> pl.DataFrame:
     """One row per link, its row's columns with the link's source, name, locator and dates.
 
-    Two released rows that share an id (stale copies of one offer from one day) cannot say which
-    link is whose: a shared id's links count only as their own row's first observation."""
+    Two released rows may share an id (stale copies of one offer from one day, at two prices:
+    `spells._stale_row` keys them by offer and day): their links cannot say which is whose, so
+    each counts for both, as the stale evidence of both prices."""
     own = {c: f"_{c}" for c in ("source_id", "source_model_name", "source_locator", "date")}
     body = rows.drop([c for c in [*NOT_RUN[:2], *NOT_RUN[3:], "last_seen"] if c in rows.columns])
-    body = body.rename(own).with_columns(pl.col("row_id").is_duplicated().alias("_shared"))
-    out = links.join(body, on="row_id", how="inner")
+    out = links.join(body.rename(own), on="row_id", how="inner")
     first = (
         (pl.col("source_id") == pl.col("_source_id"))
         & (pl.col("source_locator") == pl.col("_source_locator"))
         & (pl.col("source_model_name") == pl.col("_source_model_name"))
     )
-    return out.filter(~pl.col("_shared") | first).with_columns(first.alias("_first"))
+    return out.with_columns(first.alias("_first"))
 
 
 def released_runs(prices: pl.DataFrame, observations: pl.DataFrame) -> pl.DataFrame:
@@ -110,6 +109,48 @@ def released_runs(prices: pl.DataFrame, observations: pl.DataFrame) -> pl.DataFr
     alias = pl.when(pl.col("_first")).then(pl.col("alias_of"))
     cols = [c for c in prices.columns if c not in NOT_RUN]
     return runs.with_columns(alias.alias("alias_of")).select(cols)
+
+
+# A source's row, as an importer joins it across snapshots while the price holds.
+RUN_KEY = [
+    "source_id",
+    "source_model_name",
+    "provider",
+    "price_kind",
+    "context_tier",
+    "quantization",
+    "currency",
+]
+
+
+def continued(old: pl.DataFrame, new: pl.DataFrame) -> list[pl.DataFrame]:
+    """Released runs and new runs, a source row's first new run joined to its last released run
+    when the price is the same (an importer reading both snapshots makes them one run). Without
+    it, a new snapshot would start runs that a source listing one offer under two keys at two
+    prices (Bedrock's regional keys) turns into alternating spells. A version that added
+    nothing for a row does not record that it saw it again, so the gap since may be longer."""
+    ctx = pl.col("context_tier").fill_null("")
+    row = [c if c != "context_tier" else "_tier" for c in RUN_KEY]
+    fact = [f"_{c}" for c in spells.FACT]
+    facts = [pl.col(c).round(9).alias(f"_{c}") for c in spells.FACT]
+    end = pl.coalesce("last_seen", "date")
+    old = old.with_row_index("_o").with_columns(*facts, ctx.alias("_tier"))
+    # The row's last released runs (two, at two prices, where a shared stale id left it open).
+    last = old.filter(end == end.max().over(row))
+    new = new.with_row_index("_n").with_columns(*facts, ctx.alias("_tier"))
+    first = new.sort("date", "_n").unique(row, keep="first")
+    pairs = first.join(last, on=[*row, *fact], how="inner", nulls_equal=True, suffix="_r").filter(
+        pl.col("date") > pl.col("date_r")
+    )
+    pairs = pairs.unique("_n", keep="first")
+    ends = pairs.select("_o", end.alias("_end"))
+    old = (
+        old.join(ends, on="_o", how="left")
+        .with_columns(pl.max_horizontal("last_seen", "_end").alias("last_seen"))
+        .drop("_o", "_end", "_tier", *fact)
+    )
+    new = new.filter(~pl.col("_n").is_in(pairs["_n"].implode())).drop("_n", "_tier", *fact)
+    return [old, new]
 
 
 def released_scores(scores: pl.DataFrame, observations: pl.DataFrame) -> pl.DataFrame:
@@ -153,7 +194,7 @@ def curate(
         )
         if release is not None:
             old = released_runs(release.token_prices, release.observations)
-            tp = pl.concat([old, tp], how="diagonal_relaxed")
+            tp = pl.concat(continued(old, tp), how="diagonal_relaxed")
         tables["token_prices"], o = spells.curate_prices(tp)
         obs.append(o)
     if "benchmark_scores" in out:
@@ -188,53 +229,13 @@ def released(
     release: Release, tables: dict[str, pl.DataFrame], obs: list[pl.DataFrame], table: str
 ) -> pl.Series:
     """Whether each curated row of `table` stands for what the release holds: its id is a
-    released row's, or an observation behind it is a released one, or (prices) the release
-    has the offer at that price over overlapping dates (`same_price`)."""
+    released row's, or an observation behind it is a released one."""
     have = release.table(table)
     links = pl.concat(obs).filter(pl.col("table") == table)
     held = release.observations.filter(pl.col("table") == table)
     seen = links.join(held, on=["source_id", "source_locator"], how="semi")["row_id"]
     ids = pl.concat([have["row_id"], seen]).implode()
-    out = tables[table]["row_id"].is_in(ids)
-    if table == "token_prices":
-        out = out | same_price(have, tables[table])
-    return out
-
-
-FAR = date(9999, 12, 31)
-
-
-def _spans(prices: pl.DataFrame) -> pl.DataFrame:
-    """Offer, price and the dates a row states it: a spell from `valid_from` to `valid_to` (an
-    open spell runs on), a stale copy over the dates it was seen."""
-    spell = pl.col("valid_from").is_not_null()
-    return prices.select(
-        *[pl.col(c).fill_null("") if c == "context_tier" else pl.col(c) for c in spells.OFFER],
-        *[pl.col(c).round(9) for c in spells.FACT],
-        spell.alias("_spell"),
-        pl.coalesce("valid_from", "date").alias("_lo"),
-        pl.when(spell)
-        .then(pl.coalesce("valid_to", pl.lit(FAR)))
-        .otherwise(pl.coalesce("last_seen", "date"))
-        .alias("_hi"),
-    )
-
-
-def same_price(have: pl.DataFrame, rows: pl.DataFrame) -> pl.Series:
-    """Whether the release states each row's price of its offer already: a spell of that price
-    over overlapping dates, or, for a stale copy, any row of that price.
-
-    A source that lists one offer under several keys at two prices (Bedrock's regional and
-    cross-region keys, folded into one offer) makes the spells of the two prices alternate;
-    a new snapshot then starts spells that only restate what the release has."""
-    key = [*spells.OFFER, *spells.FACT]
-    old = _spans(have)
-    new = _spans(rows).with_row_index("_i")
-    hit = new.join(old, on=key, how="inner", nulls_equal=True, suffix="_o").filter(
-        ~pl.col("_spell")
-        | ((pl.col("_lo_o") <= pl.col("_hi")) & (pl.col("_lo") <= pl.col("_hi_o")))
-    )
-    return new["_i"].is_in(hit["_i"].implode())
+    return tables[table]["row_id"].is_in(ids)
 
 
 @dataclass(frozen=True)
