@@ -658,7 +658,7 @@ def _relocate(df: pl.DataFrame, renamed: dict[str, tuple[str, str]]) -> pl.DataF
 def _importer_frame(table: str) -> pl.DataFrame:
     """An empty frame shaped as an importer gives `table` (the build needs every table)."""
     schema = dict(TABLES[table].polars_schema)
-    if table in ("token_prices", "benchmark_scores"):
+    if table in ("token_prices", "benchmark_scores", "aa_snapshots"):
         schema.pop("model_id")
         schema.pop("first_party", None)
         schema["model_hint"] = pl.String()
@@ -750,7 +750,8 @@ def update(
             view, {u.folder for u in upstreams}, available, renamed, console
         )
         new = build.assemble(frames, sources) if imported else {}
-    previous = {t: data_mod.load(t, base, root) for t in TABLE_ORDER}
+    # The tables the base holds (one released before a table existed goes on without it).
+    previous = {t: data_mod.load(t, base, root) for t in data_mod.tables(base, root)}
     if "token_prices" in new:
         devs = pl.concat(
             [
@@ -760,7 +761,7 @@ def update(
         ).unique("model_id", keep="first", maintain_order=True)
         new["token_prices"] = _with_first_party(new["token_prices"], devs)
     merged = merge_observations(previous, new)
-    added = {t: merged[t].slice(previous[t].height) for t in TABLE_ORDER}
+    added = {t: merged[t].slice(previous[t].height) for t in previous}
     # A model or source row is added only where an added row names it.
     named_models = set(added["token_prices"]["model_id"]) | set(
         added["benchmark_scores"]["model_id"]
@@ -778,7 +779,7 @@ def update(
     report = Report(fetched, imported, skipped, added, revisions, None, base)
     if not any(df.height for t, df in added.items() if t not in ("models", "sources")):
         return report
-    tables = {t: pl.concat([previous[t], added[t]]) for t in TABLE_ORDER}
+    tables = {t: pl.concat([previous[t], added[t]]) for t in previous}
     counts = ", ".join(f"{df.height} {t}" for t, df in added.items() if df.height)
     done = [f.upstream.folder for f in fetched if not f.error]
     description = (

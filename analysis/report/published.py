@@ -16,7 +16,6 @@ the raw sources folder, and where it is absent they carry no reproduced value an
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 
 import polars as pl
@@ -152,7 +151,8 @@ def epoch_rows(token_prices, scores, models) -> list[dict]:
 
 
 def a16z_rows(token_prices, scores, version: str) -> list[dict]:
-    series = llmflation.monthly_minimum(token_prices, scores, through=date.fromisoformat(version))
+    through = results.version_date(version)
+    series = llmflation.monthly_minimum(token_prices, scores, through=through)
     fit = llmflation.a16z_fit(series, window="a16z window")
     cmd, who, key = (
         "python -m analysis reproduce a16z",
