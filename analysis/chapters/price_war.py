@@ -102,6 +102,8 @@ class PriceWar:
     hourly: pl.DataFrame  # time_of_use.hourly_prices of the workload on TOU_MODEL: the heatmap
     rises: pl.DataFrame  # time_of_use.rate_ratios of each time-of-use card against the flat one
     cny_cards: pl.DataFrame  # the CNY rate cards converted at the month's rate
+    tou_model_name: str  # the heatmap's model and source
+    tou_source: str
     evidence: dict[str, Evidence]
     q: Quotes
 
@@ -168,6 +170,8 @@ def _compute(v: str) -> PriceWar:
         hourly=hourly,
         rises=rises,
         cny_cards=cny_cards,
+        tou_model_name=named.get(TOU_MODEL, TOU_MODEL),
+        tou_source=TOU_SOURCE,
         evidence={c: evidence[c] for c in CLAIM_IDS},
         q=q,
     )
@@ -357,7 +361,11 @@ def tou_section(
             "tou_off_input": Quote(off.input, "usd"),
             "tou_off_output": Quote(off.output, "usd"),
             "tou_multiple": Quote(workload_multiple, "factor"),
-            "tou_multiple_range": Quote((min(multiples), max(multiples)), "factor"),
+            "tou_multiple_range": Quote(
+                "the same in every bucket of both currencies"
+                if min(multiples) == max(multiples)
+                else f"from {Quote((min(multiples), max(multiples)), 'factor').text} across buckets and currencies"
+            ),
             "tou_bill_peak": Quote(saving.all_peak, "usd"),
             "tou_bill_spread": Quote(saving.spread, "usd"),
             "tou_bill_off": Quote(saving.off_peak, "usd"),
