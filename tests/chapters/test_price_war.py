@@ -225,5 +225,8 @@ def test_the_prose_words_hold_on_the_released_data(chapter, claims):
     assert q["low_input"] >= 0.01 and q["low_output"] >= 0.01 and q["low_cached"] < 0.01
     # "The claim holds for a few models, not a typical one".
     assert q["spread_median"] < q["spread_claim"] <= q["spread_max"]
+    # "The conversion is close ... within the rounding a digest allows".
+    ratio = q["flash_claim_at_rate"] / q["flash_claim_usd"]
+    assert abs(ratio - 1) <= claims_method.TOLERANCE
     # Weekend: "weekends have 0 peak windows".
     assert q["tou_n_weekend_windows"] == 0
