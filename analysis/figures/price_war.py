@@ -2,7 +2,8 @@
 
 Every builder takes a frame that `analysis.chapters.price_war` prepares (from
 `analysis.methods.price_war` and `analysis.methods.time_of_use`) and only selects, labels and
-formats. Each chart names its sources in its subtitle.
+formats. Each chart's data carries the source ids of its rows (`source_id`), which the
+figure kit prints as the chart's source line.
 """
 
 from __future__ import annotations
@@ -22,11 +23,6 @@ DAY_NAMES = {
 }
 
 
-def _sources(*frames_cols: tuple[pl.DataFrame, str]) -> str:
-    ids = sorted({s for frame, col in frames_cols for s in frame[col].drop_nulls().to_list()})
-    return "Source: " + ", ".join(ids)
-
-
 def cuts_chart(cuts: pl.DataFrame) -> alt.LayerChart:
     """Each new model's blended price beside its predecessor's (`price_war.cuts` with names),
     log scale: a line from the old price to the new one."""
@@ -35,12 +31,14 @@ def cuts_chart(cuts: pl.DataFrame) -> alt.LayerChart:
         pl.col("previous_blended").alias("usd"),
         pl.lit("previous model").alias("price"),
         pl.col("previous_name").alias("model"),
+        pl.col("previous_source_id").alias("source_id"),  # the figure kit's source line
     )
     new = cuts.select(
         "name",
         pl.col("blended").alias("usd"),
         pl.lit("new model").alias("price"),
         pl.col("name").alias("model"),
+        "source_id",
     )
     long = pl.concat([old, new])
     order = cuts.sort("blended", descending=True)["name"].to_list()
@@ -62,10 +60,7 @@ def cuts_chart(cuts: pl.DataFrame) -> alt.LayerChart:
         ),
         tooltip=["model:N", "price:N", alt.Tooltip("usd:Q", format=".3f")],
     )
-    source = _sources((cuts, "source_id"), (cuts, "previous_source_id"))
-    return (line + points).properties(
-        title=alt.Title("New price against the price it replaced", subtitle=source)
-    )
+    return (line + points).properties(title="New price against the price it replaced")
 
 
 def cuts_gt(cuts: pl.DataFrame) -> GT:
@@ -111,8 +106,12 @@ def cuts_gt(cuts: pl.DataFrame) -> GT:
 
 def tou_heatmap_chart(hourly: pl.DataFrame, model_name: str, source: str) -> alt.Chart:
     """Effective price per 1M tokens of the workload by UTC hour and weekday
-    (`time_of_use.hourly_prices`)."""
-    df = hourly.with_columns(pl.col("day").replace_strict(DAY_NAMES).alias("weekday_name"))
+    (`time_of_use.hourly_prices`); `source` (the rate card's source id) names it on the figure
+    kit's source line."""
+    df = hourly.with_columns(
+        pl.col("day").replace_strict(DAY_NAMES).alias("weekday_name"),
+        pl.lit(source).alias("source_id"),
+    )
     return (
         alt.Chart(
             df,
@@ -134,11 +133,7 @@ def tou_heatmap_chart(hourly: pl.DataFrame, model_name: str, source: str) -> alt
                 alt.Tooltip("price_per_mtok:Q", format=".3f"),
             ],
         )
-        .properties(
-            title=alt.Title(
-                f"{model_name}, time-of-use price of the workload", subtitle=f"Source: {source}"
-            )
-        )
+        .properties(title=f"{model_name}, time-of-use price of the workload")
     )
 
 
