@@ -144,7 +144,7 @@ def _compute(v: str) -> PriceWar:
     q["version"] = Quote(v)
     q["removed"] = Quote(results.removed_text(("token_prices",), v))
 
-    cut_frame = cut_section(token_prices, estimates.estimate(TREND, v), named, q)
+    cut_frame = cut_section(token_prices, estimates.estimate(TREND, v), q)
     frontier = estimates.estimate(FRONTIER_TREND, v)
     robust = price_war.cuts(
         token_prices, PREDECESSORS, *WINDOW, (frontier.value, frontier.low, frontier.high)
@@ -180,17 +180,14 @@ def _compute(v: str) -> PriceWar:
 # ------------------------------------------------------------------ the cuts
 
 
-def cut_section(
-    token_prices: pl.DataFrame, trend: Estimate, named: dict[str, str], q: Quotes
-) -> pl.DataFrame:
+def cut_section(token_prices: pl.DataFrame, trend: Estimate, q: Quotes) -> pl.DataFrame:
+    """The cuts, each model named by its id: the `models` table names some predecessors by a
+    benchmark variant (`GPT-5.6 Sol (medium)`) or not at all, which would mislead here."""
     frame = price_war.cuts(
         token_prices, PREDECESSORS, *WINDOW, (trend.value, trend.low, trend.high)
     )
     frame = frame.with_columns(
-        pl.col("model_id").replace_strict(named, default=pl.col("model_id")).alias("name"),
-        pl.col("previous_model_id")
-        .replace_strict(named, default=pl.col("previous_model_id"))
-        .alias("previous_name"),
+        pl.col("model_id").alias("name"), pl.col("previous_model_id").alias("previous_name")
     )
     q["window"] = Quote(WINDOW, "day")
     q["n_cuts"] = Quote(frame.height, "count")
