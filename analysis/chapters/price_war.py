@@ -215,6 +215,23 @@ def cut_section(token_prices: pl.DataFrame, trend: Estimate, q: Quotes) -> pl.Da
         q[f"{key}_per_year"] = Quote(r["factor_per_year"], "factor")
         q[f"{key}_trend_span"] = Quote(r["trend_factor_over_span"], "factor")
         q[f"{key}_verdict"] = Quote(r["verdict"])
+    # GPT-5.6 Sol was also sold at a promotional price before GPT-6 Sol: the cut against it.
+    sol = frame.row(frame["model_id"].to_list().index("gpt-6-sol"), named=True)
+    promo = (
+        price_war.comparable_rows(token_prices)
+        .filter(
+            pl.col("model_id") == sol["previous_model_id"],
+            pl.col("price_kind") == "promotional",
+            pl.col("date") < sol["date"],
+        )
+        .sort("date")
+    )
+    if promo.height:
+        p = promo.row(-1, named=True)
+        q["sol_promo_input"] = Quote(p["input_usd_per_mtok"], "usd")
+        q["sol_promo_output"] = Quote(p["output_usd_per_mtok"], "usd")
+        q["sol_promo_since"] = Quote(p["date"], "day")
+        q["sol_promo_factor"] = Quote(p[price_war.BLENDED] / sol["blended"], "factor")
     counts = frame["verdict"].value_counts()
     for verdict, key in [(price_war.BREAK, "n_break"), (price_war.NO_CUT, "n_no_cut")]:
         n = counts.filter(pl.col("verdict") == verdict)["count"]

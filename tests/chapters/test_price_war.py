@@ -212,6 +212,20 @@ def test_the_prose_words_hold_on_the_released_data(chapter, claims):
     assert cuts["claude-opus-5.5"]["verdict"] == "slower than the trend"
     # "cost what their predecessors did"; "The promotional price matches its predecessor's".
     assert cuts["claude-fable-5.1"]["factor"] == cuts["gemini-3.8-flash"]["factor"] == 1
+    # "against that price the cut is ...": the promotion GPT-5.6 Sol was sold at, by hand.
+    promo = data.load("token_prices").filter(
+        pl.col("model_id") == "gpt-5.6-sol",
+        pl.col("price_kind") == "promotional",
+        pl.col("context_tier").is_null(),
+    )
+    (p_in, p_out), sol = (
+        promo.select("input_usd_per_mtok", "output_usd_per_mtok").row(0),
+        cuts["gpt-6-sol"],
+    )
+    assert q["sol_promo_factor"] == pytest.approx((3 * p_in + p_out) / 4 / sol["blended"])
+    assert 1 < q["sol_promo_factor"] < cuts["gpt-6-sol"]["factor"]
+    # "GPT-6 Astra has no predecessor at its price, so it is left out."
+    assert "gpt-6-astra" not in pw.PREDECESSORS
     # "the bill halves only for work that ran at peak".
     assert q["tou_saving_peak"] == pytest.approx(0.5) and q["tou_saving_spread"] < 0.45
     # "The claimed range spans the rises of the peak rates and of off-peak output; off-peak
