@@ -74,7 +74,10 @@ class ClaimsLedger:
     version: str
     ledger: pl.DataFrame  # methods.claims.ledger: one row per claim (the CSV)
     table: pl.DataFrame  # the page's table: display columns of the ledger
-    chart: pl.DataFrame  # the ledger with a short label per claim, for the figure and the kit
+    chart: pl.DataFrame  # the ledger with dates as text: the figure's data and the kit's CSV
+    bands: pl.DataFrame  # the verdict rule's bands for the figure (`rule_bands`)
+    verdicts: list[str]  # the verdicts in the rule's order (the figure's colours)
+    memo: pl.DataFrame  # the table rows of MEMO_CLAIMS
     q: Quotes
 
 
@@ -311,7 +314,17 @@ def _compute(v: str) -> ClaimsLedger:
         own_quotes(claims, results.table("models", v), results.table("aa_snapshots", v)),
     ):
         q.update(part)
-    return ClaimsLedger(v, rows, table_rows(rows), chart_rows(rows), q)
+    table = table_rows(rows)
+    return ClaimsLedger(
+        version=v,
+        ledger=rows,
+        table=table,
+        chart=chart_rows(rows),
+        bands=rule_bands(),
+        verdicts=list(cl.VERDICTS),
+        memo=memo_rows(table, rows),
+        q=q,
+    )
 
 
 def counted(n: int, one: str, many: str) -> Quote:
@@ -472,3 +485,18 @@ def memo_rows(table: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
     order = {cid: i for i, cid in enumerate(MEMO_CLAIMS)}
     picked = table.with_columns(rows["claim_id"]).filter(pl.col("claim_id").is_in(MEMO_CLAIMS))
     return picked.sort(pl.col("claim_id").replace_strict(order)).drop("claim_id")
+
+
+def rule_bands(tolerance: float = cl.TOLERANCE, factor: float = cl.PARTLY_FACTOR) -> pl.DataFrame:
+    """The verdict rule as bands of evidence over claim: within the tolerance a value is
+    supported, within the factor partly supported."""
+    return pl.DataFrame(
+        {
+            "band": [
+                f"{cl.SUPPORTED}: within {tolerance:.0%}",
+                f"{cl.PARTLY}: within {factor:g}x",
+            ],
+            "low": [1 - tolerance, 1 / factor],
+            "high": [1 + tolerance, factor],
+        }
+    )
