@@ -76,7 +76,7 @@ class ClaimsLedger:
     table: pl.DataFrame  # the page's table: display columns of the ledger
     chart: pl.DataFrame  # the ledger with dates as text: the figure's data and the kit's CSV
     bands: pl.DataFrame  # the verdict rule's bands for the figure (`rule_bands`)
-    verdicts: list[str]  # the verdicts in the rule's order (the figure's colours)
+    verdicts: list[str]  # the verdicts of tested claims, in the rule's order (figure colours)
     memo: pl.DataFrame  # the table rows of MEMO_CLAIMS
     q: Quotes
 
@@ -321,7 +321,7 @@ def _compute(v: str) -> ClaimsLedger:
         table=table,
         chart=chart_rows(rows),
         bands=rule_bands(),
-        verdicts=list(cl.VERDICTS),
+        verdicts=[cl.SUPPORTED, cl.PARTLY, cl.CONTRADICTED],  # untested claims are not drawn
         memo=memo_rows(table, rows),
         q=q,
     )

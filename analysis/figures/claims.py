@@ -15,8 +15,8 @@ from great_tables import GT
 
 from analysis.figures.theme import CHART_WIDTH, PALETTE
 
-# One colour per verdict, in the order of analysis.methods.claims.VERDICTS.
-VERDICT_COLORS = [PALETTE[2], PALETTE[1], PALETTE[3], "#999999"]
+# Supported, partly supported, contradicted (the order of analysis.methods.claims.VERDICTS).
+VERDICT_COLORS = [PALETTE[2], PALETTE[1], PALETTE[3]]
 
 
 def ledger_gt(rows: pl.DataFrame) -> GT:
