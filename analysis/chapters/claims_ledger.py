@@ -327,10 +327,6 @@ def _compute(v: str) -> ClaimsLedger:
     )
 
 
-def counted(n: int, one: str, many: str) -> Quote:
-    return Quote(f"{n:,} {one if n == 1 else many}")
-
-
 def count_quotes(rows: pl.DataFrame, v: str) -> dict[str, Quote]:
     """Claims and digests, claims per verdict, and the claims no chapter gives evidence for."""
     n = cl.verdict_counts(rows)
@@ -346,7 +342,7 @@ def count_quotes(rows: pl.DataFrame, v: str) -> dict[str, Quote]:
         "n_contradicted": Quote(n[cl.CONTRADICTED], "count"),
         "n_untestable": Quote(n[cl.UNTESTABLE], "count"),
         "n_tested": Quote(rows.height - n[cl.UNTESTABLE], "count"),
-        "n_modules": counted(len(EVIDENCE_MODULES), "chapter module", "chapter modules"),
+        "n_modules": Quote(len(EVIDENCE_MODULES), "count"),
         "missing": Quote(
             ""
             if missing.height == 0
@@ -361,7 +357,7 @@ def rule_quotes() -> dict[str, Quote]:
     words = cl.rule()
     return {
         "tolerance": Quote(cl.TOLERANCE, "share"),
-        "partly_factor": Quote(cl.PARTLY_FACTOR, "stated_factor"),
+        "partly_factor": Quote(f"{cl.PARTLY_FACTOR:g}"),
         "rule_supported": Quote(words[cl.SUPPORTED]),
         "rule_partly": Quote(words[cl.PARTLY]),
         "rule_contradicted": Quote(words[cl.CONTRADICTED]),

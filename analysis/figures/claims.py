@@ -34,6 +34,7 @@ def ledger_gt(rows: pl.DataFrame) -> GT:
             section="Section",
         )
         .fmt_markdown(["section"])
+        .cols_align("left")
         .cols_width(
             {
                 "claim": "20%",

@@ -207,7 +207,7 @@ def test_the_counts_the_page_prints(page, claims):
     assert (t["missing"] == "") == (no_evidence == 0)
     if no_evidence:
         assert t["missing"].startswith(f"In this rendering {no_evidence} claims")
-    assert t["tolerance"] == "10%" and t["partly_factor"] == "2x"  # TOLERANCE, PARTLY_FACTOR
+    assert t["tolerance"] == "10%" and t["partly_factor"] == "2"  # TOLERANCE, PARTLY_FACTOR
     assert t["rule_supported"] == rule.rule()[rule.SUPPORTED]
     assert (
         t["bound_words"] == "\u201cbelow 1 cent\u201d, \u201cup to 50%\u201d and \u201c<$500M\u201d"
