@@ -430,8 +430,9 @@ def evidence_text(row: dict) -> str:
     parts = []
     if row["evidence_value"] is not None:
         value = Quote(row["evidence_value"], "number").text
-        if row["evidence_low"] is not None and row["evidence_high"] is not None:
-            value += f" ({Quote((row['evidence_low'], row['evidence_high']), 'number').text})"
+        low, high = row["evidence_low"], row["evidence_high"]
+        if low is not None and high is not None and low != high:
+            value += f" ({Quote((low, high), 'number').text})"
         parts.append(value)
     if row["evidence_n"] is not None:
         parts.append(f"n = {row['evidence_n']:,}")

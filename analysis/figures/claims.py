@@ -52,7 +52,7 @@ def ledger_gt(rows: pl.DataFrame) -> GT:
 
 def ratio_chart(ledger: pl.DataFrame, bands: pl.DataFrame, verdicts: list[str]) -> alt.LayerChart:
     """Each tested claim's evidence over the claim (log scale; 1 is inside the claim), coloured by
-    verdict, over `bands` (columns `low`, `high`, `band`: the rule's tolerance and partly bands).
+    verdict, with its interval over the same reference (`ratio_low`, `ratio_high`), over `bands` (columns `low`, `high`, `band`: the rule's tolerance and partly bands).
     `ledger` is the ledger with dates as text (`claims_ledger.chart_rows`); untested claims have
     no ratio and are not drawn."""
     order = alt.EncodingSortField("ratio_to_claim", order="ascending")
@@ -61,6 +61,13 @@ def ratio_chart(ledger: pl.DataFrame, bands: pl.DataFrame, verdicts: list[str]) 
         alt.Chart(bands)
         .mark_rect(opacity=0.15, color=PALETTE[0])
         .encode(x=alt.X("low:Q", scale=x_scale), x2="high:Q", tooltip=["band:N"])
+    )
+    y = alt.Y("claim_id:N", sort=order, title=None)
+    whiskers = (
+        alt.Chart()
+        .transform_filter("isValid(datum.ratio_low) && isValid(datum.ratio_to_claim)")
+        .mark_rule(color="#555555")
+        .encode(x=alt.X("ratio_low:Q", scale=x_scale), x2="ratio_high:Q", y=y)
     )
     points = (
         alt.Chart()
@@ -72,7 +79,7 @@ def ratio_chart(ledger: pl.DataFrame, bands: pl.DataFrame, verdicts: list[str]) 
                 scale=x_scale,
                 title="Evidence over the claim (1: inside the claimed value, range or bound)",
             ),
-            y=alt.Y("claim_id:N", sort=order, title=None),
+            y=y,
             color=alt.Color(
                 "verdict:N",
                 scale=alt.Scale(domain=verdicts, range=VERDICT_COLORS),
@@ -91,7 +98,7 @@ def ratio_chart(ledger: pl.DataFrame, bands: pl.DataFrame, verdicts: list[str]) 
         )
     )
     # The ledger is the layer's own data (the kit's main CSV); the bands are a second layer's.
-    return alt.layer(band, points, data=ledger).properties(
+    return alt.layer(band, whiskers, points, data=ledger).properties(
         width=CHART_WIDTH,
         title="The digests' claims against the data",
         description="Evidence over claim for each tested digest claim",

@@ -102,11 +102,12 @@ def rule(tolerance: float = TOLERANCE, factor: float = PARTLY_FACTOR) -> dict[st
     }
 
 
-def ratio_to_claim(
+def claim_reference(
     claimed: float, claimed_high: float | None, value: float | None, bound: Bound = "="
 ) -> float | None:
-    """The evidence's value over the nearer end of the claim: 1 inside a claimed range or
-    within a bound, None without a positive value to compare. 0.5 is half the claim."""
+    """What the evidence's value is measured against: the nearer end of the claim (of a range,
+    or the bound) when the value lies outside it, the value itself when inside; None without a
+    positive value or reference."""
     if value is None or value <= 0:
         return None
     lo, hi = sorted((claimed, claimed if claimed_high is None else claimed_high))
@@ -115,9 +116,18 @@ def ratio_to_claim(
     elif bound == ">=":
         hi = float("inf")
     if lo <= value <= hi:
-        return 1.0
+        return value
     nearest = lo if value < lo else hi
-    return value / nearest if nearest > 0 else None
+    return nearest if nearest > 0 else None
+
+
+def ratio_to_claim(
+    claimed: float, claimed_high: float | None, value: float | None, bound: Bound = "="
+) -> float | None:
+    """The evidence's value over the nearer end of the claim: 1 inside a claimed range or
+    within a bound, None without a positive value to compare. 0.5 is half the claim."""
+    ref = claim_reference(claimed, claimed_high, value, bound)
+    return None if ref is None else value / ref
 
 
 LEDGER_SCHEMA = {
@@ -140,6 +150,8 @@ LEDGER_SCHEMA = {
     "evidence": pl.String,
     "section": pl.String,
     "ratio_to_claim": pl.Float64,
+    "ratio_low": pl.Float64,  # the evidence's interval over the same reference
+    "ratio_high": pl.Float64,
     "source_id": pl.String,
     "source_locator": pl.String,
 }
@@ -168,6 +180,7 @@ def ledger(
     for c in claims.iter_rows(named=True):
         e, bound = evidence.get(c["claim_id"]), bounds.get(c["claim_id"], "=")
         tested = e is not None and e.testable
+        ref = claim_reference(c["value"], c["value_high"], e.value, bound) if tested else None
         rows.append(
             {
                 "claim_id": c["claim_id"],
@@ -188,9 +201,9 @@ def ledger(
                 "evidence_window": e.window if e else "",
                 "evidence": e.text if e else NO_EVIDENCE,
                 "section": e.section if e else "",
-                "ratio_to_claim": (
-                    ratio_to_claim(c["value"], c["value_high"], e.value, bound) if tested else None
-                ),
+                "ratio_to_claim": None if ref is None else e.value / ref,
+                "ratio_low": None if ref is None or e.low is None else e.low / ref,
+                "ratio_high": None if ref is None or e.high is None else e.high / ref,
                 "source_id": c["source_id"],
                 "source_locator": c["source_locator"],
             }

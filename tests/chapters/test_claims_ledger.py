@@ -238,6 +238,8 @@ def test_display_texts():
         cl.evidence_text(row)
         == "2.41 (1.90 to 3.10); n = 1,200; 2026-09-01 to 2026-10-31. Median of rows."
     )
+    same = {**row, "evidence_low": 2.0, "evidence_high": 2.0, "evidence_value": 2.0}
+    assert cl.evidence_text(same).startswith("2.00; n = 1,200;")  # a point interval: no range
     assert cl.section_link("chapters/price-war.qmd#sec-x") == "[price-war](price-war.html#sec-x)"
     assert cl.section_link("") == ""
 

@@ -49,7 +49,7 @@ def test_the_ratio_chart_draws_the_ledger_over_the_rule_bands():
     data = chart_data(spec)
     assert [suffix for suffix, _ in data] == ["", "layer1"]  # the ledger first: the kit's CSV
     assert [r["claim_id"] for r in data[0][1]] == ["a", "b", "c"]
-    points = spec["layer"][1]
+    points = spec["layer"][2]
     assert points["encoding"]["x"]["scale"]["type"] == "log"
     assert points["transform"] == [{"filter": "isValid(datum.ratio_to_claim)"}]
     assert points["encoding"]["color"]["scale"]["domain"] == ["supported", "partly supported"]

@@ -114,7 +114,11 @@ def test_ledger_has_one_row_per_claim_with_its_verdict():
     assert out["ratio_to_claim"].to_list()[:3] == pytest.approx([5 / 13, 1.0, 1.5])
     d = out.row(3, named=True)
     assert (d["evidence"], d["section"], d["ratio_to_claim"]) == (NO_EVIDENCE, "", None)
-    assert out.row(1, named=True)["evidence_low"] == 2.9
+    b = out.row(1, named=True)
+    assert b["evidence_low"] == 2.9
+    # b's value 3.0 lies inside the claim: its interval is measured against the value itself.
+    assert (b["ratio_low"], b["ratio_high"]) == pytest.approx((2.9 / 3.0, 3.1 / 3.0))
+    assert out.row(0, named=True)["ratio_low"] is None  # a has no interval
     assert verdict_counts(out) == {SUPPORTED: 1, PARTLY: 1, CONTRADICTED: 1, UNTESTABLE: 1}
 
 
