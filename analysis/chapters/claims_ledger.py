@@ -84,7 +84,9 @@ class ClaimsLedger:
 # ------------------------------------------------------------------ gathering the evidence
 
 
-def collect(version: str | None = None, modules: list[str] = EVIDENCE_MODULES) -> dict:
+def collect(
+    version: str | None = None, modules: list[str] = EVIDENCE_MODULES
+) -> dict[str, Evidence]:
     """Every Evidence the listed chapter modules give, by claim_id. Raises naming both modules
     when two give evidence for one claim, and naming the module when it files an Evidence under
     another claim's id."""

@@ -14,6 +14,7 @@ import polars as pl
 import pytest
 
 from analysis.__main__ import main
+from analysis.book import notebook
 from analysis.chapters import claims_ledger as cl
 from analysis.data import release as data
 from analysis.data.paths import ROOT
@@ -168,6 +169,14 @@ def test_the_bounds_are_the_claims_whose_words_or_units_say_so(claims):
 @pytest.mark.xfail(strict=True, reason="needs the other chapters' claim_evidence")
 def test_every_claim_has_exactly_one_evidence(claims):
     assert set(cl.collect()) == set(claims["claim_id"])
+
+
+def test_every_evidence_links_a_section_of_a_page_the_book_renders():
+    pages = {p.relative_to(ROOT).as_posix(): p for p in notebook.book_files(ROOT)}
+    for cid, e in cl.collect().items():
+        page, _, anchor = e.section.partition("#")
+        assert page in pages, f"{cid}: {page} is not a page of the book"
+        assert anchor and f"{{#{anchor}" in pages[page].read_text(encoding="utf-8"), (cid, anchor)
 
 
 def test_the_collector_names_both_modules_of_a_claim_given_twice():
