@@ -412,7 +412,7 @@ def break_even_quotes(break_even: pl.DataFrame, latest_round: str) -> dict:
 def claim_quotes(claims: pl.DataFrame) -> dict:
     """The values the digests' MLPerf claims state."""
     return {
-        "v6_claim_factor": Quote(claim_row(claims, V6_CLAIM)["value"], "number"),
+        "v6_claim_factor": Quote(claim_row(claims, V6_CLAIM)["value"], "stated_factor"),
         "rl_params_b": Quote(claim_row(claims, RL_PARAMS_CLAIM)["value"], "count"),
         "rl_gpus": Quote(claim_row(claims, RL_GPUS_CLAIM)["value"], "count"),
     }
