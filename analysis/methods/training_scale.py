@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import polars as pl
 import statsmodels.formula.api as smf
 
@@ -85,7 +86,7 @@ def scaling_fit(
         "accelerator": systems["accelerator"].to_list(),
     }
     formula = "log_minutes ~ log_gpus" + (" + C(accelerator)" if fixed_effects else "")
-    fit = smf.ols(formula, data=frame).fit()
+    fit = smf.ols(formula, data=pd.DataFrame(frame)).fit()
     low, high = fit.conf_int(alpha=1 - level).loc["log_gpus"]
     base = float(fit.params["Intercept"])
     intercepts = {
