@@ -157,6 +157,7 @@ def _compute(v: str) -> TokensPerDollar:
         claim_quotes(claims),
         v6_quotes(v6_gain, per_acc),
         inference_quotes(inference[MIN_INTERACTIVITY], inference[STRICT_INTERACTIVITY], bench),
+        on_demand_quotes(costs, inference[MIN_INTERACTIVITY]),
         training_quotes(systems, runs, training_systems, fit, pooled),
         digest_hardware_quotes(mlperf, prices, training_systems, vendors),
     ):
@@ -544,6 +545,30 @@ def inference_quotes(costs: pl.DataFrame, strict: pl.DataFrame, bench: pl.DataFr
             ).height,
             "count",
         )
+    return q
+
+
+def on_demand_quotes(costs: pl.DataFrame, comparison: pl.DataFrame) -> dict:
+    """The chapter's own pricing of the same MLPerf results: the cheapest V6_ROUND
+    COMPARE_SCENARIO result of each open model at the PRICING GPU-hour price in force (from
+    `tokens_per_dollar.mlperf_usd_per_mtok`), and that price over InferenceX's OWNERSHIP price
+    for the same accelerator (from `inference_cost.cost_comparison`)."""
+    rows = tokens_per_dollar.cheapest_by_round(costs).filter(
+        pl.col("round") == V6_ROUND, pl.col("scenario") == COMPARE_SCENARIO
+    )
+    q = {}
+    for key, model in (("oss", "gpt-oss-120b"), ("r1", "deepseek-r1")):
+        r = one_row(rows, f"a priced {V6_ROUND} {model} result", pl.col("base_model") == model)
+        tco = one_row(
+            comparison,
+            f"an InferenceX price for {r['accelerator']}",
+            pl.col("benchmark_model") == model,
+            pl.col("mlperf_accelerator") == r["accelerator"],
+        )
+        q[f"{key}_od_accelerator"] = gpu_name(r["accelerator"])
+        q[f"{key}_od_usd"] = Quote(r["hardware_usd_per_mtok"], "usd")
+        q[f"{key}_od_gpu_hour"] = Quote(r["usd_per_gpu_hour"], "usd")
+        q[f"{key}_od_over_tco"] = Quote(r["usd_per_gpu_hour"] / tco[f"usd_{OWNERSHIP}"], "factor")
     return q
 
 

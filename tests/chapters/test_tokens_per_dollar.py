@@ -333,6 +333,8 @@ def test_the_prose_verdicts_hold_on_the_released_data(chapter, tables):
     assert q["imax_n_chosen"] == work.select("benchmark_model", "accelerator").unique().height
     assert q["oss_api_min_over_imax"] > 1 and q["r1_api_min_over_imax"] > 1
     assert q["oss_strict_over"] >= 1 and q["r1_strict_over"] >= 1
+    # "both on the B200 ... renting by the hour on demand is the dearest way to hold a GPU".
+    assert q["oss_od_accelerator"] == q["r1_od_accelerator"] and q["oss_od_over_tco"] > 1
     # Training: "close to the halving of perfect scaling"; the pooled slope is "flatter".
     assert q["train_slope_ci"][0] < -0.8 and q["train_doubling_share"] < 0.6
     assert q["train_pooled_slope"] > q["train_slope"]
