@@ -323,6 +323,8 @@ def test_the_prose_verdicts_hold_on_the_released_data(chapter, tables):
     # ... or the words that say otherwise, chosen by the same comparison.
     assert q["be_small_min_reading"].startswith("no " if q["be_small_at_min_price"] > 1 else "an ")
     assert q["be_big_reading"].startswith("above" if q["be_big"] > 1 else "below")
+    # v6.0: "on the same chips, the gain is close to a doubling" (the range meets 2x +- 10%).
+    assert q["v6_gain_range"][0] <= 2.2 and q["v6_gain_range"][1] >= 1.8
     # v6.0: "Read as a generation step, it is smaller" than the round-on-round gain.
     assert q["v6_gen_range"][1] < q["v6_gain"]
     # InferenceMAX: "every accelerator run has a configuration meeting" the bar; the API price
