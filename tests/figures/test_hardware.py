@@ -365,3 +365,26 @@ def test_training_scale_chart_is_log_log_with_points_and_lines():
         assert layer["encoding"]["x"]["scale"]["type"] == "log"
         assert layer["encoding"]["y"]["scale"]["type"] == "log"
     assert "Source:" in spec["title"]["subtitle"]
+
+
+def test_inference_cost_gt_shows_one_ownership_case_and_blanks_missing_runs():
+    costs = pl.DataFrame(
+        {
+            "benchmark_model": ["gpt-oss-120b", "gpt-oss-120b"],
+            "accelerator": ["b200", "b300"],
+            "framework": ["trt", None],
+            "precision": ["fp4", None],
+            "concurrency": [128, None],
+            "median_tokens_per_s_per_user": [78.4, None],
+            "imax_output_tokens_per_s_per_gpu": [9781.0, None],
+            "mlperf_tokens_per_s_per_gpu": [10930.0, 13832.0],
+            "usd_neocloud": [2.34, 2.808],
+            "imax_usd_per_mtok_neocloud": [0.0664, None],
+            "mlperf_usd_per_mtok_neocloud": [0.0595, 0.0564],
+            "api_median_usd_per_mtok": [0.75, 0.75],
+        }
+    )
+    html = hv.inference_cost_gt(costs, "neocloud").as_raw_html()
+    for text in ("trt fp4 c128", "B300", "$2.34", "$0.066", "9,781", "Sources:"):
+        assert text in html
+    assert "None" not in html
