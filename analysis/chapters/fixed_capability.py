@@ -15,6 +15,7 @@ from functools import cache
 
 import polars as pl
 
+from analysis.data import release
 from analysis.data.cache import cached
 from analysis.figures.capability import BENCHMARK_NAMES
 from analysis.methods import fixed_capability as fc
@@ -32,11 +33,10 @@ SECTION_2026 = f"chapters/{SLUG}.qmd#sec-fixed-capability-2026"
 SECTION_CLAIMS = f"chapters/{SLUG}.qmd#sec-fixed-capability-claims"
 # The 2026 extension: one series per benchmark, every score from one snapshot (see
 # `fixed_capability.snapshot_scores`); the label names the snapshot.
-SERIES_2026 = (
-    ("aa-intelligence-index", fc.AA_SOURCE),
-    ("eci", fc.HUB_2026_SOURCE),
-    ("gpqa-diamond", fc.HUB_2026_SOURCE),
-)
+# The Hub series take the newest Hub export the release holds (`fc.HUB_SOURCES`); a release
+# without Artificial Analysis snapshots has no series on its index.
+AA_BENCHMARK = "aa-intelligence-index"
+HUB_BENCHMARKS = ("eci", "gpqa-diamond")
 MOST = 0.9  # "most trends rest on ... points": the points of at least this share of the trends
 # The number of bootstrap draws: `fixed_capability.trend` takes the default of the interval.
 N_BOOT = trends.N_BOOT
@@ -62,6 +62,8 @@ class FixedCapability:
     series_2026: dict  # (benchmark, source) -> its observations, one score snapshot each
     extension_2026: pl.DataFrame  # Epoch's method on each of those series
     window_2026: pl.DataFrame  # each threshold to the end of Epoch's window and to 2026
+    gpt4_levels: pl.DataFrame  # GPT-4's score on each series: first reached, cheapest by the claim
+    hub_source: str  # the Epoch Hub export the Hub series take their scores from
     q: Quotes
 
 
@@ -100,20 +102,30 @@ def staircase(obs: pl.DataFrame, threshold_score: float) -> tuple[pl.DataFrame, 
     return steps, fit
 
 
+def hub_source(scores: pl.DataFrame) -> str:
+    """The newest Epoch Hub export a release's scores come from."""
+    listed = scores.select(fc.row_sources(scores).alias("ids"))["ids"]
+    for source in fc.HUB_SOURCES:
+        if listed.list.contains(source).any():
+            return source
+    raise LookupError(f"benchmark_scores: no rows from any Epoch Hub export {fc.HUB_SOURCES}")
+
+
 def series_2026(v: str | None = None) -> dict[tuple[str, str], pl.DataFrame]:
     """(benchmark, source) -> (model, date, price, score): every priced observation to the release
-    date with its model's score from one snapshot: Artificial Analysis's latest, the Epoch Hub's
-    April 2026 export."""
+    date with its model's score from one snapshot: Artificial Analysis's latest, the newest Epoch
+    Hub export."""
     v = results.version(v)
     token_prices, scores, models = results.token_tables(v)
     priced = fc.priced_observations(token_prices, models, through=results.release_date(v))
     out = {}
-    for benchmark, source in SERIES_2026:
-        if source == fc.AA_SOURCE:
-            by_model = fc.snapshot_scores(results.table("aa_snapshots", v))
-        else:
-            by_model = fc.export_scores(scores, benchmark, source)
-        out[(benchmark, source)] = fc.scored_observations(priced, by_model)
+    if "aa_snapshots" in release.tables(v):
+        by_model = fc.snapshot_scores(results.table("aa_snapshots", v))
+        out[(AA_BENCHMARK, fc.AA_SOURCE)] = fc.scored_observations(priced, by_model)
+    hub = hub_source(scores)
+    for benchmark in HUB_BENCHMARKS:
+        by_model = fc.export_scores(scores, benchmark, hub)
+        out[(benchmark, hub)] = fc.scored_observations(priced, by_model)
     return out
 
 
@@ -218,15 +230,29 @@ def _compute(v: str) -> FixedCapability:
         how="vertical_relaxed",
     )
     f26 = ext26["factor_per_year"]
+    hub = hub_source(scores)
     hub_gpqa = results.trend_row(
-        ext26.filter(pl.col("score_source") == fc.HUB_2026_SOURCE), BENCHMARK, THRESHOLD_MODEL
+        ext26.filter(pl.col("score_source") == hub), BENCHMARK, THRESHOLD_MODEL
     )
-    aa_snapshot = results.table("aa_snapshots", v)["snapshot_date"].max()
-    hub_rows = scores.filter(pl.col("source_ids").str.contains(fc.HUB_2026_SOURCE, literal=True))
+    aa_snapshot = (
+        Quote(results.table("aa_snapshots", v)["snapshot_date"].max(), "day")
+        if "aa_snapshots" in release.tables(v)
+        else Quote("no snapshot in this release")
+    )
+    hub_rows = scores.filter(fc.row_sources(scores).list.contains(hub))
     n_contain = ext26.filter(
         (pl.col("ci90_low") <= claimed) & (pl.col("ci90_high") >= claimed)
     ).height
     slower = window.filter(pl.col("factor_full") < pl.col("factor_short")).height
+    early_claim, now_claim = (
+        _claim(v, "gpt-4-equivalent-price-2022"),
+        _claim(v, "gpt-4-equivalent-price-now"),
+    )
+    gpt4_by = min(now_claim["claim_date"], results.release_date(v))
+    levels = gpt4_level(one_snapshot, gpt4_by)
+    gpt4 = levels.filter((pl.col("benchmark") == BENCHMARK) & (pl.col("score_source") == hub)).row(
+        0, named=True
+    )
 
     q = Quotes(
         SLUG,
@@ -277,7 +303,7 @@ def _compute(v: str) -> FixedCapability:
             "claimed": Quote(claimed, "stated_factor"),
             "n_contain": Quote(n_contain, "count"),
             # the 2026 extension, one snapshot per series
-            "aa_snapshot": Quote(aa_snapshot, "day"),
+            "aa_snapshot": aa_snapshot,
             "hub_last": Quote(hub_rows["date"].max(), "day"),
             "n_2026": Quote(ext26.height, "count"),
             "n_2026_series": Quote(len(one_snapshot), "count"),
@@ -296,6 +322,17 @@ def _compute(v: str) -> FixedCapability:
             "window_short_median": Quote(window["factor_short"].median(), "factor"),
             "window_full_median": Quote(window["factor_full"].median(), "factor"),
             "n_slower": Quote(slower, "count"),
+            # the digest's GPT-4-equivalent prices
+            "gpt4_2022_claimed": Quote(early_claim["value"], "usd"),
+            "gpt4_now_claimed": Quote(now_claim["value"], "usd"),
+            "gpt4_first_date": Quote(gpt4["first_date"], "day"),
+            "gpt4_first_price": Quote(gpt4["first_price"], "usd"),
+            "gpt4_by": Quote(gpt4_by, "day"),
+            "gpt4_cheapest_model": Quote(model_name(models, gpt4["cheapest_model"])),
+            "gpt4_cheapest_price": Quote(gpt4["cheapest_price"], "usd"),
+            "gpt4_cheapest_range": Quote(
+                (levels["cheapest_price"].min(), levels["cheapest_price"].max()), "usd"
+            ),
         },
     )
     # The rows the anomaly rules took out of the tables this page reads (issue 9).
@@ -317,6 +354,8 @@ def _compute(v: str) -> FixedCapability:
         series_2026=one_snapshot,
         extension_2026=ext26,
         window_2026=window,
+        gpt4_levels=levels,
+        hub_source=hub,
         q=q,
     )
 
@@ -349,17 +388,22 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
         text=(
             f"Median factor per year of the {ext26.height} fixed-capability trends of the 2026 "
             "extension (Epoch's staircase method; scores from one snapshot per series: "
-            "Artificial Analysis Intelligence Index, Epoch Hub ECI and GPQA Diamond; 3:1 blend, "
-            "reasoning models excluded); the interval is the middle half of the trends."
+            + _names(ext26["benchmark"].unique(maintain_order=True))
+            + "; 3:1 blend, reasoning models excluded); the interval is the middle half of the "
+            "trends."
         ),
     )
-    now_claim = _claim(v, "gpt-4-equivalent-price-now")
-    by = min(now_claim["claim_date"], results.release_date(v))
-    levels = gpt4_level(c.series_2026, by)
+    levels = c.gpt4_levels
+    by = levels["by"][0]
     hub = levels.filter(
-        (pl.col("benchmark") == BENCHMARK) & (pl.col("score_source") == fc.HUB_2026_SOURCE)
+        (pl.col("benchmark") == BENCHMARK) & (pl.col("score_source") == c.hub_source)
     ).row(0, named=True)
     early_claim = _claim(v, "gpt-4-equivalent-price-2022")
+    models = results.table("models", v)
+
+    def name(model_id: str) -> str:
+        return model_name(models, model_id)
+
     early = Evidence(
         "gpt-4-equivalent-price-2022",
         value=hub["first_price"],
@@ -369,7 +413,7 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
         text=(
             f"No model in the data reaches GPT-4's GPQA Diamond score (Epoch Hub export) before "
             f"{hub['first_date']}, after the claim's date ({early_claim['claim_date']}); the first "
-            f"that does, {hub['first_model']}, costs ${hub['first_price']:.2f} per 1M tokens "
+            f"that does, {name(hub['first_model'])}, costs ${hub['first_price']:.2f} per 1M tokens "
             "(3:1 blend). No GPT-4-level model was sold in late 2022."
         ),
     )
@@ -383,7 +427,7 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
         section=SECTION_CLAIMS,
         text=(
             f"Cheapest 3:1 blended list price by {by} of a model scoring at least GPT-4's GPQA "
-            f"Diamond score in the Epoch Hub export: {hub['cheapest_model']} at "
+            f"Diamond score in the Epoch Hub export: {name(hub['cheapest_model'])} at "
             f"${hub['cheapest_price']:.3f} per 1M tokens; the interval spans the same on the "
             f"{levels.height} one-snapshot series where GPT-4 has a score ("
             + ", ".join(_names(levels["benchmark"]).split(" and "))

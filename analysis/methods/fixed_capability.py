@@ -311,6 +311,8 @@ def extension_trends(
 
 AA_SOURCE = "aa-leaderboards-oolong"
 HUB_2026_SOURCE = "epoch-benchmarking-hub-2026-04"
+# Epoch Hub exports, newest first: a series takes the newest one a release holds.
+HUB_SOURCES = (HUB_2026_SOURCE, "epoch-benchmarking-hub")
 
 
 def snapshot_scores(
@@ -336,11 +338,22 @@ def snapshot_scores(
     )
 
 
+def row_sources(frame: pl.DataFrame) -> pl.Expr:
+    """Every source behind each row, as a list: `source_ids` in curated releases; before them
+    (or where it is empty) the row's one `source_id`."""
+    ids = (
+        pl.coalesce("source_ids", "source_id")
+        if "source_ids" in frame.columns
+        else pl.col("source_id")
+    )
+    return ids.str.split(";").list.eval(pl.element().str.strip_chars())
+
+
 def export_scores(scores: pl.DataFrame, benchmark: str, source_id: str) -> pl.DataFrame:
     """(model_id, score): every score one export gives on `benchmark` (rows whose `source_ids`
     include it: a curated row the export shares with an older one names both); a model with
     several rows in the export takes its highest."""
-    in_export = pl.col("source_ids").str.split(";").list.eval(pl.element().str.strip_chars())
+    in_export = row_sources(scores)
     rows = scores.filter((pl.col("benchmark") == benchmark) & in_export.list.contains(source_id))
     if rows.is_empty():
         raise ValueError(f"benchmark_scores: no {benchmark} rows from source {source_id!r}")
