@@ -152,7 +152,9 @@ def epoch_rows(token_prices, scores, models) -> list[dict]:
 
 
 def a16z_rows(token_prices, scores, version: str) -> list[dict]:
-    series = llmflation.monthly_minimum(token_prices, scores, through=date.fromisoformat(version))
+    series = llmflation.monthly_minimum(
+        token_prices, scores, through=date.fromisoformat(version[:10])
+    )
     fit = llmflation.a16z_fit(series, window="a16z window")
     cmd, who, key = (
         "python -m analysis reproduce a16z",
