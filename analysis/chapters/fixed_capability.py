@@ -22,7 +22,7 @@ from analysis.methods import fixed_capability as fc
 from analysis.methods import llmflation, sensitivity, trends
 from analysis.methods.claims import Evidence
 from analysis.report import estimates, results
-from analysis.report.quote import Quote, Quotes
+from analysis.report.quote import Quote, Quotes, fmt_number
 
 SLUG = "fixed-capability"
 BENCHMARK, THRESHOLD_MODEL = estimates.GPT4_GPQA  # the trend the chapter follows throughout
@@ -164,6 +164,32 @@ def gpt4_level(series: dict, by: date) -> pl.DataFrame:
             }
         )
     return pl.DataFrame(rows)
+
+
+def against(value: float, claimed: float, what: str = "it") -> str:
+    """Where a computed value lies against a claimed one, for the prose ("well above it")."""
+    ratio = value / claimed
+    if ratio >= 2:
+        return f"well above {what}"
+    if ratio > 1.1:
+        return f"above {what}"
+    if ratio >= 1 / 1.1:
+        return f"close to {what}"
+    if ratio > 0.5:
+        return f"below {what}"
+    return f"{fmt_number(1 / ratio)} times below {what}"
+
+
+def window_reading(n_slower: int, n: int) -> str:
+    """What adding the later prices does to the thresholds of Epoch's window."""
+    if n_slower > n / 2:
+        return (
+            "the steep rates of Epoch's window do not carry on: the cheapest "
+            "price at each of those levels has kept falling since, but more slowly"
+        )
+    if n_slower == 0:
+        return "the later prices steepen every one of those trends"
+    return "the later prices slow some trends and steepen others"
 
 
 def model_name(models: pl.DataFrame, model_id: str) -> str:
@@ -322,6 +348,8 @@ def _compute(v: str) -> FixedCapability:
             "window_short_median": Quote(window["factor_short"].median(), "factor"),
             "window_full_median": Quote(window["factor_full"].median(), "factor"),
             "n_slower": Quote(slower, "count"),
+            "window_reading": Quote(window_reading(slower, window.height)),
+            "median_vs_claim": Quote(against(f26.median(), claimed)),
             # the digest's GPT-4-equivalent prices
             "gpt4_2022_claimed": Quote(early_claim["value"], "usd"),
             "gpt4_now_claimed": Quote(now_claim["value"], "usd"),
@@ -332,6 +360,10 @@ def _compute(v: str) -> FixedCapability:
             "gpt4_cheapest_price": Quote(gpt4["cheapest_price"], "usd"),
             "gpt4_cheapest_range": Quote(
                 (levels["cheapest_price"].min(), levels["cheapest_price"].max()), "usd"
+            ),
+            "n_gpt4_series": Quote(levels.height, "count"),
+            "gpt4_vs_claim": Quote(
+                against(gpt4["cheapest_price"], now_claim["value"], "the digest's figure")
             ),
         },
     )

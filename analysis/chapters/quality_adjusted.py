@@ -481,7 +481,7 @@ def extension_reading(n_slower: int, n: int, all_falling: bool) -> str:
     if n_slower == n and all_falling:
         return (
             "the quality-adjusted price keeps falling into 2026, but more slowly than the "
-            "paper's window suggests, as the staircase trends do in the previous chapter"
+            "paper's window suggests"
         )
     if n_slower == n:
         return "the later models slow every fit, some to no fall at all"

@@ -339,3 +339,23 @@ def test_claim_evidence_gives_each_assigned_claim_from_the_release_rows(c, table
     assert first_day > date(2022, 12, 31)
     assert ev["gpt-4-equivalent-price-now"].value == cheapest
     assert ev["gpt-4-equivalent-price-now"].low <= cheapest <= ev["gpt-4-equivalent-price-now"].high
+
+
+@pytest.mark.parametrize(
+    ("value", "claimed", "phrase"),
+    [
+        (45.9, 13.0, "well above it"),
+        (15.0, 13.0, "above it"),
+        (13.5, 13.0, "close to it"),
+        (8.0, 13.0, "below it"),
+        (0.058, 0.40, "6.90 times below it"),
+    ],
+)
+def test_against_places_a_value_against_the_claim(value, claimed, phrase):
+    assert chapter.against(value, claimed) == phrase
+
+
+def test_window_reading_follows_the_count_of_slower_trends():
+    assert chapter.window_reading(14, 15).startswith("the steep rates of Epoch's window do not")
+    assert chapter.window_reading(0, 15) == "the later prices steepen every one of those trends"
+    assert chapter.window_reading(5, 15) == "the later prices slow some trends and steepen others"
