@@ -28,12 +28,15 @@ PAGE = "chapters/claims-ledger.qmd"
 SEC_DEEPSEEK = f"{PAGE}#sec-claims-ledger-deepseek"
 SEC_AGENT = f"{PAGE}#sec-claims-ledger-agent"
 
-# The modules whose `claim_evidence(version)` the ledger gathers.
-EVIDENCE_MODULES = ["analysis.chapters.claims_ledger"]
-# The chapters that give the other claims' evidence, written on other branches (issue 10).
-PENDING_MODULES = ("price_war", "tokens_per_dollar", "gpu_hour_prices", "fixed_capability")
-# Enable at merge, once every pending module has `claim_evidence`:
-# EVIDENCE_MODULES = [*(f"analysis.chapters.{m}" for m in PENDING_MODULES), *EVIDENCE_MODULES]
+# The modules whose `claim_evidence(version)` the ledger gathers: the chapter that discusses
+# each claim gives its evidence; this module gives the claims no chapter discusses.
+EVIDENCE_MODULES = [
+    "analysis.chapters.price_war",
+    "analysis.chapters.tokens_per_dollar",
+    "analysis.chapters.gpu_hour_prices",
+    "analysis.chapters.fixed_capability",
+    "analysis.chapters.claims_ledger",
+]
 
 # Claims whose words make them bounds, with the words that do: claim_id -> (bound, words).
 # Every other claim is a value or a range ("=").
@@ -41,6 +44,8 @@ BOUNDS: dict[str, tuple[cl.Bound, str]] = {
     "sub-cent-token-rates": ("<=", "below 1 cent"),
     "tpu-v7-perf-per-dollar": ("<=", "up to 50%"),
     "deepseek-revenue-before": ("<=", "<$500M"),
+    "open-model-provider-spread": (">=", "can cost 9x more"),
+    "deepseek-batch-routing-saving": (">=", "can reportedly halve bills"),
 }
 
 # The claims a strategy memo would most want settled, in the order the page lists them: the

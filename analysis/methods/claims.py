@@ -6,11 +6,14 @@ appendix gathers them and decides each verdict with `verdict`, one rule for ever
 
 - **cannot be tested with this data**: no evidence, or evidence marked not testable (its text
   says what data would settle the claim);
-- **supported**: the claimed value (or range), widened by `TOLERANCE` on each side, overlaps the
-  evidence (its interval where it has one, else its value). A claim that is a bound ("up to 50%",
-  "below 1 cent") is supported when the evidence is within the bound;
-- **partly supported**: not supported, but the evidence is within a factor of `PARTLY_FACTOR`
-  of the claim (of the nearer end of a range, or of the bound);
+- **supported**: the evidence's value lies in the claimed value (or range) widened by
+  `TOLERANCE` on each side. A claim that is a bound is supported when the data reach it: an
+  "up to" or "below" claim (`<=`) by the least the data show (the value, or the interval's low
+  end), a "can cost 9x more" claim (`>=`) by the most they show (the interval's high end);
+- **partly supported**: not supported, but the evidence's interval (the spread of the rows or
+  series behind the value, or a confidence interval) overlaps the widened claim, or the value
+  is within a factor of `PARTLY_FACTOR` of the claim (of the nearer end of a range, or of the
+  bound);
 - **contradicted**: otherwise.
 
 Digest numbers are rounded ("~60%", "roughly 13x"): 10% is the rounding such words allow; a
@@ -63,17 +66,22 @@ def verdict(
     if evidence is None or not evidence.testable or evidence.value is None:
         return UNTESTABLE
     lo, hi = sorted((claimed, claimed if claimed_high is None else claimed_high))
-    e_lo = evidence.value if evidence.low is None else evidence.low
-    e_hi = evidence.value if evidence.high is None else evidence.high
+    e_lo = evidence.value if evidence.low is None else min(evidence.low, evidence.value)
+    e_hi = evidence.value if evidence.high is None else max(evidence.high, evidence.value)
+    # A value claim is judged by the value; a bound by the end of the data nearest the bound.
+    judged = evidence.value
     if bound == "<=":
-        lo = float("-inf")
+        lo, judged = float("-inf"), e_lo
     elif bound == ">=":
-        hi = float("inf")
-    if e_lo <= hi * (1 + TOLERANCE) and e_hi >= lo * (1 - TOLERANCE):
+        hi, judged = float("inf"), e_hi
+    lo_tol, hi_tol = lo * (1 - TOLERANCE), hi * (1 + TOLERANCE)
+    if lo_tol <= judged <= hi_tol:
         return SUPPORTED
-    nearest = lo if evidence.value < lo else hi
-    if nearest > 0 and evidence.value > 0:
-        ratio = evidence.value / nearest
+    if e_lo <= hi_tol and e_hi >= lo_tol:
+        return PARTLY
+    nearest = lo if judged < lo else hi
+    if nearest > 0 and judged > 0:
+        ratio = judged / nearest
         if 1 / PARTLY_FACTOR <= ratio <= PARTLY_FACTOR:
             return PARTLY
     return CONTRADICTED
@@ -85,14 +93,15 @@ def rule(tolerance: float = TOLERANCE, factor: float = PARTLY_FACTOR) -> dict[st
     pct, times = f"{tolerance:.0%}", f"{factor:g}"
     return {
         SUPPORTED: (
-            f"the claimed value or range, widened by {pct} on each side, overlaps the evidence "
-            "(its interval where it has one, else its value); a claim that is a bound "
-            f"(\u201cup to\u201d, \u201cbelow\u201d) is supported when the evidence is within "
-            f"the bound, again with {pct} to spare"
+            f"the evidence's value lies in the claimed value or range widened by {pct} on each "
+            "side; a claim that is a bound is supported when the data reach it, with "
+            f"{pct} to spare: an \u201cup to\u201d or \u201cbelow\u201d claim by the least "
+            "the data show, a \u201ccan cost 9x more\u201d claim by the most they show"
         ),
         PARTLY: (
-            f"not supported, but the evidence is within a factor of {times} of the claim (of the "
-            "nearer end of a range, or of the bound)"
+            "not supported, but the spread of the rows behind the evidence (or its confidence "
+            f"interval) overlaps the widened claim, or the value is within a factor of {times} "
+            "of the claim (of the nearer end of a range, or of the bound)"
         ),
         CONTRADICTED: f"the evidence is more than a factor of {times} from the claim",
         UNTESTABLE: (

@@ -34,7 +34,12 @@ def ev(value, low=None, high=None, testable=True) -> Evidence:
         (13, None, ev(12.0), "=", SUPPORTED),  # within 10% of "roughly 13x"
         (13, None, ev(11.5), "=", PARTLY),  # 11.5 < 11.7 = 13 * 0.9, but within 2x
         (13, None, ev(5.0), "=", CONTRADICTED),  # 13 / 5 = 2.6 > 2
-        (13, None, ev(9.0, low=6.0, high=14.0), "=", SUPPORTED),  # the interval holds 13
+        (13, None, ev(9.0, low=6.0, high=14.0), "=", PARTLY),  # 9 is off, its spread holds 13
+        (13, None, ev(40.0, low=9.0, high=80.0), "=", PARTLY),  # 3x off, but the spread holds 13
+        (13, None, ev(40.0, low=20.0, high=80.0), "=", CONTRADICTED),  # 20 > 14.3 = 13 * 1.1
+        (9, None, ev(2.0, low=2.0, high=13.1), ">=", SUPPORTED),  # "can cost 9x": one does
+        (9, None, ev(2.0, low=2.0, high=7.0), ">=", PARTLY),  # the most is 7x, within 2x
+        (0.01, None, ev(0.03, low=0.004, high=0.05), "<=", SUPPORTED),  # the least is below
         (2.85, 3.50, ev(3.2), "=", SUPPORTED),  # inside a claimed range
         (2.85, 3.50, ev(2.0), "=", PARTLY),  # below the range, 2.85 / 2.0 < 2
         (0.01, None, ev(0.004), "<=", SUPPORTED),  # "below 1 cent": 0.4 cent is below
