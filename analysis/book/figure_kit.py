@@ -243,8 +243,9 @@ def chart_sources(chart: Renderable, version: str) -> list[str]:
                 for column, value in row.items():
                     if isinstance(value, str) and SOURCE_COLUMNS.match(column):
                         ids += [part for part in re.split(r"[;,|\s]+", value) if part]
-    try:
-        table = data.load("sources", version)
+    ids = list(dict.fromkeys(ids))
+    try:  # only these sources' rows: a page does not depend on sources its figures do not name
+        table = data.select_rows("sources", "source_id", ids, ["publisher"], version)
     except (KeyError, OSError, ValueError):
         return []
     publisher = dict(zip(table["source_id"].to_list(), table["publisher"].to_list(), strict=True))
@@ -452,17 +453,10 @@ def links_html(entry: KitEntry, element_id: str) -> str:
 
 
 def _quarto_document() -> str | None:
-    """The document Quarto is executing: `document-path` in Quarto's execute-info file (1.8+),
-    else `QUARTO_DOCUMENT_FILE`."""
-    info_path = os.environ.get("QUARTO_EXECUTE_INFO")
-    if info_path:
-        try:
-            info = json.loads(Path(info_path).read_text(encoding="utf-8"))
-            if isinstance(info.get("document-path"), str):
-                return info["document-path"]
-        except (OSError, ValueError, AttributeError):
-            pass
-    return os.environ.get("QUARTO_DOCUMENT_FILE") or None
+    """The document Quarto is executing (see analysis.data.reads.quarto_document)."""
+    from analysis.data.reads import quarto_document
+
+    return quarto_document()
 
 
 def _cell_options() -> dict[str, Any]:

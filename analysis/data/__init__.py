@@ -12,11 +12,14 @@ from analysis.data.release import (
     current_version,
     data_dir,
     datapackage,
+    fields,
     latest_version,
     load,
     read_table_csv,
     releases,
+    select_rows,
     sha256,
+    tables,
     version_dir,
 )
 
@@ -27,10 +30,13 @@ __all__ = [
     "current_version",
     "data_dir",
     "datapackage",
+    "fields",
     "latest_version",
     "load",
     "read_table_csv",
     "releases",
+    "select_rows",
     "sha256",
+    "tables",
     "version_dir",
 ]

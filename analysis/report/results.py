@@ -13,6 +13,7 @@ from functools import cache
 import polars as pl
 
 from analysis import data
+from analysis.data import reads
 from analysis.methods import dispersion, gpu_prices, hedonic, llmflation, prices, tokens_per_dollar
 from analysis.methods import fixed_capability as fc
 
@@ -28,8 +29,11 @@ def version_date(name: str) -> date:
 
 
 def release_date(v: str | None = None) -> date:
-    """The date of a release (None: the current one)."""
-    return version_date(version(v))
+    """The date of a release (None: the current one). Results that run up to it depend on it, so
+    it is recorded as read (a release of the same day with other tables leaves it as it was)."""
+    day = version_date(version(v))
+    reads.record("release_date", value=day.isoformat())
+    return day
 
 
 # Tables whose rows carry anomaly flags (curated releases): analyses drop flagged rows by default.
@@ -178,10 +182,7 @@ def removed_text(names: tuple[str, ...], v: str | None = None) -> str:
             parts.append(f"{name.replace('_', ' ')}: {rules}")
     if parts:
         return "; ".join(parts)
-    declared = {
-        r["name"]: {f["name"] for f in r["schema"]["fields"]}
-        for r in data.datapackage(version(v))["resources"]
-    }
-    if not any(prices.FLAGS in declared.get(name, set()) for name in names):
+    present = set(data.tables(version(v)))
+    if not any(prices.FLAGS in data.fields(name, version(v)) for name in names if name in present):
         return "none, because this release has no anomaly flags"
     return "none"
