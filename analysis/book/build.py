@@ -345,6 +345,8 @@ def _preview_notebook(page: Page, targets) -> nbformat.NotebookNode:
             continue
         cells += _code_cells(cell, page, targets)
     notebook = nbformat.v4.new_notebook()
+    for index, cell in enumerate(cells):  # ids by position, not random: the same page each build
+        cell["id"] = f"cell-{index}"
     notebook.cells = cells
     return notebook
 

@@ -45,6 +45,7 @@ from typing import Any, Protocol
 import vl_convert as vlc
 import yaml
 
+from analysis.data import reads
 from analysis.data.cache import cached
 from analysis.figures import theme
 
@@ -145,6 +146,10 @@ def write_entry(chart: Renderable, name: str | None) -> KitEntry | None:
     place = book.floats.get(label) if label else None
     url = f"{book.url}{place.page}#{label}" if place and book.url else book.url
     sources = chart_sources(chart, version)
+    # The version the figure was drawn from, not an input of it: a later release whose tables
+    # this chapter reads are the same keeps the figure (analysis.book.deps), citing this one.
+    with reads.paused():
+        data_citation = data.citation(version)
     where = f"{place.name} of {book.title}" if place else book.title
     source_line = " · ".join(
         [
@@ -182,7 +187,7 @@ def write_entry(chart: Renderable, name: str | None) -> KitEntry | None:
         "source_line": source_line,
         "citation": f"{cited}: {title}. In {book.title}"
         + (f", {url}" if url else "")
-        + f". {data.citation(version)}",
+        + f". {data_citation}",
         "files": hashes,
     }
     files[f"{name}.json"] = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode()
