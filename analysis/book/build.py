@@ -7,6 +7,11 @@ page per book file at the mirrored path (chapters/x.qmd -> _preview/chapters/x.h
 carries the banner below, a book-order navigation and Quarto's `quarto:offset` meta tag, so the
 chart HTML from analysis.book.show finds `assets/vega/` exactly as it does in the rendered book.
 
+Both paths run only the chapters whose source, code or input data changed since their last run
+(analysis.book.deps, which prints one line per chapter saying which and why): the preview reuses
+the kept notebooks of the others, and before `quarto render` the frozen results of the chapters
+that must run again are removed from `_freeze/`.
+
 Both paths write the figure kit (analysis.book.figure_kit): the preview runs its chapters with
 `BOOK_FIGURE_KIT` pointing at `_preview/figures/` and adds `figures/index.html`, linked from every
 page's sidebar and the index page; with Quarto the kit goes to `_figures/`, and the post-render
