@@ -152,7 +152,9 @@ def main() -> int:
         print()
         print(f"{'build':34} {'wall s':>8} {'pages run':>10}")
         print(f"{'cold (after make clean)':34} {cold:8.1f} {ran(cold_lines):>6} of {pages}")
-        print(f"{'after ' + version + ' (GPU only)':34} {warm:8.1f} {ran(warm_lines):>6} of {pages}")
+        print(
+            f"{'after ' + version + ' (GPU only)':34} {warm:8.1f} {ran(warm_lines):>6} of {pages}"
+        )
         print(f"{'ratio rebuild / cold':34} {warm / cold:8.2f}")
         if args.quarto:
             step = quarto_step()

@@ -152,12 +152,12 @@ def build_preview(root: Path | str = ROOT, console: Console | None = None) -> in
     console = console or Console(stderr=True, highlight=False)
     pages = plan_pages(root)
     store = deps.Store(root, deps.PREVIEW)
-    verdicts, states = deps.plan(
-        root, [page.entry.path for page in pages], store, deps.preview_missing(store)
-    )
-    _print_verdicts(verdicts, console)
     staging = Path(tempfile.mkdtemp(prefix=".preview-build-", dir=root))
     try:
+        verdicts, states = deps.plan(
+            root, [page.entry.path for page in pages], store, deps.preview_missing(store)
+        )
+        _print_verdicts(verdicts, console)
         kit = staging / figure_kit.SITE_DIR
         with _environment(figure_kit.KIT_ENV, str(kit)):
             _execute_pages(pages, console, verdicts, states, store, kit)

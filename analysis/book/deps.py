@@ -228,6 +228,8 @@ def _what(key: str, fields: dict) -> str:
     of = f" of data version {pinned}" if pinned else ""
     if kind == "table":
         return f"table {rest}{of}"
+    if kind == "folder":
+        return f"the files under {rest}"
     if kind == "rows":
         table, column = rest.split(":")[:2]
         n = len(fields.get("values", []))

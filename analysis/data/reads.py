@@ -3,7 +3,8 @@ when something it read changed (analysis.book.deps decides).
 
 `analysis.data.release` calls `record` at each way in: `load` (a table, with its file's sha256
 and its schema's, from the release's datapackage.json), `lookup` (only some rows of a table),
-`releases`/`latest_version` (the list of releases), `datapackage` and `citation`. A read of the
+`releases`/`latest_version` (the list of releases), `datapackage` and `citation`; a page that
+reads raw files outside the releases records their folder (`record_folder`). A read of the
 current data version is keyed by the table alone (`table:gpu_hour_prices`), so the next release's
 table is compared with it; a read of a named other version carries the version
 (`table@2026-11-30:gpu_hour_prices`), which never changes until it is gone.
@@ -75,6 +76,24 @@ def digest(value) -> str:
     """The sha256 of a JSON-able value in a form that is the same in every process."""
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def folder_digest(folder: Path) -> str:
+    """The sha256 of every file under `folder` (names and bytes), or "absent": for inputs that
+    are not in a release (raw source files a page reads)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return "absent"
+    digest = hashlib.sha256()
+    for file in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(file.relative_to(folder).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(file.read_bytes()).hexdigest().encode())
+    return digest.hexdigest()
+
+
+def record_folder(folder: Path) -> None:
+    """Note a read of the files under `folder` (checked again by `release.read_now`)."""
+    record(f"folder:{Path(folder).resolve()}", sha256=folder_digest(folder))
 
 
 def quarto_document() -> str | None:

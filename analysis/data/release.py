@@ -310,6 +310,8 @@ def read_now(key: str, fields: dict, root: Path | None = None) -> dict | None:
         try:
             if kind == "releases":
                 return _releases_fields(_releases(root))
+            if kind == "folder":
+                return {"sha256": reads.folder_digest(Path(key.partition(":")[2]))}
             v = current_version(pinned or None, root)
             extra = {"values": fields["values"]} if "values" in fields else {}
             return {"version": v, **extra, **_fields(key, v, root, extra)}

@@ -160,3 +160,16 @@ def test_a_result_from_the_disk_cache_still_records_what_it_was_made_from(tmp_pa
     assert first["n"] == second["n"]
     assert second["reads"] == first["reads"]
     assert second["reads"]["table:claims"]["sha256"] == descriptor_sha(BASE, "claims")
+
+
+def test_raw_files_a_page_reads_are_a_read_of_their_folder(recorded, tmp_path):
+    folder = tmp_path / "raw"
+    reads.record_folder(folder)
+    (key,) = reads.snapshot()
+    assert reads.snapshot()[key] == {"sha256": "absent"}
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "a.csv").write_text("x\n1\n")
+    now = release.read_now(key, {})
+    assert now["sha256"] != "absent"
+    (folder / "sub" / "a.csv").write_text("x\n2\n")
+    assert release.read_now(key, {})["sha256"] != now["sha256"]
