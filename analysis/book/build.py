@@ -67,7 +67,11 @@ def build_book(
         quarto = find_quarto(root) or (install_quarto(root) if try_install else None)
         if quarto:
             kit = root / KIT_DIR
-            freeze_plan = deps.refresh_freeze(root, kit)
+            try:
+                freeze_plan = deps.refresh_freeze(root, kit)
+            except chapters.ChapterError as error:
+                console.print(f"Not rendered: {error}", markup=False, soft_wrap=True)
+                return 1
             _print_verdicts(freeze_plan.verdicts, console)
             # Quarto runs the chapters with QUARTO_PYTHON: point it at the Python running this.
             # The chapters write the figure kit into _figures/ (the post-render step publishes it)

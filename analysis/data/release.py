@@ -296,7 +296,7 @@ def _fields(key: str, v: str, root: Path | None, extra: dict) -> dict:
         return {"sha256": reads.digest(_datapackage(v, root))}
     if kind == "citation":
         return {"value": _citation(v, root)}
-    if kind == "release_date":  # recorded by analysis.report.results.release_date
+    if kind == "release_date":
         return {"value": version_date(v).isoformat()}
     raise KeyError(f"unknown kind of read {key!r}")
 
@@ -317,6 +317,14 @@ def read_now(key: str, fields: dict, root: Path | None = None) -> dict | None:
             return {"version": v, **extra, **_fields(key, v, root, extra)}
         except (DataError, KeyError, OSError):
             return None
+
+
+def release_date(version: str | None = None, root: Path | None = None) -> date:
+    """The date a release is named by (recorded as read: results that run up to the release
+    date depend on it, while a further release of the same day leaves it as it was)."""
+    v = current_version(version, root)
+    _record("release_date", v, root)
+    return version_date(v)
 
 
 def citation(version: str | None = None, root: Path | None = None) -> str:

@@ -13,7 +13,6 @@ from functools import cache
 import polars as pl
 
 from analysis import data
-from analysis.data import reads
 from analysis.methods import dispersion, gpu_prices, hedonic, llmflation, prices, tokens_per_dollar
 from analysis.methods import fixed_capability as fc
 
@@ -29,11 +28,8 @@ def version_date(name: str) -> date:
 
 
 def release_date(v: str | None = None) -> date:
-    """The date of a release (None: the current one). Results that run up to it depend on it, so
-    it is recorded as read (a release of the same day with other tables leaves it as it was)."""
-    day = version_date(version(v))
-    reads.record("release_date", value=day.isoformat())
-    return day
+    """The date of a release (None: the current one), recorded as read (data.release_date)."""
+    return data.release_date(version(v))
 
 
 # Tables whose rows carry anomaly flags (curated releases): analyses drop flagged rows by default.

@@ -190,7 +190,7 @@ def test_a_release_on_a_later_day_reruns_pages_that_run_up_to_the_release_date(
     root, data_root = real_run
     data_root_env(data_root, NEXT_DAY)
     verdicts = plan(root)
-    assert manifest(root, "chapters/token-prices.qmd")["reads"]["release_date"] == {"value": BASE}
+    assert manifest(root, "chapters/token-prices.qmd")["reads"]["release_date"]["value"] == BASE
     assert verdicts["chapters/token-prices.qmd"].reasons == [
         f"the release date changed ({BASE} → {NEXT_DAY})"
     ]
