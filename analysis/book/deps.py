@@ -141,8 +141,13 @@ class Store:
         keys = ("source_sha256", "code", "libraries", "config_sha256", "reads", "figures")
         if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
             raise ValueError(f"{path.relative_to(self.root)} is not a manifest of this format")
-        if any(k not in manifest for k in keys) or not isinstance(manifest["reads"], dict):
+        types = {"code": dict, "reads": dict, "figures": list}
+        if any(k not in manifest for k in keys) or any(
+            not isinstance(manifest[k], t) for k, t in types.items()
+        ):
             raise ValueError(f"{path.relative_to(self.root)} lacks some of {', '.join(keys)}")
+        if not all(isinstance(fields, dict) for fields in manifest["reads"].values()):
+            raise ValueError(f"{path.relative_to(self.root)} has a malformed read")
         return manifest
 
     def write_manifest(self, chapter: str, manifest: dict) -> None:

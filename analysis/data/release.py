@@ -315,7 +315,7 @@ def read_now(key: str, fields: dict, root: Path | None = None) -> dict | None:
             v = current_version(pinned or None, root)
             extra = {"values": fields["values"]} if "values" in fields else {}
             return {"version": v, **extra, **_fields(key, v, root, extra)}
-        except (DataError, KeyError, OSError):
+        except (ValueError, KeyError, TypeError, OSError):  # gone, or a malformed record
             return None
 
 
