@@ -51,6 +51,7 @@ def load() -> str:
 
 
 def copy_book(dest: Path) -> Path:
+    dest.mkdir(parents=True)
     for name in BOOK_SOURCES:
         src = ROOT / name
         if src.is_dir():
