@@ -20,6 +20,7 @@ from pathlib import Path
 
 import polars as pl
 
+from analysis.data import reads
 from analysis.data import release as data
 from analysis.data.errors import DataError
 from analysis.data.importers import gundlach_benchmarks
@@ -93,7 +94,9 @@ def _tables(version: str) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
 
 def gundlach_rows(sources_dir: Path | None = None) -> pl.DataFrame:
     """The authors' per-benchmark rows, from the raw sources (they are in no released version)."""
-    return gundlach_benchmarks.read(sources_dir or SHARED_SOURCES)
+    sources_dir = sources_dir or SHARED_SOURCES
+    reads.record_folder(sources_dir / gundlach_benchmarks.FOLDER)  # an input of the page too
+    return gundlach_benchmarks.read(sources_dir)
 
 
 def gundlach_reproduction(sources_dir: Path | None = None) -> pl.DataFrame:
