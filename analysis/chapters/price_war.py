@@ -60,6 +60,8 @@ RISE_BUCKETS = ("input", "output")  # cache-hit rates are a few fen: ratios of t
 OPEN_MODEL_CLAIM = dispersion.CLAIM_ID
 SUB_CENT_CLAIM = "sub-cent-token-rates"
 CNY_CLAIM = "deepseek-flash-idle-price-cny"
+# DeepSeek's Flash models: V4 Flash, and V4.1 Flash (API name deepseek-flash) from 2026-09-10.
+FLASH_MODELS = ["deepseek-v4-flash", "deepseek-flash"]
 
 SECTIONS = {
     "cuts": f"{PAGE}#sec-price-war-cuts",
@@ -552,23 +554,28 @@ def cny_section(
             "flash_claim_date": Quote(claim["claim_date"], "day"),
             "flash_claim_fx_month": Quote(at["fx_month"], "month"),
             "flash_claim_at_rate": Quote(at["cny_usd"], "usd"),
-            "flash_off_cny": Quote(flash_off["input_original_per_mtok"], "number"),
-            "flash_off_last_seen": Quote(off_row["last_seen"], "day"),
         }
     )
-    evidence = {
-        CNY_CLAIM: Evidence(
-            CNY_CLAIM,
-            None,
-            f"No stored rate card postdates {off_row['last_seen']}: the newest off-peak card of "
-            f"DeepSeek's Flash model (V4 Flash, from {off_row['valid_from']}) charges "
-            f"{off_row['input_original_per_mtok']:g} CNY per 1M cache-miss input tokens; the claim "
-            f"is about the card of {claim['claim_date']}. A dated copy of DeepSeek's pricing page "
-            "after that day would settle it.",
-            SECTIONS["cny"],
-            window=f"{off_row['valid_from']} to {off_row['last_seen']}",
-            testable=False,
+    flash_card = _flash_card_evidence(token_prices, claim, off_row)
+    # What the page says of the claimed price follows the evidence: a card of the claim's day
+    # (from a later source, or entered by hand with `data add`) makes it testable.
+    q["flash_card"] = Quote(
+        f"A card seen on {claim['claim_date']} charges {flash_card.value:g} yuan for off-peak "
+        "cache-miss input, as the digest says"
+        if flash_card.testable and abs(flash_card.value - claim["value"]) < 1e-9
+        else (
+            f"A card seen on {claim['claim_date']} charges {flash_card.value:g} yuan for off-peak "
+            "cache-miss input, not what the digest says"
+            if flash_card.testable
+            else f"The price itself the data cannot test: the newest stored card, last seen on "
+            f"{off_row['last_seen']}, still charges {flash_off['input_original_per_mtok']:g} yuan "
+            f"for off-peak cache-miss input, and no copy of the card of {claim['claim_date']} is "
+            "stored"
         ),
+        "text",
+    )
+    evidence = {
+        CNY_CLAIM: flash_card,
         "deepseek-flash-idle-price-usd": Evidence(
             "deepseek-flash-idle-price-usd",
             float(at["cny_usd"]),
@@ -580,6 +587,47 @@ def cny_section(
         ),
     }
     return cards, evidence
+
+
+def _flash_card_evidence(token_prices: pl.DataFrame, claim: dict, newest: dict) -> Evidence:
+    """The claimed off-peak Flash input price against a CNY card of DeepSeek's Flash models seen
+    on the claim's day (a digest's own row is a claim, not evidence); untestable without one."""
+    on = claim["claim_date"]
+    seen = token_prices.filter(
+        pl.col("provider") == "deepseek",
+        pl.col("model_id").is_in(FLASH_MODELS),
+        pl.col("price_kind") == "off-peak",
+        pl.col("currency") == "CNY",
+        ~pl.col("source_id").str.starts_with("digest-"),
+        pl.col("input_original_per_mtok").is_not_null(),
+        pl.col("date") <= on,
+        pl.coalesce("last_seen", "date") >= on,
+    )
+    if seen.is_empty():
+        return Evidence(
+            CNY_CLAIM,
+            None,
+            f"No stored rate card postdates {newest['last_seen']}: the newest off-peak card of "
+            f"DeepSeek's Flash model (V4 Flash, from {newest['valid_from']}) charges "
+            f"{newest['input_original_per_mtok']:g} CNY per 1M cache-miss input tokens; the claim "
+            f"is about the card of {on}. A dated copy of DeepSeek's pricing page after that day "
+            "would settle it.",
+            SECTIONS["cny"],
+            window=f"{newest['valid_from']} to {newest['last_seen']}",
+            testable=False,
+        )
+    values = seen["input_original_per_mtok"]
+    return Evidence(
+        CNY_CLAIM,
+        float(values.median()),
+        f"Off-peak cache-miss input price, CNY per 1M tokens, of DeepSeek's Flash models on the "
+        f"cards seen on {on} ({', '.join(sorted(set(seen['source_id'])))}).",
+        SECTIONS["cny"],
+        low=float(values.min()),
+        high=float(values.max()),
+        n=seen.height,
+        window=f"{on}",
+    )
 
 
 # ------------------------------------------------------------------ the spread of open models

@@ -244,3 +244,31 @@ def test_the_prose_words_hold_on_the_released_data(chapter, claims):
     assert abs(ratio - 1) <= claims_method.TOLERANCE
     # Weekend: "weekends have 0 peak windows".
     assert q["tou_n_weekend_windows"] == 0
+
+
+def test_a_card_of_the_claims_day_makes_the_flash_claim_testable():
+    """A CNY off-peak Flash card seen on the claim's day (say, entered with `data add`) is
+    evidence; the digest's own row and a card last seen before that day are not."""
+    import datetime as dt
+
+    from analysis.chapters.price_war import _flash_card_evidence
+
+    day = dt.date(2026, 9, 10)
+    rows = pl.DataFrame(
+        {
+            "provider": ["deepseek"] * 3,
+            "model_id": ["deepseek-flash", "deepseek-flash", "deepseek-v4-flash"],
+            "price_kind": ["off-peak"] * 3,
+            "currency": ["CNY"] * 3,
+            "source_id": ["hand-dsh-meter", "digest-2026-09-13", "deepseek-tou-dsh-meter"],
+            "input_original_per_mtok": [1.0, 1.0, 1.5],
+            "date": [day, day, dt.date(2026, 8, 16)],
+            "last_seen": [None, None, dt.date(2026, 8, 24)],
+        }
+    )
+    claim = {"claim_date": day, "value": 1.0}
+    newest = {"last_seen": dt.date(2026, 8, 24), "valid_from": dt.date(2026, 8, 16),
+              "input_original_per_mtok": 1.5}  # fmt: skip
+    e = _flash_card_evidence(rows, claim, newest)
+    assert (e.value, e.n, e.testable) == (1.0, 1, True)
+    assert not _flash_card_evidence(rows.slice(1), claim, newest).testable
