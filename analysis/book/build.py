@@ -26,8 +26,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -49,8 +50,13 @@ KIT_DIR = (
     "_figures"  # the figure kit Quarto renders write; analysis/book/postrender.py publishes it
 )
 BANNER = "Offline preview, not the rendered book: rendered without Quarto"
+# A failed install is not retried for a day (it costs 10-30 s where GitHub is unreachable);
+# delete the stamp to retry sooner.
+INSTALL_FAILED_STAMP = ".quarto-install-failed"
+INSTALL_RETRY_SECONDS = 24 * 3600
 NO_QUARTO_MESSAGE = (
-    "Quarto was not found and could not be installed here; to render the real book run "
+    "Quarto was not found and could not be installed here (a failed install is retried after a "
+    f"day, or at once after deleting .venv/{INSTALL_FAILED_STAMP}); to render the real book run "
     '"pip install quarto-cli" (or get it from https://quarto.org/docs/get-started/) then '
     '"make book". Building an offline preview in _preview/ instead.'
 )
@@ -116,12 +122,16 @@ def find_quarto(root: Path) -> str | None:
 
 def install_quarto(root: Path, timeout: int = INSTALL_TIMEOUT_SECONDS) -> str | None:
     """Try `pip install quarto-cli` into this environment; it needs GitHub, so it may fail."""
-    command = [sys.executable, "-m", "pip", "install", "--quiet", "quarto-cli"]
-    try:
-        subprocess.run(command, timeout=timeout, capture_output=True, check=False)
-    except (OSError, subprocess.TimeoutExpired):
+    stamp = Path(sys.prefix) / INSTALL_FAILED_STAMP
+    if stamp.exists() and time.time() - stamp.stat().st_mtime < INSTALL_RETRY_SECONDS:
         return None
-    return find_quarto(root)
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "quarto-cli"]
+    with suppress(OSError, subprocess.TimeoutExpired):
+        subprocess.run(command, timeout=timeout, capture_output=True, check=False)
+    found = find_quarto(root)
+    with suppress(OSError):  # a read-only environment just retries next time
+        stamp.unlink(missing_ok=True) if found else stamp.write_text(time.ctime() + "\n")
+    return found
 
 
 def _answers_version(quarto: str) -> bool:
