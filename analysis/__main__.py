@@ -292,6 +292,13 @@ def _estimates(args) -> int:
     return 0
 
 
+def _claims(args) -> int:
+    from analysis.chapters import claims_ledger
+
+    claims_ledger.ledger(args.version).write_csv(sys.stdout, date_format="%Y-%m-%d")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m analysis", description="The book's data and build tools."
@@ -465,6 +472,12 @@ def parser() -> argparse.ArgumentParser:
 
     a = sub.add_parser("assets", help="write the offline vega bundle into assets/vega/")
     a.set_defaults(func=_assets)
+
+    cl = sub.add_parser(
+        "claims", help="the digests' claims with evidence and verdict (the ledger), as CSV"
+    )
+    cl.add_argument("--version")
+    cl.set_defaults(func=_claims)
     return p
 
 

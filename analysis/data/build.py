@@ -45,6 +45,16 @@ IMPORTERS = [
     *NEW_IMPORTERS,  # the ten folders added on 2026-12-01 (sources README, Part II)
 ]
 
+# Tables only the source folders added on 2026-12-01 give rows for.
+SOURCE_OPTIONAL_TABLES = {
+    "mlperf_training_systems",
+    "mlperf_training_results",
+    "inference_benchmarks",
+    "tco_assumptions",
+    "aa_snapshots",
+    "tou_windows",
+}
+
 PACKAGE_TITLE = "The Economics of AI Inference: data"
 HOMEPAGE = "https://github.com/inference-economics/book"
 LICENCE = {
@@ -210,7 +220,13 @@ def assemble_with_counts(
     for t in TABLE_ORDER:
         if t not in tables:
             tables[t] = merged.get(t, pl.DataFrame())
-    return {t: _finish(t, tables[t]) for t in TABLE_ORDER}, counts
+    # A build from a sources folder without the 2026-12 folders has no rows for their tables:
+    # the release then does not hold them (its descriptor lists the tables it holds).
+    return {
+        t: _finish(t, tables[t])
+        for t in TABLE_ORDER
+        if not (t in SOURCE_OPTIONAL_TABLES and tables[t].is_empty())
+    }, counts
 
 
 def write_version(
@@ -230,7 +246,7 @@ def write_version(
         stage = Path(tmp) / version
         stage.mkdir()
         resources = []
-        for t in TABLE_ORDER:
+        for t in (t for t in TABLE_ORDER if t in tables):
             path = stage / f"{t}.csv"
             tables[t].write_csv(path, date_format="%Y-%m-%d", line_terminator="\n")
             resources.append(

@@ -14,6 +14,7 @@ release on a day that already has one.
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 import shutil
@@ -23,10 +24,9 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.data import inputs
 from analysis.data import release as data_mod
 from analysis.data.errors import DataError, Problem, fail
-from analysis.data.schema import TABLE_ORDER
+from analysis.data.schema import TABLE_ORDER, TABLES
 from analysis.data.validate import resource_descriptor, validate_folder
 
 VERSION_RE = re.compile(r"^(?P<day>\d{4}-\d{2}-\d{2})(?:\.(?P<n>[1-9]\d*))?$")
@@ -53,16 +53,22 @@ def next_version(root: Path, today: date | None = None) -> str:
             day,
             f"today is before the latest release ({latest[0]}); give the version explicitly",
         )
-    # After the day's last release (`today.2` taken alone still makes the next `today.3`).
-    used = [version_key(v)[1] for v in taken if VERSION_RE.match(v) and version_key(v)[0] == day]
-    if not used:
-        return day
-    return f"{day}.{max(used) + 1}"
+    # After the day's highest N, so a new version sorts after every release of the day even
+    # when an earlier one of them is not in this data root.
+    same_day = [version_key(v)[1] for v in taken if VERSION_RE.match(v) and v[:10] == day]
+    return f"{day}.{max(same_day) + 1}" if same_day else day
 
 
 def _write_table(stage: Path, base_dir: Path, table: str, rows: pl.DataFrame | None) -> None:
     """Copy the base release's CSV and append the new rows; write it whole if old rows changed."""
     src, dest = base_dir / f"{table}.csv", stage / f"{table}.csv"
+    columns = TABLES[table].column_names
+    with src.open(encoding="utf-8", newline="") as fh:
+        same_columns = next(csv.reader(fh), []) == columns
+    if not same_columns:  # a base from before a column was added: rewrite with every column
+        frame = data_mod.read_table_csv(src, table) if rows is None else rows
+        frame.select(columns).write_csv(dest, date_format="%Y-%m-%d", line_terminator="\n")
+        return
     if rows is None:
         shutil.copyfile(src, dest)
         return
@@ -84,14 +90,15 @@ def _write_table(stage: Path, base_dir: Path, table: str, rows: pl.DataFrame | N
 
 def _descriptor(stage: Path, base_descriptor: dict, version: str, description: str) -> dict:
     resources = []
-    for t in TABLE_ORDER:
+    for t in (t for t in TABLE_ORDER if (stage / f"{t}.csv").exists()):
         path = stage / f"{t}.csv"
         resources.append(
             resource_descriptor(t, path.name, data_mod.sha256(path))
             | {"bytes": path.stat().st_size}
         )
-    # The base's build inputs made the base: this version adds rows they do not hold.
-    out = {k: v for k, v in base_descriptor.items() if k not in ("resources", inputs.SECTION)}
+    # The base's build_inputs describe the base's build, not this version: it is the base plus
+    # rows entered or downloaded since (previous_version says which base).
+    out = {k: v for k, v in base_descriptor.items() if k not in ("resources", "build_inputs")}
     out.update(
         {
             "version": version,
@@ -175,7 +182,9 @@ def cut_version(
     with tempfile.TemporaryDirectory(dir=root, prefix=f".{version}-") as tmp:
         stage = Path(tmp) / version
         stage.mkdir()
-        for t in TABLE_ORDER:
+        # The base's own tables: a version cut from an older release keeps its table set.
+        held = data_mod.tables(base, root)
+        for t in held:
             _write_table(stage, base_dir, t, tables.get(t))
         descriptor = _descriptor(stage, base_descriptor, version, description) | (extra or {})
         (stage / "datapackage.json").write_text(

@@ -698,13 +698,14 @@ def update(
         frames, sources, imported, skipped = import_view(
             view, {u.folder for u in upstreams}, available, renamed, console
         )
-    previous = {t: data_mod.load(t, base, root) for t in TABLE_ORDER}
+    # The tables the base holds (one released before a table existed goes on without it).
+    previous = {t: data_mod.load(t, base, root) for t in data_mod.tables(base, root)}
     ext = None
     new: dict[str, pl.DataFrame] = {}
     if imported:
         ext, new = extension(frames, sources, previous)
     merged = merge_observations(previous, new)
-    added = {t: merged[t].slice(previous[t].height) for t in TABLE_ORDER}
+    added = {t: merged[t].slice(previous[t].height) for t in previous}
     # A model or source row is added only where an added row names it.
     named_models = set(added["token_prices"]["model_id"]) | set(
         added["benchmark_scores"]["model_id"]
@@ -722,7 +723,7 @@ def update(
     report = Report(fetched, imported, skipped, added, revisions, None, base)
     if not any(df.height for t, df in added.items() if t not in ("models", "sources")):
         return report
-    tables = {t: pl.concat([previous[t], added[t]]) for t in TABLE_ORDER}
+    tables = {t: pl.concat([previous[t], added[t]]) for t in previous}
     counts = ", ".join(f"{df.height} {t}" for t, df in added.items() if df.height)
     done = [f.upstream.folder for f in fetched if not f.error]
     description = (

@@ -1,10 +1,12 @@
 """`data add`: hand-entered rows with provenance become a new version, or nothing is written.
 
-Each test works on a copy of the latest committed release in a temporary data folder. The prices
-entered are real: the aimeter project's pricing page (wangyufeng0615/aimeter, docs/pricing.md at
-commit 005ad256, "Updated on 2026-09-23"): Claude Sonnet 5 $2/$10 and "Claude Fable / Mythos 5.1"
-$10/$50 per million input/output tokens. The release holds the page's table (the frontier price
-notes), but names no Claude Mythos 5.1: that is the model the data does not know.
+Each test works on a copy of release 2026-12-01 in a temporary data folder (a base from before
+a token_prices column was added, so the cut rewrites that table with the column empty). The
+prices entered are real: the aimeter project's pricing page (wangyufeng0615/aimeter,
+docs/pricing.md at commit 005ad256, "Updated on 2026-09-23"): Claude Sonnet 5 $2/$10 and "Claude
+Fable / Mythos 5.1" $10/$50 per million input/output tokens. No release names a Claude Mythos
+5.1 (2026-12-01.2 holds the page's table, as Claude Fable 5.1): that is the model the data does
+not know.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from analysis.data.errors import DataError
 from analysis.data.paths import DATA_DIR, ROOT
 from analysis.data.validate import validate_folder
 
-LATEST = data.latest_version()
+LATEST = "2026-12-01"  # the base release of every test (see the module docstring)
 PAGE = (
     "https://github.com/wangyufeng0615/aimeter/blob/005ad256d0533e8b2b52305f525289b5db8ba0ec/"
     "docs/pricing.md"
@@ -112,9 +114,14 @@ def test_two_prices_become_a_new_version(root, tmp_path):
     assert [r.version for r in data.releases(root)] == [LATEST, expected]
     new = root / expected
     assert validate_folder(new) == []
-    for name, old in before.items():  # released rows are never rewritten: old bytes come first
+    # Released rows are never rewritten: the base's rows come first, every value unchanged (the
+    # base predates a token_prices column, so that table is rewritten with the column empty).
+    for name in before:
         if name.endswith(".csv"):
-            assert new.joinpath(name).read_bytes()[: len(old)] == old, name
+            table = name.removesuffix(".csv")
+            old_rows = data.load(table, LATEST, root)
+            new_rows = data.load(table, expected, root).head(old_rows.height)
+            assert new_rows.select(old_rows.columns).equals(old_rows), name
     tp = data.load("token_prices", expected, root)
     added = tp.tail(2)
     assert added["model_id"].to_list() == ["claude-sonnet-5", "claude-sonnet-5"]

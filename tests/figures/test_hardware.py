@@ -301,3 +301,90 @@ def test_and_join_and_gpu_names_list_ids_as_the_prose_writes_them():
     assert hv.and_join(["B200", "H200"]) == "B200 and H200"
     assert hv.and_join(iter(["v4.0", "v4.1", "v5.1"])) == "v4.0, v4.1 and v5.1"
     assert hv.gpu_names(["h100-sxm", "b200"]) == ["H100-SXM", "B200"]
+
+
+# ------------------------------------------------------------------ v6.0, InferenceMAX, training
+
+
+def test_gain_gt_labels_the_rounds_and_cites_the_source():
+    gain = pl.DataFrame(
+        {
+            "accelerator": ["gb300"],
+            "base_model": ["deepseek-r1"],
+            "scenario": ["Offline"],
+            "to_tokens_per_s": [9820.5],
+            "from_tokens_per_s": [6005.9],
+            "ratio": [1.635],
+            "own_from_tokens_per_s": [None],
+            "own_ratio": [None],
+            "submitter": ["CoreWeave"],
+            "from_round": ["v5.1"],
+            "to_round": ["v6.0"],
+        }
+    )
+    html = hv.gain_gt(gain).as_raw_html()
+    for text in ("CoreWeave v6.0", "Best v5.1", "DeepSeek-R1", "GB300", "9,820", "1.64", "Source:"):
+        assert text in html
+
+
+def test_inference_cost_chart_orders_rows_and_names_measures():
+    points = pl.DataFrame(
+        {
+            "row": ["m: API", "m on B200", "m on B200"],
+            "measure": [
+                hv.COST_MEASURES["api_median"],
+                hv.COST_MEASURES["imax"],
+                hv.COST_MEASURES["mlperf"],
+            ],
+            "usd_per_mtok": [1.0, 0.1, 0.2],
+        }
+    )
+    spec = hv.inference_cost_chart(points, ["m: API", "m on B200"]).to_dict()
+    assert spec["encoding"]["y"]["sort"] == ["m: API", "m on B200"]
+    assert spec["encoding"]["x"]["scale"]["type"] == "log"
+    assert spec["encoding"]["color"]["sort"] == list(hv.COST_MEASURES.values())
+    assert "Sources:" in spec["title"]["subtitle"]
+
+
+def test_training_scale_chart_is_log_log_with_points_and_lines():
+    systems = pl.DataFrame(
+        {
+            "round": ["v5.0", "v5.0"],
+            "submitter": ["s", "s"],
+            "system": ["a", "b"],
+            "accelerator": ["gb200", "gb200"],
+            "accelerator_count": [512, 1024],
+            "minutes": [100.0, 52.0],
+        }
+    )
+    line = systems.select("accelerator", "accelerator_count", "minutes")
+    spec = hv.training_scale_chart(systems, line).to_dict()
+    marks = [layer["mark"]["type"] for layer in spec["layer"]]
+    assert marks == ["point", "line"]
+    for layer in spec["layer"]:
+        assert layer["encoding"]["x"]["scale"]["type"] == "log"
+        assert layer["encoding"]["y"]["scale"]["type"] == "log"
+    assert "Source:" in spec["title"]["subtitle"]
+
+
+def test_inference_cost_gt_shows_one_ownership_case_and_blanks_missing_runs():
+    costs = pl.DataFrame(
+        {
+            "benchmark_model": ["gpt-oss-120b", "gpt-oss-120b"],
+            "accelerator": ["b200", "b300"],
+            "framework": ["trt", None],
+            "precision": ["fp4", None],
+            "concurrency": [128, None],
+            "median_tokens_per_s_per_user": [78.4, None],
+            "imax_output_tokens_per_s_per_gpu": [9781.0, None],
+            "mlperf_tokens_per_s_per_gpu": [10930.0, 13832.0],
+            "usd_neocloud": [2.34, 2.808],
+            "imax_usd_per_mtok_neocloud": [0.0664, None],
+            "mlperf_usd_per_mtok_neocloud": [0.0595, 0.0564],
+            "api_median_usd_per_mtok": [0.75, 0.75],
+        }
+    )
+    html = hv.inference_cost_gt(costs, "neocloud").as_raw_html()
+    for text in ("trt fp4 c128", "B300", "$2.34", "$0.066", "9,781", "Sources:"):
+        assert text in html
+    assert "None" not in html

@@ -429,3 +429,58 @@ def test_top_accelerators_of_one_scenario_by_number_of_results():
     top = tpd.top_accelerators(summary, scenario="Offline", top=2)
     assert top["accelerator"].to_list() == ["h100-sxm", "h100-sxm", "a100"]
     assert set(top["scenario"].to_list()) == {"Offline"}
+
+
+# ---------------------------------------------------------------- one submitter, round on round
+
+
+def _rounds() -> pl.DataFrame:
+    rows = [
+        # round, submitter, system, accelerator, base model, scenario, tokens/s per accelerator
+        ("v5.1", "CW", "old", "gb300", "r1", "Offline", 100.0),
+        ("v5.1", "Other", "o", "gb300", "r1", "Offline", 120.0),  # the best v5.1 result
+        ("v5.1", "Other", "o", "gb200", "r1", "Server", 50.0),
+        ("v6.0", "CW", "new", "gb300", "r1", "Offline", 240.0),
+        ("v6.0", "CW", "new2", "gb300", "r1", "Offline", 180.0),
+        ("v6.0", "CW", "new", "gb200", "r1", "Server", 75.0),
+        ("v6.0", "CW", "new", "gb300", "oss", "Offline", 500.0),  # not in v5.1
+        ("v6.0", "Other", "x", "gb300", "r1", "Offline", 999.0),  # not the submitter
+    ]
+    cols = ["round", "submitter", "system", "accelerator", "base_model", "scenario"]
+    return pl.DataFrame(rows, schema=[*cols, "tokens_per_s_per_accelerator"], orient="row")
+
+
+def test_submitter_gain_sets_the_best_result_against_the_previous_round():
+    gain = tpd.submitter_gain(_rounds(), submitter="CW", to_round="v6.0", from_round="v5.1")
+    rows = {(r["accelerator"], r["scenario"]): r for r in gain.iter_rows(named=True)}
+    assert set(rows) == {("gb300", "Offline"), ("gb200", "Server")}  # oss has no v5.1 result
+    gb300 = rows[("gb300", "Offline")]
+    assert gb300["ratio"] == pytest.approx(240 / 120)
+    assert gb300["own_ratio"] == pytest.approx(240 / 100)
+    gb200 = rows[("gb200", "Server")]
+    assert gb200["ratio"] == pytest.approx(75 / 50)
+    assert gb200["own_ratio"] is None
+
+
+@pytest.mark.parametrize(
+    ("accelerator", "vendor"),
+    [("mi355x", "AMD"), ("gaudi2", "Intel"), ("arc-pro-b60", "Intel"), ("h100-sxm", "NVIDIA")],
+)
+def test_accelerator_vendor(accelerator, vendor):
+    assert tpd.accelerator_vendor(accelerator) == vendor
+
+
+def test_vendors_by_submitter_counts_vendors_per_round():
+    rows = pl.DataFrame(
+        {
+            "round": ["v6.0", "v6.0", "v6.0", "v6.0"],
+            "date": [date(2026, 3, 26)] * 4,
+            "submitter": ["Cisco", "Cisco", "Cisco", "Solo"],
+            "system": ["a", "b", "b", "c"],
+            "accelerator": ["b300", "mi350x", "mi350x", "h200"],
+        }
+    )
+    out = tpd.vendors_by_submitter(rows)
+    cisco = out.filter(pl.col("submitter") == "Cisco").row(0, named=True)
+    assert (cisco["n_systems"], cisco["vendors"], cisco["n_vendors"]) == (2, ["AMD", "NVIDIA"], 2)
+    assert out.filter(pl.col("submitter") == "Solo")["n_vendors"][0] == 1
