@@ -19,6 +19,7 @@ from rich.progress import Progress
 
 from analysis.data import files, inputs, providers
 from analysis.data import release as data_mod
+from analysis.data.curate import panel
 from analysis.data.errors import DataError, Problem
 from analysis.data.importers.new_sources import NEW_IMPORTERS
 from analysis.data.schema import TABLE_ORDER, TABLES
@@ -120,54 +121,11 @@ def _sources_table(rows: list[dict]) -> pl.DataFrame:
     return df.with_columns(pl.col("retrieved").str.to_date("%Y-%m-%d"))
 
 
-ORIGINAL_CURRENCY = [
-    "input_original_per_mtok",
-    "output_original_per_mtok",
-    "blended_original_per_mtok",
-    "cached_input_original_per_mtok",
-]
-
-
 def curate(merged: dict[str, pl.DataFrame]) -> tuple[dict[str, pl.DataFrame], list[dict]]:
-    """The curated tables from the importers' frames (analysis/data/curate/), and the count of
-    rows each flag rule flagged or could not evaluate."""
-    from analysis.data.curate import facts, flags, identity, spells
-    from analysis.data.schema import CURATION_COLUMNS, PRICE_CURATION_COLUMNS
-
-    # The curation writes these columns; whatever an importer's frame carries there is dropped.
-    derived = {c.name for c in CURATION_COLUMNS} | {"model_id"}
-    derived_prices = derived | {c.name for c in PRICE_CURATION_COLUMNS} | {"first_party"}
-    for t, cols in (
-        ("token_prices", derived_prices),
-        ("benchmark_scores", derived),
-        ("gpu_hour_prices", derived),
-    ):
-        if t in merged:
-            merged[t] = merged[t].drop([c for c in merged[t].columns if c in cols])
-    out = identity.identify(merged)
-    if "token_prices" not in out:
-        return {**merged, **out}, []
-    tp = out["token_prices"]
-    # Original-currency columns hold amounts quoted in another currency; USD rows leave them empty.
-    usd = pl.col("currency") == "USD"
-    tp = tp.with_columns(
-        [pl.when(usd).then(None).otherwise(pl.col(c)).alias(c) for c in ORIGINAL_CURRENCY]
-    )
-    tables = {"models": out["models"]}
-    if "aa_snapshots" in out:
-        tables["aa_snapshots"] = out["aa_snapshots"]
-    obs = []
-    tables["token_prices"], o = spells.curate_prices(tp)
-    obs.append(o)
-    if "benchmark_scores" in out:
-        tables["benchmark_scores"], o = facts.curate_scores(out["benchmark_scores"])
-        obs.append(o)
-    if "gpu_hour_prices" in merged:
-        tables["gpu_hour_prices"], o = facts.curate_gpus(merged["gpu_hour_prices"])
-        obs.append(o)
-    tables, counts = flags.apply(tables)
-    tables["observations"] = pl.concat(obs)
-    return tables, counts
+    """The curated tables from the importers' frames (identity, spells, facts, flags: the one
+    curation `data add` and `data update` run too, in analysis/data/curate/panel.py), and the
+    count of rows each flag rule flagged or could not evaluate."""
+    return panel.curate(merged)
 
 
 def _finish(table: str, df: pl.DataFrame) -> pl.DataFrame:

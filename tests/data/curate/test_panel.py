@@ -152,12 +152,3 @@ def test_a_name_keeps_the_model_the_release_gave_it():
     assert new.select("model_id", "offer", "input_usd_per_mtok").rows() == [
         ("llama-3.1-8b", "instant", 0.04)
     ]
-
-
-def test_curate_is_the_builds_curation():
-    frames = {"token_prices": prices(O3)}
-    ours, ours_counts = panel.curate(dict(frames))
-    theirs, their_counts = build.curate(dict(frames))
-    assert ours_counts == their_counts
-    for t in theirs:
-        assert ours[t].equals(theirs[t]), t
