@@ -37,8 +37,9 @@ from analysis.book import deps
 from analysis.data import add, paths
 from analysis.data.paths import ROOT
 
-BASE = "2026-12-01"  # the release the temporary data root starts from (its latest)
-SAME_DAY = "2026-12-01.2"  # a GPU-only release on the same day
+BASE = "2026-12-01.2"  # the release the temporary data root starts from (its latest)
+BASE_DAY = BASE[:10]  # the day it was released
+SAME_DAY = "2026-12-01.3"  # a GPU-only release on the same day
 NEXT_DAY = "2026-12-02"  # a GPU-only release on the next day
 
 # One GPU-hour price as `data add` takes it: a real quote (Epoch AI's hardware prices, row 337
@@ -166,7 +167,11 @@ def test_a_gpu_only_release_reruns_exactly_the_pages_that_read_gpu_hour_prices(
     real_run, data_root_env
 ):
     root, data_root = real_run
-    assert changed_tables(data_root, BASE, SAME_DAY) == {"gpu_hour_prices", "sources"}
+    assert changed_tables(data_root, BASE, SAME_DAY) == {
+        "gpu_hour_prices",
+        "sources",
+        "observations",
+    }
     data_root_env(data_root, SAME_DAY)
     verdicts = plan(root)
     readers = {p for p in REAL_PAGES if "table:gpu_hour_prices" in manifest(root, p)["reads"]}
@@ -190,9 +195,9 @@ def test_a_release_on_a_later_day_reruns_pages_that_run_up_to_the_release_date(
     root, data_root = real_run
     data_root_env(data_root, NEXT_DAY)
     verdicts = plan(root)
-    assert manifest(root, "chapters/token-prices.qmd")["reads"]["release_date"]["value"] == BASE
+    assert manifest(root, "chapters/token-prices.qmd")["reads"]["release_date"]["value"] == BASE_DAY
     assert verdicts["chapters/token-prices.qmd"].reasons == [
-        f"the release date changed ({BASE} → {NEXT_DAY})"
+        f"the release date changed ({BASE_DAY} → {NEXT_DAY})"
     ]
 
 
