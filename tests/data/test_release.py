@@ -16,6 +16,7 @@ import pytest
 from analysis.data import build, inputs
 from analysis.data import info as datainfo
 from analysis.data import release as data
+from analysis.data.cut import version_key as cut_key
 from analysis.data.importers.common import slug
 from analysis.data.paths import DATA_DIR, ROOT
 from analysis.data.schema import TABLE_ORDER
@@ -265,3 +266,20 @@ def test_a_bad_curated_cell_is_located(tmp_path):
     problems = [str(p) for p in validate_folder(folder)]
     assert any("token_prices.csv, row 1, column 'flags': value 'Not A Rule'" in p for p in problems)
     assert any("row 1, column 'valid_from': value '2026-02-30': type-error" in p for p in problems)
+
+
+# 2026-12-01 (immutable) gives 56 pairs of stale copies one row_id; fixed from 2026-12-01.2.
+UNIQUE_ROW_IDS_FROM = "2026-12-01.2"
+
+
+@pytest.mark.parametrize(
+    "version",
+    [r.version for r in data.releases() if cut_key(r.version) >= cut_key(UNIQUE_ROW_IDS_FROM)],
+)
+@pytest.mark.parametrize("table", ["token_prices", "gpu_hour_prices", "benchmark_scores"])
+def test_every_curated_row_has_its_own_id_and_provenance(version, table):
+    rows = data.load(table, version)
+    assert rows["row_id"].is_duplicated().sum() == 0
+    linked = data.load("observations", version).filter(pl.col("table") == table)
+    assert rows.join(linked, on="row_id", how="anti").height == 0  # every row has a source row
+    assert linked.join(rows, on="row_id", how="anti").height == 0  # every link has its row

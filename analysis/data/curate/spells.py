@@ -347,6 +347,10 @@ def _stale_row(key, spell: Spell, obs: list[dict]) -> dict:
     runs = [r for r, _, _ in spell.stale]
     start = min(f for _, f, _ in spell.stale)
     row = _base(key, runs, "stale", start, obs)
+    # Two superseded prices of one offer can each leave a stale copy from the same day (and two
+    # spells of one price, under two source names): the price and the first name join the id.
+    first = min(runs, key=lambda r: (r.start, r.row["source_model_name"]))
+    row["row_id"] = row_id("tp", *key, "stale", start, *first.fact, first.row["source_model_name"])
     row.update(
         date=start,
         last_seen=max(t for _, _, t in spell.stale),
