@@ -6,14 +6,13 @@ from __future__ import annotations
 from datetime import date
 
 import altair as alt
+import hardware_frames as frames
 import polars as pl
 import pytest
 from great_tables import GT
 
 from analysis.figures import hardware as hv
 from analysis.methods import tokens_per_dollar as tpd
-
-ROUND_DATE = date(2025, 9, 4)
 
 
 def _encoding_fields(spec: dict) -> dict[str, str]:
@@ -29,47 +28,6 @@ def _layer_fields(spec: dict) -> set[str]:
         for enc in layer.get("encoding", {}).values()
         if isinstance(enc, dict) and "field" in enc
     }
-
-
-def _specs() -> pl.DataFrame:
-    return pl.DataFrame(
-        {
-            "gpu": ["h100-sxm", "b200"],
-            "fp16_tflop_per_s": [989.4, 2250.0],
-            "fp8_tflop_per_s": [None, 4500.0],
-            "memory_bandwidth_tb_per_s": [3.35, 8.0],
-        }
-    )
-
-
-def _models() -> pl.DataFrame:
-    return pl.DataFrame(
-        {
-            "model_id": list(tpd.MLPERF_MODEL_IDS.values()),
-            "parameters_b": [70.0, 405.0, 8.0, 46.7, 671.0],
-            "active_parameters_b": [None, None, None, 12.9, 37.0],
-        }
-    )
-
-
-def _costs(accelerator: str, usd_per_gpu_hour: float, tokens_per_s: float) -> pl.DataFrame:
-    return pl.DataFrame(
-        {
-            "round": ["v5.1"],
-            "date": [ROUND_DATE],
-            "base_model": ["llama2-70b"],
-            "scenario": ["Offline"],
-            "accelerator": [accelerator],
-            "submitter": ["NVIDIA"],
-            "system": ["DGX"],
-            "tokens_per_s_per_accelerator": [tokens_per_s],
-            "usd_per_gpu_hour": [usd_per_gpu_hour],
-            "price_gpu": [accelerator],
-            "price_month": [date(2025, 9, 1)],
-            "price_pricing": ["on-demand"],
-            "hardware_usd_per_mtok": [tpd.usd_per_mtok(usd_per_gpu_hour, tokens_per_s)],
-        }
-    )
 
 
 # ------------------------------------------------------------------ GPU-hour price views
@@ -226,7 +184,7 @@ def test_throughput_chart_labels_accelerators_and_models_and_orders_rounds():
     summary = pl.DataFrame(
         {
             "round": ["v5.1", "v4.1", "v5.1"],
-            "date": [ROUND_DATE, date(2024, 8, 28), ROUND_DATE],
+            "date": [frames.ROUND_DATE, date(2024, 8, 28), frames.ROUND_DATE],
             "accelerator": ["h100-sxm", "h100-sxm", "b200"],
             "base_model": ["llama2-70b", "llama2-70b", "gptj"],
             "scenario": ["Offline"] * 3,
@@ -271,7 +229,7 @@ def test_ladder_chart_draws_rungs_in_the_given_order_on_a_log_scale():
 
 
 def test_cost_and_break_even_tables_label_price_and_scenario():
-    costs = _costs("h100-sxm", 2.0, 3500.0)
+    costs = frames.costs("h100-sxm", 2.0, 3500.0)
     table = hv.cost_gt(costs)._tbl_data
     assert "Scenario" not in table.columns  # a single scenario is named in the caption
     assert table["Price (type, month)"].to_list() == ["on-demand 2025-09"]
@@ -286,7 +244,7 @@ def test_cost_and_break_even_tables_label_price_and_scenario():
 
 
 def test_floor_table_view_groups_by_model():
-    floors = tpd.floor_table(_specs(), ["h100-sxm", "b200"], _models())
+    floors = tpd.floor_table(frames.specs(), ["h100-sxm", "b200"], frames.models())
     assert floors.height == 2 * len(tpd.MLPERF_MODEL_IDS)
     data = hv.floor_gt(floors)._tbl_data
     h100_70b = data.filter(pl.col("Model") == "Llama 2 70B", pl.col("GPU") == "H100-SXM")
