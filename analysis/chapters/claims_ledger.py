@@ -132,13 +132,6 @@ def ledger(version: str | None = None) -> pl.DataFrame:
 # ------------------------------------------------------------------ this page's evidence
 
 
-def _claim(claims: pl.DataFrame, cid: str) -> dict:
-    rows = claims.filter(pl.col("claim_id") == cid)
-    if rows.height != 1:
-        raise LookupError(f"claims table: expected one row for claim_id {cid!r}, got {rows.height}")
-    return rows.row(0, named=True)
-
-
 def usd(value: float, unit: str) -> float:
     """A claimed amount in US dollars, from its unit's power of ten ("million USD" -> x 1e6)."""
     scale = [s for word, s in UNIT_SCALE.items() if unit.startswith(word)]
@@ -159,10 +152,10 @@ def revenue_rise(claims: pl.DataFrame) -> dict[str, float]:
     a lower bound since "before" is), and the revenue before that a rise by the headline's
     factor to the same "after" would need."""
     before, after = (
-        _claim(claims, "deepseek-revenue-before"),
-        _claim(claims, "deepseek-revenue-after"),
+        cl.claim_row(claims, "deepseek-revenue-before"),
+        cl.claim_row(claims, "deepseek-revenue-after"),
     )
-    headline = _claim(claims, "deepseek-revenue-10x")["value"]
+    headline = cl.claim_row(claims, "deepseek-revenue-10x")["value"]
     before_usd, after_usd = usd(before["value"], before["unit"]), usd(after["value"], after["unit"])
     return {
         "before_usd": before_usd,
@@ -383,7 +376,7 @@ def and_join(items: list[str]) -> str:
 def bound_quotes(claims: pl.DataFrame) -> dict[str, Quote]:
     """The claims `BOUNDS` reads as bounds, and the words that make them so."""
     for cid, (_, words) in BOUNDS.items():
-        if words.lower() not in _claim(claims, cid)["claim"].lower():
+        if words.lower() not in cl.claim_row(claims, cid)["claim"].lower():
             raise ValueError(f"BOUNDS: the words {words!r} are not in claim {cid!r}")
     return {
         "n_bounds": Quote(len(BOUNDS), "count"),
@@ -398,7 +391,9 @@ def own_quotes(claims: pl.DataFrame, models: pl.DataFrame, aa: pl.DataFrame) -> 
     big = largest_model(models, DEEPSEEK)
     dates = aa["snapshot_date"]
     q = {
-        f"claim_{cid.replace('-', '_').replace('.', '_')}": Quote(_claim(claims, cid)["claim"])
+        f"claim_{cid.replace('-', '_').replace('.', '_')}": Quote(
+            cl.claim_row(claims, cid)["claim"]
+        )
         for cid in AGENT_CLAIMS + DEEPSEEK_CLAIMS
     }
     q.update(

@@ -20,7 +20,7 @@ from analysis.data.cache import cached
 from analysis.figures.capability import BENCHMARK_NAMES
 from analysis.methods import fixed_capability as fc
 from analysis.methods import llmflation, sensitivity, trends
-from analysis.methods.claims import Evidence
+from analysis.methods.claims import Evidence, claim_row
 from analysis.report import estimates, results
 from analysis.report.quote import Quote, Quotes, fmt_number
 
@@ -238,7 +238,7 @@ def _compute(v: str) -> FixedCapability:
 
     sens = sensitivity.sensitivity(token_prices, scores, models, BENCHMARK, THRESHOLD_MODEL)
 
-    claim = results.table("claims", v).filter(pl.col("claim_id") == CLAIM_ID).row(0, named=True)
+    claim = claim_row(results.table("claims", v), CLAIM_ID)
     claimed = claim["value"]
 
     # The 2026 extension: one score snapshot per series.
@@ -271,8 +271,8 @@ def _compute(v: str) -> FixedCapability:
     ).height
     slower = window.filter(pl.col("factor_full") < pl.col("factor_short")).height
     early_claim, now_claim = (
-        _claim(v, "gpt-4-equivalent-price-2022"),
-        _claim(v, "gpt-4-equivalent-price-now"),
+        claim_row(results.table("claims", v), "gpt-4-equivalent-price-2022"),
+        claim_row(results.table("claims", v), "gpt-4-equivalent-price-now"),
     )
     gpt4_by = min(now_claim["claim_date"], results.release_date(v))
     levels = gpt4_level(one_snapshot, gpt4_by)
@@ -395,13 +395,6 @@ def _compute(v: str) -> FixedCapability:
 # --- the digests' claims ----------------------------------------------------------------------
 
 
-def _claim(v: str, claim_id: str) -> dict:
-    rows = results.table("claims", v).filter(pl.col("claim_id") == claim_id)
-    if rows.height != 1:
-        raise LookupError(f"claims: expected one row for {claim_id!r}, found {rows.height}")
-    return rows.row(0, named=True)
-
-
 def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
     """What the data say about the digests' claims this chapter tests, each in its claim's unit."""
     v = results.version(version)
@@ -430,7 +423,7 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
     hub = levels.filter(
         (pl.col("benchmark") == BENCHMARK) & (pl.col("score_source") == c.hub_source)
     ).row(0, named=True)
-    early_claim = _claim(v, "gpt-4-equivalent-price-2022")
+    early_claim = claim_row(results.table("claims", v), "gpt-4-equivalent-price-2022")
     models = results.table("models", v)
 
     def name(model_id: str) -> str:

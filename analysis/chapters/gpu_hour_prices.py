@@ -28,8 +28,8 @@ from analysis import data
 from analysis.data.cache import cached
 from analysis.figures import hardware as fig
 from analysis.methods import gpu_prices
-from analysis.methods.claims import Evidence, verdict
-from analysis.methods.gpu_prices import claim_row, one_row
+from analysis.methods.claims import Evidence, claim_row, verdict
+from analysis.methods.gpu_prices import one_row
 from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote, Quotes, fmt_count, fmt_month
 

@@ -23,7 +23,7 @@ import polars as pl
 from analysis.data.cache import cached
 from analysis.methods import dispersion, list_prices, price_war, prices
 from analysis.methods import time_of_use as tou
-from analysis.methods.claims import Evidence
+from analysis.methods.claims import Evidence, claim_row
 from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote, Quotes
 
@@ -124,13 +124,6 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
 def names(models: pl.DataFrame) -> dict[str, str]:
     """model_id -> name, from the `models` table (the id where it has no name)."""
     return {r["model_id"]: r["name"] or r["model_id"] for r in models.iter_rows(named=True)}
-
-
-def claim_row(claims: pl.DataFrame, claim_id: str) -> dict:
-    rows = claims.filter(pl.col("claim_id") == claim_id)
-    if rows.height != 1:
-        raise LookupError(f"claims has {rows.height} rows for {claim_id!r}, expected one")
-    return rows.row(0, named=True)
 
 
 @cache

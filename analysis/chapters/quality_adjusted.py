@@ -28,6 +28,7 @@ from analysis.data.cache import cached
 from analysis.figures.outlook import benchmark_name
 from analysis.methods import fixed_capability as fc
 from analysis.methods import gundlach, hedonic, outlook
+from analysis.methods.claims import claim_row
 from analysis.methods.trends import DeclineFit
 from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote, Quotes, fmt_count, fmt_day
@@ -432,7 +433,7 @@ def deepseek_last_seen(token_prices: pl.DataFrame) -> date:
 
 def claim_quotes(token_prices: pl.DataFrame, claims: pl.DataFrame) -> dict[str, Quote]:
     """The news claim of a DeepSeek price rise, and whether the data can speak to it."""
-    claim = claims.filter(pl.col("claim_id") == CLAIM_ID).row(0, named=True)
+    claim = claim_row(claims, CLAIM_ID)
     return {
         "claim_date": Quote(claim["claim_date"], "month"),
         "claim_text": Quote(claim["claim"]),

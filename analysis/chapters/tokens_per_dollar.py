@@ -24,8 +24,8 @@ import polars as pl
 from analysis.data.cache import cached
 from analysis.figures import hardware as fig
 from analysis.methods import inference_cost, tokens_per_dollar, training_scale
-from analysis.methods.claims import Evidence, verdict
-from analysis.methods.gpu_prices import claim_checks, claim_row, one_row
+from analysis.methods.claims import Evidence, claim_row, verdict
+from analysis.methods.gpu_prices import claim_checks, one_row
 from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote, Quotes
 

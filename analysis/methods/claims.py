@@ -59,6 +59,14 @@ class Evidence:
     testable: bool = True
 
 
+def claim_row(claims: pl.DataFrame, claim_id: str) -> dict:
+    """One row of the claims table as a dict; raises naming the id if it is absent."""
+    rows = claims.filter(pl.col("claim_id") == claim_id)
+    if rows.height == 0:
+        raise LookupError(f"claims table has no claim_id {claim_id!r}")
+    return rows.row(0, named=True)
+
+
 def verdict(
     claimed: float, claimed_high: float | None, evidence: Evidence | None, bound: Bound = "="
 ) -> str:

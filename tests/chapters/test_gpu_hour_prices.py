@@ -15,6 +15,7 @@ import pytest
 from analysis.chapters import gpu_hour_prices as gh
 from analysis.data import release as data
 from analysis.methods import gpu_prices, prices
+from analysis.methods.claims import claim_row
 from analysis.report import estimates
 from analysis.report.quote import Estimate, Quote
 
@@ -360,7 +361,7 @@ def test_quotes_equal_what_gpu_prices_returns(chapter, tables):
 def test_claim_quotes_and_findings_follow_the_claims_table(chapter, tables):
     prices, claims = tables["gpu_hour_prices"], tables["claims"]
     q = chapter.q
-    settled_claim = gpu_prices.claim_row(claims, gh.SETTLED_CLAIM)
+    settled_claim = claim_row(claims, gh.SETTLED_CLAIM)
     series = gpu_prices.monthly_median_across_providers(prices, pricing="on-demand").filter(
         pl.col("gpu_group") == "h100"
     )
@@ -391,7 +392,7 @@ def test_claim_quotes_and_findings_follow_the_claims_table(chapter, tables):
         .filter(pl.col("gpu_group") == "b200")
         .sort("month")["usd_per_gpu_hour"][-1]
     )
-    advantage = gpu_prices.claim_row(claims, gh.TPU_CLAIM)["value"] / 100
+    advantage = claim_row(claims, gh.TPU_CLAIM)["value"] / 100
     edge = gpu_prices.price_for_advantage(tables["gpu_specs"], "tpu-v7", "b200", b200, advantage)
     assert (
         f"at or below ${edge['max_challenger_usd_per_hour']:.2f} per chip-hour"
