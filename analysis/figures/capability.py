@@ -144,23 +144,7 @@ def trends_gt(table: pl.DataFrame, *, bootstrap: bool = False) -> GT:
     cols = list(TREND_COLUMNS)
     if bootstrap:
         cols += ["boot90_low", "boot90_high"]
-    gt = (
-        GT(df.select(cols), groupname_col="benchmark")
-        .cols_label(
-            threshold_models="Threshold set by",
-            threshold_score="Score",
-            n="Points",
-            start_date="From",
-            end_date="To",
-            factor_per_year="Factor / year",
-            ci90_low="90% CI low",
-            ci90_high="90% CI high",
-            r_squared="R²",
-        )
-        .fmt_number(["threshold_score"], decimals=1)
-        .fmt_number(["factor_per_year", "ci90_low", "ci90_high"], n_sigfig=3)
-        .fmt_number(["r_squared"], decimals=2)
-    )
+    gt = _trend_columns(GT(df.select(cols), groupname_col="benchmark"))
     if bootstrap:
         gt = gt.cols_label(boot90_low="Bootstrap low", boot90_high="Bootstrap high").fmt_number(
             ["boot90_low", "boot90_high"], n_sigfig=3
@@ -268,13 +252,10 @@ def _series_names(df: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def series_gt(table: pl.DataFrame) -> GT:
-    """The one-snapshot trends (`fixed_capability.trends` per series, with `score_source`),
-    grouped by series."""
-    cols = [c for c in TREND_COLUMNS if c != "benchmark"]
+def _trend_columns(gt: GT) -> GT:
+    """The labels and number formats of the TREND_COLUMNS, shared by the trend tables."""
     return (
-        GT(_series_names(table).select(["series", *cols]), groupname_col="series")
-        .cols_label(
+        gt.cols_label(
             threshold_models="Threshold set by",
             threshold_score="Score",
             n="Points",
@@ -288,6 +269,15 @@ def series_gt(table: pl.DataFrame) -> GT:
         .fmt_number(["threshold_score"], decimals=1)
         .fmt_number(["factor_per_year", "ci90_low", "ci90_high"], n_sigfig=3)
         .fmt_number(["r_squared"], decimals=2)
+    )
+
+
+def series_gt(table: pl.DataFrame) -> GT:
+    """The one-snapshot trends (`fixed_capability.trends` per series, with `score_source`),
+    grouped by series."""
+    cols = [c for c in TREND_COLUMNS if c != "benchmark"]
+    return _trend_columns(
+        GT(_series_names(table).select(["series", *cols]), groupname_col="series")
     )
 
 
