@@ -5,9 +5,9 @@ decides, and this page's own evidence for the claims no other chapter discusses.
 `collect(version)` gathers the `claim_evidence(version)` of each module in `EVIDENCE_MODULES`
 (an explicit list: a module added to the book adds its evidence here by being listed);
 `ledger(version)` is the claims table with evidence and verdict, one row per claim, which the page's
-table, the figure kit's CSV and `python -m analysis claims` all print. `BOUNDS` is the one place
-that reads a claim's words as a bound ("up to", "below"): the verdict rule treats those claims as
-bounds. `compute(version)` returns the frames the page draws and its `Quotes`.
+table, the figure kit's CSV and `python -m analysis claims` all print. The claims whose words make
+them bounds ("up to", "below", "can") are `analysis.methods.claims.BOUNDS`, used here and by every
+chapter that prints a verdict. `compute(version)` returns the frames the page draws and its `Quotes`.
 """
 
 from __future__ import annotations
@@ -37,16 +37,6 @@ EVIDENCE_MODULES = [
     "analysis.chapters.fixed_capability",
     "analysis.chapters.claims_ledger",
 ]
-
-# Claims whose words make them bounds, with the words that do: claim_id -> (bound, words).
-# Every other claim is a value or a range ("=").
-BOUNDS: dict[str, tuple[cl.Bound, str]] = {
-    "sub-cent-token-rates": ("<=", "below 1 cent"),
-    "tpu-v7-perf-per-dollar": ("<=", "up to 50%"),
-    "deepseek-revenue-before": ("<=", "<$500M"),
-    "open-model-provider-spread": (">=", "can cost 9x more"),
-    "deepseek-batch-routing-saving": (">=", "can reportedly halve bills"),
-}
 
 # The claims a strategy memo would most want settled, in the order the page lists them: the
 # trend every budget extrapolates, two prices a buyer pays, the cheapest way to buy, and what a
@@ -110,7 +100,7 @@ def collect(
 
 def bounds() -> dict[str, cl.Bound]:
     """claim_id -> bound, for `methods.claims.ledger`."""
-    return {cid: bound for cid, (bound, _) in BOUNDS.items()}
+    return {cid: bound for cid, (bound, _) in cl.BOUNDS.items()}
 
 
 def claims_with_dates(v: str) -> pl.DataFrame:
@@ -374,13 +364,13 @@ def and_join(items: list[str]) -> str:
 
 
 def bound_quotes(claims: pl.DataFrame) -> dict[str, Quote]:
-    """The claims `BOUNDS` reads as bounds, and the words that make them so."""
-    for cid, (_, words) in BOUNDS.items():
+    """The claims `cl.BOUNDS` reads as bounds, and the words that make them so."""
+    for cid, (_, words) in cl.BOUNDS.items():
         if words.lower() not in cl.claim_row(claims, cid)["claim"].lower():
-            raise ValueError(f"BOUNDS: the words {words!r} are not in claim {cid!r}")
+            raise ValueError(f"cl.BOUNDS: the words {words!r} are not in claim {cid!r}")
     return {
-        "n_bounds": Quote(len(BOUNDS), "count"),
-        "bound_words": Quote(and_join([f"\u201c{w}\u201d" for _, w in BOUNDS.values()])),
+        "n_bounds": Quote(len(cl.BOUNDS), "count"),
+        "bound_words": Quote(and_join([f"\u201c{w}\u201d" for _, w in cl.BOUNDS.values()])),
     }
 
 

@@ -28,7 +28,7 @@ from analysis import data
 from analysis.data.cache import cached
 from analysis.figures import hardware as fig
 from analysis.methods import gpu_prices
-from analysis.methods.claims import Evidence, claim_row, verdict
+from analysis.methods.claims import Evidence, claim_row, claim_verdict
 from analysis.methods.gpu_prices import one_row
 from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote, Quotes, fmt_count, fmt_month
@@ -150,7 +150,7 @@ def _compute(v: str) -> GpuHourPrices:
     evidence = h100_evidence(q, drawdowns)
     for cid, key in ((DRAWDOWN_CLAIM, "drawdown_verdict"), (SETTLED_CLAIM, "settled_verdict")):
         claim = claim_row(claims, cid)
-        q[key] = Quote(verdict(claim["value"], claim["value_high"], evidence[cid]))
+        q[key] = Quote(claim_verdict(claim, evidence[cid]))
     return GpuHourPrices(
         gpus=MAIN_GPUS,
         history=gpu_prices.history_series(

@@ -24,7 +24,7 @@ import polars as pl
 from analysis.data.cache import cached
 from analysis.figures import hardware as fig
 from analysis.methods import inference_cost, tokens_per_dollar, training_scale
-from analysis.methods.claims import Evidence, claim_row, verdict
+from analysis.methods.claims import Evidence, claim_row, claim_verdict
 from analysis.methods.gpu_prices import claim_checks, one_row
 from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote, Quotes
@@ -165,7 +165,7 @@ def _compute(v: str) -> TokensPerDollar:
     q["api_month"] = Quote(api_month, "month")
     evidence = claim_evidence_from(q, v6_gain)
     v6_claim = claim_row(claims, V6_CLAIM)
-    q["v6_verdict"] = Quote(verdict(v6_claim["value"], v6_claim["value_high"], evidence[V6_CLAIM]))
+    q["v6_verdict"] = Quote(claim_verdict(v6_claim, evidence[V6_CLAIM]))
     # The rows the anomaly rules took out of the tables this page reads (issue 9).
     q["removed"] = Quote(results.removed_text(("gpu_hour_prices", "token_prices"), v))
     return TokensPerDollar(

@@ -44,6 +44,17 @@ PARTLY_FACTOR = 2.0
 Bound = Literal["=", "<=", ">="]
 
 
+# Claims whose words make them bounds, with the words that do: claim_id -> (bound, words).
+# Every other claim is a value or a range ("=").
+BOUNDS: dict[str, tuple[Bound, str]] = {
+    "sub-cent-token-rates": ("<=", "below 1 cent"),
+    "tpu-v7-perf-per-dollar": ("<=", "up to 50%"),
+    "deepseek-revenue-before": ("<=", "<$500M"),
+    "open-model-provider-spread": (">=", "can cost 9x more"),
+    "deepseek-batch-routing-saving": (">=", "can reportedly halve bills"),
+}
+
+
 @dataclass(frozen=True)
 class Evidence:
     """What the data say about one claim, in the claim's own unit."""
@@ -65,6 +76,12 @@ def claim_row(claims: pl.DataFrame, claim_id: str) -> dict:
     if rows.height == 0:
         raise LookupError(f"claims table has no claim_id {claim_id!r}")
     return rows.row(0, named=True)
+
+
+def claim_verdict(claim: dict, evidence: Evidence | None) -> str:
+    """`verdict` of a claims-table row, under the bound its words make it (`BOUNDS`)."""
+    bound = BOUNDS.get(claim["claim_id"], ("=", ""))[0]
+    return verdict(claim["value"], claim["value_high"], evidence, bound)
 
 
 def verdict(

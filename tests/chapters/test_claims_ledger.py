@@ -159,15 +159,15 @@ def test_usd_reads_the_units_power_of_ten():
 
 
 def test_the_bounds_are_the_claims_whose_words_or_units_say_so(claims):
-    for cid, (bound, words) in cl.BOUNDS.items():
+    for cid, (bound, words) in rule.BOUNDS.items():
         assert bound in ("<=", ">=")
         assert words.lower() in _row(claims, cid)["claim"].lower(), cid
     # Upper bounds are the claims whose unit says so; lower bounds the claims of what "can" be.
     by_unit = claims.filter(pl.col("unit").str.contains("upper bound|up to"))["claim_id"]
-    uppers = {cid for cid, (bound, _) in cl.BOUNDS.items() if bound == "<="}
+    uppers = {cid for cid, (bound, _) in rule.BOUNDS.items() if bound == "<="}
     assert set(by_unit) == uppers
     can = claims.filter(pl.col("claim").str.contains(r"\bcan\b"))["claim_id"]
-    assert set(can) == set(cl.BOUNDS) - uppers
+    assert set(can) == set(rule.BOUNDS) - uppers
 
 
 def test_every_claim_has_exactly_one_evidence(claims):
