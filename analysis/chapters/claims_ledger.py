@@ -388,6 +388,7 @@ def own_quotes(claims: pl.DataFrame, models: pl.DataFrame, aa: pl.DataFrame) -> 
     }
     q.update(
         {
+            "n_deepseek_claims": Quote(len(DEEPSEEK_CLAIMS), "count"),
             "revenue_before": Quote(millions(rise["before_usd"])),
             "revenue_after": Quote(millions(rise["after_usd"])),
             "revenue_implied_factor": Quote(rise["implied_factor"], "stated_factor"),
