@@ -41,9 +41,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from analysis.book import deps, figure_kit, numbering
 from analysis.book import notebook as chapters
-from analysis.book.show import write_vega_bundle
+from analysis.book.show import LEFT_OUT_CLASS, write_vega_bundle
 from analysis.data import reads
 from analysis.data.paths import ROOT
+from analysis.report.quote import PLACEHOLDER
 
 PREVIEW_DIR = "_preview"
 KIT_DIR = (
@@ -353,14 +354,24 @@ _KIT_LINK = re.compile(r'<a\b[^>]*\bdata-kit-path="[^"]+"[^>]*>')
 
 
 def _preview_notebook(page: Page, targets) -> nbformat.NotebookNode:
-    """The executed notebook rearranged for reading: code folded, captions and anchors added."""
+    """The executed notebook rearranged for reading: code folded, captions and anchors added,
+    and the parts the data version cannot show left out (`leave_out_sections`)."""
     cells = []
-    for cell in page.executed.notebook.cells:
+    for cell in leave_out_sections(page.executed.notebook.cells):
         if cell.cell_type == "raw" or chapters.is_setup_cell(cell):
             continue  # front matter and the setup cell are not part of the page
         if cell.cell_type == "markdown":
             source = _prepare_prose(cell.source, page, targets)
+            if PLACEHOLDER in source:
+                raise chapters.ChapterError(
+                    f"{page.entry.path.name}: a quote of a part this data version cannot show "
+                    f"reached the page, outside a left-out section: {source[:300]}"
+                )
             cells.append(nbformat.v4.new_markdown_cell(source))
+            continue
+        notice = left_out_notice(cell)
+        if notice is not None:
+            cells.append(_raw(f"<div class='{LEFT_OUT_CLASS}'><p>{escape(notice)}</p></div>"))
             continue
         cells += _code_cells(cell, page, targets)
     notebook = nbformat.v4.new_notebook()
@@ -368,6 +379,48 @@ def _preview_notebook(page: Page, targets) -> nbformat.NotebookNode:
         cell["id"] = f"cell-{index}"
     notebook.cells = cells
     return notebook
+
+
+_MARKDOWN_HEADING = re.compile(r"(?m)^(#{1,6})[ \t]")
+_NOTICE = re.compile(r"\A:::+ *\{\." + LEFT_OUT_CLASS + r"\}\n(.*?)\n:::+\s*\Z", re.S)
+
+
+def left_out_notice(cell: nbformat.NotebookNode) -> str | None:
+    """The reason a `left_out` notice in a code cell's outputs gives, or None."""
+    for output in cell.get("outputs", []):
+        match = _NOTICE.match(output.get("data", {}).get("text/markdown", ""))
+        if match:
+            return re.sub(r"\\(.)", r"\1", match.group(1))  # undo escape_markdown
+    return None
+
+
+def leave_out_sections(cells: list[nbformat.NotebookNode]) -> list[nbformat.NotebookNode]:
+    """The cells with each left-out part dropped, by the rule `left-out.lua` applies under
+    Quarto: a cell showing a `left_out` notice is kept, and everything after it up to the next
+    heading of the same or a higher level (to the end of the page when no heading came before
+    the notice) is dropped. Markdown cells are cut at their headings."""
+    kept: list[nbformat.NotebookNode] = []
+    level, dropping = 0, None  # the last kept heading's level; the left-out section's level
+    for cell in cells:
+        if cell.cell_type != "markdown":
+            if dropping is None:
+                kept.append(cell)
+                if left_out_notice(cell) is not None:
+                    dropping = level
+            continue
+        starts = [m.start() for m in _MARKDOWN_HEADING.finditer(cell.source)]
+        pieces = [cell.source[a:b] for a, b in zip([0, *starts], [*starts, None]) if a != b]
+        shown = []
+        for piece in pieces:
+            heading = _MARKDOWN_HEADING.match(piece)
+            if heading and dropping is not None and len(heading.group(1)) <= dropping:
+                dropping = None
+            if dropping is None:
+                level = len(heading.group(1)) if heading else level
+                shown.append(piece)
+        if shown:
+            kept.append(nbformat.from_dict({**cell, "source": "".join(shown)}))
+    return kept
 
 
 def _code_cells(cell, page: Page, targets) -> list[nbformat.NotebookNode]:
@@ -612,6 +665,7 @@ nav.sidebar li.part { font-weight: 600; margin-top: 1em; }
 nav.sidebar li.current a { font-weight: 700; color: #000; }
 nav.sidebar p.figure-kit { margin-top: 1.5em; font-weight: 600; }
 .figure-kit-links { font-size: 13px; color: #555; margin: .2em 0; }
+.left-out { border-left: 4px solid #6c757d; background: #f4f5f6; padding: .4em 1em; }
 table.figure-kit td { vertical-align: top; font-size: 14px; }
 table.figure-kit td.citation { font-size: 13px; color: #333; }
 main { flex: 1; min-width: 0; max-width: 820px; padding-bottom: 3em; }

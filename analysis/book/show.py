@@ -45,6 +45,7 @@ from analysis.book import figure_kit
 from analysis.data.cache import cached
 from analysis.data.paths import ROOT
 from analysis.figures import theme  # registers and enables the house theme
+from analysis.report.quote import escape_markdown
 
 # One place for where the bundle lives, relative to the site (and project) root.
 VEGA_BUNDLE = Path("assets/vega/vega-embed-bundle.js")
@@ -175,6 +176,29 @@ def show(
     )
     rendered.kit = figure_kit.write_entry(rendered, name)
     return rendered
+
+
+# The class of the notice that stands for a part the data version cannot show. The Quarto
+# filter (left-out.lua beside this file) and the offline preview keep the notice and drop the
+# rest of its section.
+LEFT_OUT_CLASS = "left-out"
+
+
+@dataclass(frozen=True)
+class LeftOutNotice:
+    """The notice `left_out(reason)` displays: the reason, one paragraph in a `.left-out` div."""
+
+    reason: str
+
+    def _repr_markdown_(self) -> str:
+        return f"::: {{.{LEFT_OUT_CLASS}}}\n{escape_markdown(self.reason)}\n:::\n"
+
+
+def left_out(reason: str | None) -> LeftOutNotice | None:
+    """The first cell of a section (or page) a data version may not be able to show: nothing
+    when `reason` is None, else the notice saying why the rest is left out
+    (`analysis.report.left_out.reason`)."""
+    return LeftOutNotice(reason) if reason else None
 
 
 def write_vega_bundle(dest_dir: Path | str) -> Path:

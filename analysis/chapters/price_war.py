@@ -23,8 +23,8 @@ import polars as pl
 from analysis.data.cache import cached
 from analysis.methods import dispersion, list_prices, price_war, prices
 from analysis.methods import time_of_use as tou
-from analysis.methods.claims import Evidence, claim_row
-from analysis.report import estimates, results
+from analysis.methods.claims import Evidence, claim_row, untestable
+from analysis.report import estimates, left_out, results
 from analysis.report.quote import Estimate, Quote, Quotes
 
 SLUG = "price-war"
@@ -63,6 +63,14 @@ CNY_CLAIM = "deepseek-flash-idle-price-cny"
 # DeepSeek's Flash models: V4 Flash, and V4.1 Flash (API name deepseek-flash) from 2026-09-10.
 FLASH_MODELS = ["deepseek-v4-flash", "deepseek-flash"]
 
+# The whole page needs the autumn-2026 sources: releases before 2026-12-01.2 leave it out.
+NEEDS = left_out.Needs(
+    "DeepSeek's time-of-use rate cards, and prices dated September-October 2026",
+    tables=("tou_windows",),
+    rows=("token_prices", lambda prices: prices.filter(pl.col("date").is_between(*WINDOW))),
+    scope="chapter",
+)
+
 SECTIONS = {
     "cuts": f"{PAGE}#sec-price-war-cuts",
     "gemini": f"{PAGE}#sec-price-war-gemini",
@@ -100,14 +108,20 @@ PRICE_CLAIMS = {
 class PriceWar:
     """The frames the chapter's figures and tables take, its quotes, and its claim evidence."""
 
-    cuts: pl.DataFrame  # price_war.cuts, with model names: the cuts table and figure
-    hourly: pl.DataFrame  # time_of_use.hourly_prices of the workload on TOU_MODEL: the heatmap
-    rises: pl.DataFrame  # time_of_use.rate_ratios of each time-of-use card against the flat one
-    cny_cards: pl.DataFrame  # the CNY rate cards converted at the month's rate
+    cuts: pl.DataFrame | None  # price_war.cuts, with model names: the cuts table and figure
+    hourly: pl.DataFrame | None  # time_of_use.hourly_prices of the workload: the heatmap
+    rises: pl.DataFrame | None  # time_of_use.rate_ratios of each time-of-use card vs the flat one
+    cny_cards: pl.DataFrame | None  # the CNY rate cards converted at the month's rate
     tou_model_name: str  # the heatmap's model and source
     tou_source: str
     evidence: dict[str, Evidence]
     q: Quotes
+    # Why the data version cannot show the page (`NEEDS`), or None; the frames are None then.
+    left_out: str | None = None
+
+    @property
+    def shown(self) -> bool:
+        return self.left_out is None
 
 
 def compute(version: str | None = None) -> PriceWar:
@@ -129,6 +143,9 @@ def names(models: pl.DataFrame) -> dict[str, str]:
 @cache
 @cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> PriceWar:
+    why = left_out.reason(NEEDS, v)
+    if why:
+        return _left_out(v, why)
     token_prices, claims, models = (
         results.table(t, v) for t in ("token_prices", "claims", "models")
     )
@@ -169,6 +186,26 @@ def _compute(v: str) -> PriceWar:
         tou_source=TOU_SOURCE,
         evidence={c: evidence[c] for c in CLAIM_IDS},
         q=q,
+    )
+
+
+def _left_out(v: str, why: str) -> PriceWar:
+    """The page for a data version without the autumn-2026 sources: the reason, and the digest
+    claims it holds marked untestable for it."""
+    q = Quotes(SLUG)
+    q["version"] = Quote(v)
+    q["left_out"] = Quote(why)
+    q.leave_out()
+    return PriceWar(
+        cuts=None,
+        hourly=None,
+        rises=None,
+        cny_cards=None,
+        tou_model_name=TOU_MODEL,
+        tou_source=TOU_SOURCE,
+        evidence=untestable(CLAIM_IDS, results.table("claims", v), why, SECTIONS["cuts"]),
+        q=q,
+        left_out=why,
     )
 
 

@@ -70,6 +70,19 @@ class Evidence:
     testable: bool = True
 
 
+def untestable(
+    claim_ids: list[str], claims: pl.DataFrame, text: str, section: str
+) -> dict[str, Evidence]:
+    """The same untestable Evidence (`text` says why) for each of `claim_ids` that the claims
+    table holds: what a chapter gives when its data version lacks the data for them."""
+    held = set(claims["claim_id"])
+    return {
+        cid: Evidence(cid, None, text, section, testable=False)
+        for cid in claim_ids
+        if cid in held
+    }
+
+
 def claim_row(claims: pl.DataFrame, claim_id: str) -> dict:
     """One row of the claims table as a dict; raises naming the id if it is absent."""
     rows = claims.filter(pl.col("claim_id") == claim_id)

@@ -231,15 +231,34 @@ class QuoteNotFound(AttributeError):
     """The prose asked for a quote the chapter does not compute."""
 
 
+# What a quote of a part the data version cannot show reads as (see analysis.report.left_out);
+# the Quarto filter and the offline preview stop if it reaches a page.
+PLACEHOLDER = "⟦not in this data version⟧"
+
+
+@dataclass(frozen=True)
+class LeftOut(Quote):
+    """A quote of a left-out part: the placeholder, and so is every attribute (`.ci`, `.window`)."""
+
+    value: Any = PLACEHOLDER
+
+    def __getattr__(self, name: str) -> LeftOut:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self
+
+
 class Quotes(Mapping[str, Quote]):
     """A chapter's quotes by name: `q.gpqa_factor` or `q["gpqa_factor"]`.
 
-    A missing name raises `QuoteNotFound` naming the chapter, the name and the closest names.
+    A missing name raises `QuoteNotFound` naming the chapter, the name and the closest names
+    (after `leave_out()`, it reads as the placeholder instead).
     """
 
     def __init__(self, chapter: str, quotes: Mapping[str, Quote] | None = None) -> None:
         self._chapter = chapter
         self._quotes: dict[str, Quote] = {}
+        self._leaves_out = False
         for name, value in (quotes or {}).items():
             self[name] = value
 
@@ -261,7 +280,14 @@ class Quotes(Mapping[str, Quote]):
         try:
             return self._quotes[name]
         except KeyError:
+            if self._leaves_out:
+                return LeftOut()
             raise self._missing(name) from None
+
+    def leave_out(self) -> None:
+        """Answer names this chapter did not compute with the placeholder, not an error: for a
+        data version whose page leaves parts out (their prose still runs, but is not shown)."""
+        self._leaves_out = True
 
     def __getattr__(self, name: str) -> Quote:
         if name.startswith("_"):
