@@ -409,7 +409,9 @@ def leave_out_sections(cells: list[nbformat.NotebookNode]) -> list[nbformat.Note
                     dropping = level
             continue
         starts = [m.start() for m in _MARKDOWN_HEADING.finditer(cell.source)]
-        pieces = [cell.source[a:b] for a, b in zip([0, *starts], [*starts, None]) if a != b]
+        pieces = [
+            cell.source[a:b] for a, b in zip([0, *starts], [*starts, None], strict=True) if a != b
+        ]
         shown = []
         for piece in pieces:
             heading = _MARKDOWN_HEADING.match(piece)

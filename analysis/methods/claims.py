@@ -77,9 +77,7 @@ def untestable(
     table holds: what a chapter gives when its data version lacks the data for them."""
     held = set(claims["claim_id"])
     return {
-        cid: Evidence(cid, None, text, section, testable=False)
-        for cid in claim_ids
-        if cid in held
+        cid: Evidence(cid, None, text, section, testable=False) for cid in claim_ids if cid in held
     }
 
 

@@ -57,7 +57,9 @@ def quarto_markdown(blocks) -> str:
                 f"{shown}:::\n:::\n"
             )
         else:
-            out.append(f"::: {{.cell}}\n::: {{.cell-output .cell-output-display}}\n{text}\n:::\n:::\n")
+            out.append(
+                f"::: {{.cell}}\n::: {{.cell-output .cell-output-display}}\n{text}\n:::\n:::\n"
+            )
     return "\n".join(out)
 
 
@@ -122,7 +124,7 @@ def test_a_page_without_a_notice_is_unchanged(render):
 
 def test_the_filter_stops_the_render_when_a_placeholder_is_left_on_the_page():
     page = [("md", f"## Kept\n\nThis quote was not computed: {PLACEHOLDER}.\n")]
-    with pytest.raises(RuntimeError, match="left-out.lua: a quote of a part"):
+    with pytest.raises(RuntimeError, match=r"left-out\.lua: a quote of a part"):
         quarto_text(page)
 
 
