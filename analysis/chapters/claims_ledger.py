@@ -20,7 +20,7 @@ import polars as pl
 
 from analysis.methods import claims as cl
 from analysis.methods.claims import Evidence
-from analysis.report import results
+from analysis.report import left_out, results
 from analysis.report.quote import Quote, Quotes
 
 SLUG = "claims-ledger"
@@ -58,10 +58,31 @@ DEEPSEEK_CLAIMS = [
     "deepseek-revenue-after",
     "deepseek-revenue-10x",
 ]
+REVENUE_HEADLINE = "deepseek-revenue-10x"
 OPUS, GROK = "claude-opus-5", "grok-4.6"  # the two models of opus-5-vs-grok-4.6-cost
 DEEPSEEK = "deepseek"  # the developer id of DeepSeek's models in the models table
 # Powers of ten the claims table's units name (unit column: "billion USD (approximate)").
 UNIT_SCALE = {"trillion": 1e12, "billion": 1e9, "million": 1e6}
+
+
+# The sections older releases cannot show: the Artificial Analysis snapshots (2026-12-01.2 on)
+# behind the agent workload, the claims added with the later digest's second reading.
+NEEDS = {
+    "memo": left_out.Needs(
+        "full set of the five claims a memo needs",
+        rows=(
+            "claims",
+            lambda claims: claims.filter(pl.col("claim_id").is_in(MEMO_CLAIMS)).filter(
+                pl.len() == len(MEMO_CLAIMS)
+            ),
+        ),
+    ),
+    "agent": left_out.Needs("Artificial Analysis leaderboard snapshots", tables=("aa_snapshots",)),
+    "deepseek": left_out.Needs(
+        "claim of DeepSeek's revenue headline",
+        rows=("claims", lambda claims: claims.filter(pl.col("claim_id") == REVENUE_HEADLINE)),
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -74,6 +95,10 @@ class ClaimsLedger:
     verdicts: list[str]  # the verdicts of tested claims, in the rule's order (figure colours)
     memo: pl.DataFrame  # the table rows of MEMO_CLAIMS
     q: Quotes
+    left_out: dict[str, str]  # section (NEEDS) -> why this data version cannot show it
+
+    def shows(self, part: str) -> bool:
+        return part not in self.left_out
 
 
 # ------------------------------------------------------------------ gathering the evidence
@@ -98,9 +123,10 @@ def collect(
     return found
 
 
-def bounds() -> dict[str, cl.Bound]:
-    """claim_id -> bound, for `methods.claims.ledger`."""
-    return {cid: bound for cid, (bound, _) in cl.BOUNDS.items()}
+def bounds(claims: pl.DataFrame) -> dict[str, cl.Bound]:
+    """claim_id -> bound of the claims the table holds, for `methods.claims.ledger`."""
+    held = set(claims["claim_id"])
+    return {cid: bound for cid, (bound, _) in cl.BOUNDS.items() if cid in held}
 
 
 def claims_with_dates(v: str) -> pl.DataFrame:
@@ -116,7 +142,8 @@ def claims_with_dates(v: str) -> pl.DataFrame:
 def ledger(version: str | None = None) -> pl.DataFrame:
     """The claims table with each claim's evidence and verdict (`methods.claims.ledger`)."""
     v = results.version(version)
-    return cl.ledger(claims_with_dates(v), collect(v), bounds())
+    claims = claims_with_dates(v)
+    return cl.ledger(claims, collect(v), bounds(claims))
 
 
 # ------------------------------------------------------------------ this page's evidence
@@ -222,11 +249,11 @@ def largest_model(models: pl.DataFrame, developer: str) -> dict | None:
 
 
 def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
-    """This page's evidence: the agent workload's claims and DeepSeek's company news."""
+    """This page's evidence: the agent workload's claims and DeepSeek's company news (those of
+    them the release's claims table holds)."""
     v = results.version(version)
     claims, models = results.table("claims", v), results.table("models", v)
-    aa = results.table("aa_snapshots", v)
-    rise = revenue_rise(claims)
+    absent = left_out.reasons(NEEDS, v)
     big = largest_model(models, DEEPSEEK)
     biggest = (
         f"The largest DeepSeek model in the release, {big['model_id']}, has "
@@ -235,7 +262,7 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
         else "A"
     )
     revenue = "Company revenue is in no table of the release; DeepSeek's own accounts would"
-    return {
+    found = {
         "agent-bill-output-share": Evidence(
             "agent-bill-output-share",
             None,
@@ -244,7 +271,11 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
             SEC_AGENT,
             testable=False,
         ),
-        "opus-5-vs-grok-4.6-cost": opus_grok_evidence(aa, models),
+        "opus-5-vs-grok-4.6-cost": (
+            Evidence("opus-5-vs-grok-4.6-cost", None, absent["agent"], SEC_AGENT, testable=False)
+            if "agent" in absent
+            else opus_grok_evidence(results.table("aa_snapshots", v), models)
+        ),
         "deepseek-2t-model": Evidence(
             "deepseek-2t-model",
             None,
@@ -267,8 +298,11 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
         "deepseek-revenue-after": Evidence(
             "deepseek-revenue-after", None, f"{revenue} settle it.", SEC_DEEPSEEK, testable=False
         ),
-        "deepseek-revenue-10x": Evidence(
-            "deepseek-revenue-10x",
+    }
+    if "deepseek" not in absent:
+        rise = revenue_rise(claims)
+        found[REVENUE_HEADLINE] = Evidence(
+            REVENUE_HEADLINE,
             None,
             f"{revenue} settle it. The digest contradicts its own headline: from under "
             f"{millions(rise['before_usd'])} to about {millions(rise['after_usd'])} is a rise of "
@@ -277,8 +311,9 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
             f"{millions(rise['before_for_headline_usd'])} before.",
             SEC_DEEPSEEK,
             testable=False,
-        ),
-    }
+        )
+    held = set(claims["claim_id"])
+    return {cid: e for cid, e in found.items() if cid in held}
 
 
 # ------------------------------------------------------------------ the page
@@ -296,14 +331,13 @@ def compute(version: str | None = None) -> ClaimsLedger:
 def _compute(v: str) -> ClaimsLedger:
     rows = ledger(v)
     claims = results.table("claims", v)
+    absent = left_out.reasons(NEEDS, v)
     q = Quotes(SLUG)
-    for part in (
-        count_quotes(rows, v),
-        rule_quotes(),
-        bound_quotes(claims),
-        own_quotes(claims, results.table("models", v), results.table("aa_snapshots", v)),
-    ):
+    for part in (count_quotes(rows, v), rule_quotes(), bound_quotes(claims)):
         q.update(part)
+    q.update(own_quotes(claims, results.table("models", v), absent, v))
+    if absent:
+        q.leave_out()  # the prose of the left-out sections still runs, and reads placeholders
     table = table_rows(rows)
     return ClaimsLedger(
         version=v,
@@ -314,6 +348,7 @@ def _compute(v: str) -> ClaimsLedger:
         verdicts=[cl.SUPPORTED, cl.PARTLY, cl.CONTRADICTED],  # untested claims are not drawn
         memo=memo_rows(table, rows),
         q=q,
+        left_out=absent,
     )
 
 
@@ -364,47 +399,65 @@ def and_join(items: list[str]) -> str:
 
 
 def bound_quotes(claims: pl.DataFrame) -> dict[str, Quote]:
-    """The claims `cl.BOUNDS` reads as bounds, and the words that make them so."""
-    for cid, (_, words) in cl.BOUNDS.items():
+    """The claims of the table that `cl.BOUNDS` reads as bounds, and the words that make them
+    so (an older release holds fewer claims)."""
+    held = {cid: bw for cid, bw in cl.BOUNDS.items() if cid in set(claims["claim_id"])}
+    for cid, (_, words) in held.items():
         if words.lower() not in cl.claim_row(claims, cid)["claim"].lower():
             raise ValueError(f"cl.BOUNDS: the words {words!r} are not in claim {cid!r}")
     return {
-        "n_bounds": Quote(len(cl.BOUNDS), "count"),
-        "bound_words": Quote(and_join([f"\u201c{w}\u201d" for _, w in cl.BOUNDS.values()])),
+        "n_bounds": Quote(len(held), "count"),
+        "bound_words": Quote(and_join([f"\u201c{w}\u201d" for _, w in held.values()])),
     }
 
 
-def own_quotes(claims: pl.DataFrame, models: pl.DataFrame, aa: pl.DataFrame) -> dict[str, Quote]:
+def own_quotes(
+    claims: pl.DataFrame, models: pl.DataFrame, absent: dict[str, str], v: str
+) -> dict[str, Quote]:
     """This page's sections: the claims' words, the revenue figures, the largest DeepSeek model,
-    and the Artificial Analysis snapshots the Opus-Grok claim was looked for in."""
-    rise = revenue_rise(claims)
+    and the Artificial Analysis snapshots the Opus-Grok claim was looked for in (those of the
+    sections the release can show: `absent` names the others)."""
     big = largest_model(models, DEEPSEEK)
-    dates = aa["snapshot_date"]
+    held = set(claims["claim_id"])
     q = {
         f"claim_{cid.replace('-', '_').replace('.', '_')}": Quote(
             cl.claim_row(claims, cid)["claim"]
         )
         for cid in AGENT_CLAIMS + DEEPSEEK_CLAIMS
+        if cid in held
     }
     q.update(
         {
             "n_deepseek_claims": Quote(len(DEEPSEEK_CLAIMS), "count"),
-            "revenue_before": Quote(millions(rise["before_usd"])),
-            "revenue_after": Quote(millions(rise["after_usd"])),
-            "revenue_implied_factor": Quote(rise["implied_factor"], "stated_factor"),
-            "revenue_headline_factor": Quote(rise["headline_factor"], "stated_factor"),
-            "revenue_before_for_headline": Quote(millions(rise["before_for_headline_usd"])),
             "deepseek_largest": Quote(big["model_id"] if big else "none"),
             "deepseek_largest_trillion": Quote(big["parameters_b"] / 1000 if big else 0, "number"),
-            "aa_n_snapshots": Quote(dates.n_unique(), "count"),
-            "aa_first": Quote(dates.min(), "day"),
-            "aa_last": Quote(dates.max(), "day"),
-            "aa_n_opus": Quote(aa.filter(pl.col("model_id") == OPUS).height, "count"),
-            "aa_n_grok": Quote(aa.filter(pl.col("model_id") == GROK).height, "count"),
             "opus_id": Quote(OPUS),
             "grok_id": Quote(GROK),
         }
     )
+    if "deepseek" not in absent:
+        rise = revenue_rise(claims)
+        q.update(
+            {
+                "revenue_before": Quote(millions(rise["before_usd"])),
+                "revenue_after": Quote(millions(rise["after_usd"])),
+                "revenue_implied_factor": Quote(rise["implied_factor"], "stated_factor"),
+                "revenue_headline_factor": Quote(rise["headline_factor"], "stated_factor"),
+                "revenue_before_for_headline": Quote(millions(rise["before_for_headline_usd"])),
+            }
+        )
+    if "agent" not in absent:
+        aa = results.table("aa_snapshots", v)
+        dates = aa["snapshot_date"]
+        q.update(
+            {
+                "aa_n_snapshots": Quote(dates.n_unique(), "count"),
+                "aa_first": Quote(dates.min(), "day"),
+                "aa_last": Quote(dates.max(), "day"),
+                "aa_n_opus": Quote(aa.filter(pl.col("model_id") == OPUS).height, "count"),
+                "aa_n_grok": Quote(aa.filter(pl.col("model_id") == GROK).height, "count"),
+            }
+        )
     return q
 
 

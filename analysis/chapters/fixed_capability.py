@@ -21,7 +21,7 @@ from analysis.figures.capability import BENCHMARK_NAMES
 from analysis.methods import fixed_capability as fc
 from analysis.methods import llmflation, sensitivity, trends
 from analysis.methods.claims import Evidence, claim_row
-from analysis.report import estimates, results
+from analysis.report import estimates, left_out, results
 from analysis.report.quote import Quote, Quotes, fmt_number
 
 SLUG = "fixed-capability"
@@ -40,6 +40,13 @@ HUB_BENCHMARKS = ("eci", "gpqa-diamond")
 MOST = 0.9  # "most trends rest on ... points": the points of at least this share of the trends
 # The number of bootstrap draws: `fixed_capability.trend` takes the default of the interval.
 N_BOOT = trends.N_BOOT
+
+
+# The one-snapshot extension to 2026 (here and in the quality-adjusted chapter) takes its index
+# scores from the Artificial Analysis snapshots, which releases before 2026-12-01.2 predate.
+NEEDS_2026 = left_out.Needs(
+    "Artificial Analysis leaderboard snapshots of 2026", tables=("aa_snapshots",)
+)
 
 
 @dataclass(frozen=True)
@@ -65,6 +72,10 @@ class FixedCapability:
     gpt4_levels: pl.DataFrame  # GPT-4's score on each series: first reached, cheapest by the claim
     hub_source: str  # the Epoch Hub export the Hub series take their scores from
     q: Quotes
+    left_out: dict[str, str]  # "2026" -> why this data version cannot show the 2026 extension
+
+    def shows(self, part: str) -> bool:
+        return part not in self.left_out
 
 
 def compute(version: str | None = None) -> FixedCapability:
@@ -389,6 +400,7 @@ def _compute(v: str) -> FixedCapability:
         gpt4_levels=levels,
         hub_source=hub,
         q=q,
+        left_out=left_out.reasons({"2026": NEEDS_2026}, v),
     )
 
 

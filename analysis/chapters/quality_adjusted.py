@@ -30,7 +30,7 @@ from analysis.methods import fixed_capability as fc
 from analysis.methods import gundlach, hedonic, outlook
 from analysis.methods.claims import claim_row
 from analysis.methods.trends import DeclineFit
-from analysis.report import estimates, results
+from analysis.report import estimates, left_out, results
 from analysis.report.quote import Estimate, Quote, Quotes, fmt_count, fmt_day
 
 SLUG = "quality-adjusted"
@@ -526,6 +526,10 @@ class QualityAdjusted:
     breaks: Breaks
     extension_2026: pl.DataFrame  # one-snapshot fits, to 2026 and to the end of the paper's data
     q: Quotes
+    left_out: dict[str, str]  # "2026" -> why this data version cannot show the 2026 extension
+
+    def shows(self, part: str) -> bool:
+        return part not in self.left_out
 
 
 def compute(version: str | None = None) -> QualityAdjusted:
@@ -567,4 +571,7 @@ def _compute(v: str) -> QualityAdjusted:
     q.update(extension_quotes(ext, paper_window_end(scores)))
     q["aa_snapshot"] = fixed.compute(v).q.aa_snapshot
     q["hub_last"] = fixed.compute(v).q.hub_last
-    return QualityAdjusted(fits, rules, index, b, ext, q)
+    absent = left_out.reasons({"2026": fixed.NEEDS_2026}, v)
+    if absent:
+        q.leave_out()  # the 2026 section's prose still runs, and reads placeholders
+    return QualityAdjusted(fits, rules, index, b, ext, q, absent)

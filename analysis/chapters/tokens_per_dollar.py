@@ -24,9 +24,9 @@ import polars as pl
 from analysis.data.cache import cached
 from analysis.figures import hardware as fig
 from analysis.methods import inference_cost, tokens_per_dollar, training_scale
-from analysis.methods.claims import Evidence, claim_row, claim_verdict
+from analysis.methods.claims import Evidence, claim_row, claim_verdict, untestable
 from analysis.methods.gpu_prices import claim_checks, one_row
-from analysis.report import estimates, results
+from analysis.report import estimates, left_out, results
 from analysis.report.quote import Estimate, Quote, Quotes
 
 SLUG = "tokens-per-dollar"
@@ -64,6 +64,30 @@ TRAINING_BENCHMARK = "llama31_405b"
 LEVEL = 0.90
 # Section anchors of the page (claim evidence points at them).
 SEC_V6, SEC_CLAIMS = "sec-tokens-per-dollar-v6", "sec-tokens-per-dollar-digest-claims"
+# The sections older releases cannot show (release 2026-12-01 predates these sources); the
+# InferenceMAX costs are set beside MLPerf v6.0, and the digest claims quote v6.0 and training.
+NEEDS = {
+    "v6": left_out.Needs(
+        f"MLPerf Inference {V6_ROUND} results",
+        rows=("mlperf_results", lambda mlperf: mlperf.filter(pl.col("round") == V6_ROUND)),
+    ),
+    "inferencemax": left_out.Needs(
+        "InferenceMAX runs and InferenceX's GPU-hour prices",
+        tables=("inference_benchmarks", "tco_assumptions"),
+    ),
+    "training": left_out.Needs(
+        "MLPerf Training systems and results",
+        tables=("mlperf_training_systems", "mlperf_training_results"),
+    ),
+}
+READS = {"inferencemax": ("v6",), "digest": ("v6", "training")}
+CLAIM_PARTS = {
+    V6_CLAIM: "v6",
+    TPU_CLAIM: "digest",
+    RL_GPUS_CLAIM: "training",
+    RL_PARAMS_CLAIM: "training",
+    CISCO_CLAIM: "digest",
+}
 
 
 @dataclass(frozen=True)
@@ -81,15 +105,20 @@ class TokensPerDollar:
     ladder_order: list[str]  # the figure's models, top to bottom (fewest active parameters first)
     break_even: pl.DataFrame  # tokens_per_dollar.break_even_utilisation, SCENARIO: its table
     claim_checks: pl.DataFrame  # gpu_prices.claim_checks: the claims table
-    v6_gain: pl.DataFrame  # tokens_per_dollar.submitter_gain: CoreWeave v6.0 against v5.1
-    inference_costs: pl.DataFrame  # inference_cost.cost_comparison: the cost table
-    inference_points: pl.DataFrame  # the same, one row per model, accelerator and measure
-    inference_order: list[str]  # the cost figure's rows, top to bottom
-    training_systems: pl.DataFrame  # training_scale.system_times: one row per system
-    training_line: pl.DataFrame  # training_scale.fitted_points: the fitted lines
-    training_fit: training_scale.ScalingFit  # with accelerator intercepts
-    evidence: dict[str, Evidence]  # claim_evidence: one per claim of CLAIM_IDS
+    # The frames of the NEEDS sections: None when the data version cannot show the section.
+    v6_gain: pl.DataFrame | None  # tokens_per_dollar.submitter_gain: CoreWeave v6.0 vs v5.1
+    inference_costs: pl.DataFrame | None  # inference_cost.cost_comparison: the cost table
+    inference_points: pl.DataFrame | None  # the same, one row per model, accelerator, measure
+    inference_order: list[str] | None  # the cost figure's rows, top to bottom
+    training_systems: pl.DataFrame | None  # training_scale.system_times: one row per system
+    training_line: pl.DataFrame | None  # training_scale.fitted_points: the fitted lines
+    training_fit: training_scale.ScalingFit | None  # with accelerator intercepts
+    evidence: dict[str, Evidence]  # claim_evidence: one per claim of CLAIM_IDS it holds
     q: Quotes
+    left_out: dict[str, str]  # section (NEEDS, READS) -> why this data version cannot show it
+
+    def shows(self, part: str) -> bool:
+        return part not in self.left_out
 
 
 def compute(version: str | None = None) -> TokensPerDollar:
@@ -117,9 +146,88 @@ def _compute(v: str) -> TokensPerDollar:
     )
     break_even = tokens_per_dollar.break_even_utilisation(costs, token_prices, models)
     latest_round = rounds_in_order(per_acc)[-1]
-    v6_gain = tokens_per_dollar.submitter_gain(
-        per_acc, submitter=V6_SUBMITTER, to_round=V6_ROUND, from_round=V6_FROM_ROUND
+    absent = left_out.reasons(NEEDS, v, READS)
+
+    q = Quotes(SLUG)
+    for part in (
+        throughput_quotes(per_acc, summary, v),
+        cost_quotes(costs, unmatched, estimates.estimate(MLPERF_COST, v)),
+        floor_quotes(floors, best_h100(summary)["best_tokens_per_s_per_acc"]),
+        ladder_quotes(ladder),
+        break_even_quotes(break_even, latest_round),
+        claim_quotes(claims),
+    ):
+        q.update(part)
+    # The rows the anomaly rules took out of the tables this page reads (issue 9).
+    q["removed"] = Quote(results.removed_text(("gpu_hour_prices", "token_prices"), v))
+    v6_gain = inference = systems = fit = None
+    if "v6" not in absent:
+        v6_gain = tokens_per_dollar.submitter_gain(
+            per_acc, submitter=V6_SUBMITTER, to_round=V6_ROUND, from_round=V6_FROM_ROUND
+        )
+        q.update(v6_quotes(v6_gain, per_acc))
+    if "inferencemax" not in absent:
+        inference = inference_section(mlperf, per_acc, token_prices, costs, v, q)
+    if "training" not in absent:
+        runs = results.table("mlperf_training_results", v)
+        systems = training_scale.system_times(runs, benchmark=TRAINING_BENCHMARK)
+        fit = training_scale.scaling_fit(systems, level=LEVEL)
+        pooled = training_scale.scaling_fit(systems, fixed_effects=False, level=LEVEL)
+        training_systems = results.table("mlperf_training_systems", v)
+        q.update(training_quotes(systems, runs, training_systems, fit, pooled))
+    if "digest" not in absent:
+        vendors = tokens_per_dollar.vendors_by_submitter(mlperf)
+        q.update(digest_hardware_quotes(mlperf, prices, training_systems, vendors))
+    if absent:
+        q.leave_out()  # the prose of the left-out sections still runs, and reads placeholders
+        # A part's claims are untestable for the reason the part is left out (the claims of a
+        # part it shows are too, in a release missing only some parts: none so far).
+        evidence = {}
+        for cid, part in CLAIM_PARTS.items():
+            why = absent.get(part) or next(iter(absent.values()))
+            evidence.update(untestable([cid], claims, why, f"chapters/{SLUG}.qmd#{SEC_CLAIMS}"))
+    else:
+        evidence = claim_evidence_from(q, v6_gain)
+        q["v6_verdict"] = Quote(claim_verdict(claim_row(claims, V6_CLAIM), evidence[V6_CLAIM]))
+    return TokensPerDollar(
+        scenario=SCENARIO,
+        summary=summary,
+        throughput=tokens_per_dollar.top_accelerators(
+            summary, scenario=SCENARIO, top=THROUGHPUT_TOP
+        ),
+        costs=costs,
+        offline=offline,
+        floors=floors,
+        ladder=ladder,
+        ladder_rungs=ladder_rungs(ladder),
+        ladder_order=ladder.sort("active_parameters_b")
+        .select(fig.model_label().alias("model"))["model"]
+        .to_list(),
+        break_even=break_even.filter(pl.col("scenario") == SCENARIO),
+        claim_checks=claim_checks(claims, {cid: e.text for cid, e in evidence.items()}),
+        v6_gain=v6_gain,
+        inference_costs=inference,
+        inference_points=None if inference is None else cost_points(inference),
+        inference_order=None if inference is None else cost_order(inference),
+        training_systems=systems,
+        training_line=None if systems is None else training_scale.fitted_points(systems, fit),
+        training_fit=fit,
+        evidence=evidence,
+        q=q,
+        left_out=absent,
     )
+
+
+def inference_section(
+    mlperf: pl.DataFrame,
+    per_acc: pl.DataFrame,
+    token_prices: pl.DataFrame,
+    costs: pl.DataFrame,
+    v: str,
+    q: Quotes,
+) -> pl.DataFrame:
+    """InferenceMAX's cost per token at InferenceX's prices beside MLPerf v6.0 and API prices:
+    the cost table at the interactivity bar (the stricter bar's goes into the quotes)."""
     bench, tco = results.table("inference_benchmarks", v), results.table("tco_assumptions", v)
     round_date = one_row(mlperf, f"an MLPerf {V6_ROUND} result", pl.col("round") == V6_ROUND)
     api_month = round_date["date"].replace(day=1)
@@ -140,60 +248,10 @@ def _compute(v: str) -> TokensPerDollar:
         )
         for bar in (MIN_INTERACTIVITY, STRICT_INTERACTIVITY)
     }
-    runs = results.table("mlperf_training_results", v)
-    systems = training_scale.system_times(runs, benchmark=TRAINING_BENCHMARK)
-    fit = training_scale.scaling_fit(systems, level=LEVEL)
-    pooled = training_scale.scaling_fit(systems, fixed_effects=False, level=LEVEL)
-    training_systems = results.table("mlperf_training_systems", v)
-    vendors = tokens_per_dollar.vendors_by_submitter(mlperf)
-
-    q = Quotes(SLUG)
-    for part in (
-        throughput_quotes(per_acc, summary, v),
-        cost_quotes(costs, unmatched, estimates.estimate(MLPERF_COST, v)),
-        floor_quotes(floors, best_h100(summary)["best_tokens_per_s_per_acc"]),
-        ladder_quotes(ladder),
-        break_even_quotes(break_even, latest_round),
-        claim_quotes(claims),
-        v6_quotes(v6_gain, per_acc),
-        inference_quotes(inference[MIN_INTERACTIVITY], inference[STRICT_INTERACTIVITY], bench),
-        on_demand_quotes(costs, inference[MIN_INTERACTIVITY]),
-        training_quotes(systems, runs, training_systems, fit, pooled),
-        digest_hardware_quotes(mlperf, prices, training_systems, vendors),
-    ):
-        q.update(part)
+    q.update(inference_quotes(inference[MIN_INTERACTIVITY], inference[STRICT_INTERACTIVITY], bench))
+    q.update(on_demand_quotes(costs, inference[MIN_INTERACTIVITY]))
     q["api_month"] = Quote(api_month, "month")
-    evidence = claim_evidence_from(q, v6_gain)
-    v6_claim = claim_row(claims, V6_CLAIM)
-    q["v6_verdict"] = Quote(claim_verdict(v6_claim, evidence[V6_CLAIM]))
-    # The rows the anomaly rules took out of the tables this page reads (issue 9).
-    q["removed"] = Quote(results.removed_text(("gpu_hour_prices", "token_prices"), v))
-    return TokensPerDollar(
-        scenario=SCENARIO,
-        summary=summary,
-        throughput=tokens_per_dollar.top_accelerators(
-            summary, scenario=SCENARIO, top=THROUGHPUT_TOP
-        ),
-        costs=costs,
-        offline=offline,
-        floors=floors,
-        ladder=ladder,
-        ladder_rungs=ladder_rungs(ladder),
-        ladder_order=ladder.sort("active_parameters_b")
-        .select(fig.model_label().alias("model"))["model"]
-        .to_list(),
-        break_even=break_even.filter(pl.col("scenario") == SCENARIO),
-        claim_checks=claim_checks(claims, {cid: e.text for cid, e in evidence.items()}),
-        v6_gain=v6_gain,
-        inference_costs=inference[MIN_INTERACTIVITY],
-        inference_points=cost_points(inference[MIN_INTERACTIVITY]),
-        inference_order=cost_order(inference[MIN_INTERACTIVITY]),
-        training_systems=systems,
-        training_line=training_scale.fitted_points(systems, fit),
-        training_fit=fit,
-        evidence=evidence,
-        q=q,
-    )
+    return inference[MIN_INTERACTIVITY]
 
 
 def claim_evidence(version: str | None = None) -> dict[str, Evidence]:

@@ -79,8 +79,18 @@ def first_release_with(needs: Needs, version: str) -> str | None:
     return None
 
 
-def reasons(needs: dict[str, Needs], version: str | None = None) -> dict[str, str]:
+def reasons(
+    needs: dict[str, Needs],
+    version: str | None = None,
+    reads: dict[str, tuple[str, ...]] | None = None,
+) -> dict[str, str]:
     """Part -> why it is left out, for the parts of `needs` that data version `version` cannot
-    show (empty when it can show them all)."""
+    show (empty when it can show them all). `reads` names parts built on others (part -> the
+    parts it reads): such a part is left out, for the same reason, when one of those is."""
     found = {part: reason(n, version) for part, n in needs.items()}
-    return {part: why for part, why in found.items() if why}
+    out = {part: why for part, why in found.items() if why}
+    for part, others in (reads or {}).items():
+        why = next((out[o] for o in others if o in out), None)
+        if why and part not in out:
+            out[part] = why
+    return out

@@ -192,7 +192,7 @@ def test_the_ledger_is_one_row_per_claim_with_the_rules_verdict(claims):
     out = cl.ledger()
     assert out["claim_id"].to_list() == claims["claim_id"].to_list()
     evidence = cl.collect()
-    bounds = cl.bounds()
+    bounds = cl.bounds(claims)
     for r in out.iter_rows(named=True):
         e = evidence.get(r["claim_id"])
         expected = verdict(r["claimed"], r["claimed_high"], e, bounds.get(r["claim_id"], "="))
