@@ -19,8 +19,10 @@ from pathlib import Path
 
 import pytest
 
+from analysis.book import build
 from analysis.book import notebook as chapters
 from analysis.data.paths import ROOT
+from analysis.report.quote import PLACEHOLDER
 
 BOOK_FILES = chapters.book_files(ROOT) if (ROOT / "_quarto.yml").exists() else []
 
@@ -84,6 +86,10 @@ def test_book_page_runs_with_every_inline_expression(qmd: Path):
     for expr, shown in result.inline.items():
         # A quote shows as formatted text, never as an object's repr.
         assert not shown.startswith(("Quote(", "Estimate(", "<")), f"{qmd.name}: {expr} -> {shown}"
+        # The latest release shows every part of every page: nothing reads as left out.
+        assert PLACEHOLDER not in shown, f"{qmd.name}: {expr} is left out on the latest release"
+    notices = [build.left_out_notice(c) for c in result.notebook.cells if c.cell_type == "code"]
+    assert not any(notices), f"{qmd.name} leaves parts out of the latest release: {notices}"
 
 
 @pytest.fixture

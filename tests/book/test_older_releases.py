@@ -1,0 +1,71 @@
+"""Every page still renders from each older release (`BOOK_DATA_VERSION`), and leaves out, with a
+notice saying why, exactly the parts that release cannot show.
+
+The real pages run on the real older releases (2026-11-30 and 2026-12-01 predate the
+autumn-2026 sources of 2026-12-01.2); the parts left out are dropped by the preview's rule
+(`build.leave_out_sections`, the same rule `left-out.lua` applies under Quarto, see
+test_left_out.py), and no placeholder quote may be left in what remains.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from analysis import data
+from analysis.book import build
+from analysis.book import notebook as chapters
+from analysis.data.paths import ROOT
+from analysis.report.quote import PLACEHOLDER
+
+OLDER = [r.version for r in data.releases()][:-1]
+PAGES = chapters.book_files(ROOT)
+FIRST_WITH_NEW_SOURCES = "2026-12-01.2"
+
+# What each page leaves out on a release before FIRST_WITH_NEW_SOURCES: the sections (by
+# their heading's id) that must show only a notice, or "page" for a whole page.
+LEFT_OUT = {
+    "price-war.qmd": "page",
+    "tokens-per-dollar.qmd": {
+        "sec-tokens-per-dollar-v6",
+        "sec-tokens-per-dollar-inferencemax",
+        "sec-tokens-per-dollar-training",
+        "sec-tokens-per-dollar-digest-claims",
+    },
+    "claims-ledger.qmd": {
+        "sec-claims-ledger-memo",
+        "sec-claims-ledger-agent",
+        "sec-claims-ledger-deepseek",
+    },
+    "fixed-capability.qmd": {"sec-fixed-capability-2026"},
+    "quality-adjusted.qmd": {"sec-quality-adjusted-2026"},
+}
+_HEADING_ID = re.compile(r"(?m)^#{1,6} .*\{#([\w-]+)\}")
+
+
+@pytest.mark.parametrize("version", OLDER)
+@pytest.mark.parametrize("qmd", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
+def test_a_page_renders_from_an_older_release_leaving_out_only_what_it_predates(
+    qmd, version, monkeypatch
+):
+    monkeypatch.setenv(data.VERSION_ENV, version)
+    result = chapters.execute(qmd)
+    kept = build.leave_out_sections(result.notebook.cells)
+    notices = [n for c in kept if c.cell_type == "code" and (n := build.left_out_notice(c))]
+    prose = "\n".join(c.source for c in kept if c.cell_type == "markdown")
+    shown = chapters.INLINE_EXPRESSION.sub(lambda m: result.inline[m.group(1)], prose)
+    assert PLACEHOLDER not in shown, f"{qmd.name} on {version}: a placeholder reached the page"
+
+    expected = LEFT_OUT.get(qmd.name, set())
+    source_ids = set(_HEADING_ID.findall(qmd.read_text(encoding="utf-8")))
+    kept_ids = set(_HEADING_ID.findall(prose))
+    if expected == "page":
+        assert len(notices) == 1 and kept_ids == set(), f"{qmd.name}: the page is left out"
+    else:
+        assert len(notices) == len(expected), f"{qmd.name} on {version}: {notices}"
+        # A left-out section keeps its heading (and the notice under it) but nothing else.
+        assert kept_ids == source_ids, f"{qmd.name}: headings lost {source_ids - kept_ids}"
+    for notice in notices:
+        assert notice.startswith(f"Data version {version} "), notice
+        assert f"BOOK_DATA_VERSION={FIRST_WITH_NEW_SOURCES}" in notice, notice
