@@ -24,7 +24,7 @@ import polars as pl
 from analysis.data.cache import cached
 from analysis.figures import hardware as fig
 from analysis.methods import inference_cost, tokens_per_dollar, training_scale
-from analysis.methods.claims import Evidence, claim_row, claim_verdict, untestable
+from analysis.methods.claims import Evidence, claim_row, claim_verdict
 from analysis.methods.gpu_prices import claim_checks, one_row
 from analysis.report import estimates, left_out, results
 from analysis.report.quote import Estimate, Quote, Quotes
@@ -180,14 +180,8 @@ def _compute(v: str) -> TokensPerDollar:
         q.update(digest_hardware_quotes(mlperf, prices, training_systems, vendors))
     if absent:
         q.leave_out()  # the prose of the left-out sections still runs, and reads placeholders
-        # A part's claims are untestable for the reason the part is left out (the claims of a
-        # part it shows are too, in a release missing only some parts: none so far).
-        evidence = {}
-        for cid, part in CLAIM_PARTS.items():
-            why = absent.get(part) or next(iter(absent.values()))
-            evidence.update(untestable([cid], claims, why, f"chapters/{SLUG}.qmd#{SEC_CLAIMS}"))
-    else:
-        evidence = claim_evidence_from(q, v6_gain)
+    evidence = claim_evidence_from(q, v6_gain, claims, absent)
+    if "v6" not in absent:
         q["v6_verdict"] = Quote(claim_verdict(claim_row(claims, V6_CLAIM), evidence[V6_CLAIM]))
     return TokensPerDollar(
         scenario=SCENARIO,
@@ -766,9 +760,24 @@ def digest_hardware_quotes(
     }
 
 
-def claim_evidence_from(q: Quotes, gain: pl.DataFrame) -> dict[str, Evidence]:
-    """One Evidence per claim of CLAIM_IDS, from the chapter's quotes and the CoreWeave pairs."""
-    t = {name: quote.text for name, quote in q.items()}
+def claim_evidence_from(
+    q: Quotes, gain: pl.DataFrame | None, claims: pl.DataFrame, absent: dict[str, str]
+) -> dict[str, Evidence]:
+    """One Evidence per claim of CLAIM_IDS the claims table holds, from the chapter's quotes and
+    the CoreWeave pairs; a claim of a part the data version leaves out (`absent`, by
+    CLAIM_PARTS) is untestable for the reason the part is left out."""
+    found = _claim_evidence(q, gain)
+    for cid, part in CLAIM_PARTS.items():
+        if part in absent:
+            found[cid] = Evidence(cid, None, absent[part], found[cid].section, testable=False)
+    held = set(claims["claim_id"])
+    return {cid: e for cid, e in found.items() if cid in held}
+
+
+def _claim_evidence(q: Quotes, gain: pl.DataFrame | None) -> dict[str, Evidence]:
+    # Read lazily: the quotes of a left-out part are placeholders, and its evidence is replaced.
+    t = _Texts(q)
+    gain = gain if gain is not None else pl.DataFrame({"ratio": [float("nan")]})
     sec_v6 = f"chapters/{SLUG}.qmd#{SEC_V6}"
     sec_claims = f"chapters/{SLUG}.qmd#{SEC_CLAIMS}"
     window = f"{V6_FROM_ROUND} to {V6_ROUND} (MLPerf Inference)"
@@ -830,3 +839,14 @@ def claim_evidence_from(q: Quotes, gain: pl.DataFrame) -> dict[str, Evidence]:
             ),
         ),
     }
+
+
+class _Texts(dict):
+    """Quote name -> its text, read from the Quotes when asked."""
+
+    def __init__(self, q: Quotes) -> None:
+        super().__init__()
+        self.q = q
+
+    def __missing__(self, name: str) -> str:
+        return self.q[name].text
