@@ -245,15 +245,19 @@ def structure_error(err: Exception) -> bool:
     )
 
 
-def short_rows(path: Path, rows: list[int], width: int, n_rows: int) -> dict[int, int]:
-    """Field counts of the given rows (1-based) where they differ from `width`.
+def short_rows(path: Path, rows, width: int, n_rows: int) -> dict[int, int]:
+    """Field counts of the given rows (1-based; a list or a polars Series) where they differ
+    from `width`.
 
-    Only a row whose last cell is empty can be short, so only those rows are looked at: when every
-    row is one line (no quoted line breaks; polars counts the lines), their lines are picked out
-    of one polars pass; otherwise the csv module walks the file.
+    Only a row whose last cell is empty can be short, so only those rows are looked at (a
+    release's last column, `flags`, is mostly empty: that can be most rows). When every row is
+    one line (no quoted line breaks; polars counts the lines), their lines are picked out of one
+    polars pass and a line without quotes has one field more than it has commas; the csv module
+    splits the quoted ones. Otherwise the csv module walks the file.
     """
-    if not rows:
+    if len(rows) == 0:
         return {}
+    wanted = pl.Series("n", rows, dtype=pl.UInt32)
     lines = pl.scan_csv(
         path,
         has_header=False,
@@ -265,22 +269,32 @@ def short_rows(path: Path, rows: list[int], width: int, n_rows: int) -> dict[int
     )
     try:
         total = lines.select(pl.len()).collect().item()
-        picked = lines.filter(pl.col("n").is_in(rows)).collect() if total == n_rows + 1 else None
+        picked = None
+        if total == n_rows + 1:
+            line = pl.col("line").fill_null("")
+            picked = (
+                lines.filter(pl.col("n").is_in(wanted.implode()))
+                .with_columns(
+                    line.str.contains('"', literal=True).alias("quoted"),
+                    (line.str.count_matches(",", literal=True) + 1).alias("fields"),
+                )
+                .filter(pl.col("quoted") | (pl.col("fields") != width))
+                .collect()
+            )
     except pl.exceptions.ComputeError:  # a \x1f byte in the file: walk it instead
         picked = None
     if picked is not None:
-        counts = {
-            r: len(next(csv.reader([line or ""])))
-            for r, line in zip(picked["n"], picked["line"], strict=True)
-        }
+        counts = dict(picked.filter(~pl.col("quoted")).select("n", "fields").iter_rows())
+        for r, text in picked.filter(pl.col("quoted")).select("n", "line").iter_rows():
+            counts[r] = len(next(csv.reader([text or ""])))
     else:
         counts = {}
-        wanted = set(rows)
+        wanted_rows = set(wanted.to_list())
         with Path(path).open(newline="", encoding="utf-8", errors="replace") as fh:
             reader = csv.reader(fh)
             next(reader, None)
             for i, rec in enumerate(reader, start=1):
-                if i in wanted:
+                if i in wanted_rows:
                     counts[i] = len(rec)
     return {r: n for r, n in counts.items() if n != width}
 

@@ -474,8 +474,8 @@ def _problems(
         .filter(pl.col(ROW) != pl.col("first"))
         .select(ROW, "first")
     )
-    short = seen.keys.filter(pl.col("\x00short"))[ROW].to_list()
-    width = files.short_rows(path, short, len(columns), seen.rows) if short else {}
+    short = seen.keys.filter(pl.col("\x00short"))[ROW]
+    width = files.short_rows(path, short, len(columns), seen.rows) if len(short) else {}
     problems = [files.width_problem(path, r, n, len(columns)) for r, n in sorted(width.items())]
     skip = set(scanned.skip_rows) | set(width)
     if seen.flagged.is_empty() and dups.is_empty():
