@@ -97,11 +97,30 @@ def is_first_party(provider: str | None, developer: str | None) -> bool | None:
     return providers.seller(provider) in _own(developer)
 
 
+def per_distinct(fn, dtype: pl.DataType):
+    """`fn` over a column (a struct column: over its fields) as `map_elements` would apply it,
+    called once per distinct value: a price table repeats a few thousand names and sellers
+    over millions of rows. Nulls stay null without a call, as `map_elements` leaves them."""
+
+    def apply(s: pl.Series) -> pl.Series:
+        df = s.struct.unnest() if s.dtype == pl.Struct else s.to_frame("\x00v")
+        keys = df.unique(maintain_order=True)
+        args = keys.iter_rows()
+        if s.dtype != pl.Struct:
+            args = ((v,) for (v,) in args)
+        values = [None if s.dtype != pl.Struct and a[0] is None else fn(*a) for a in args]
+        keys = keys.with_columns(pl.Series("\x00out", values, dtype=dtype))
+        out = df.join(keys, on=df.columns, how="left", nulls_equal=True, maintain_order="left")
+        return out["\x00out"]
+
+    return apply
+
+
 def first_party_expr(provider: str = "provider", developer: str = "developer") -> pl.Expr:
     """`is_first_party` over two columns (null where it is unknown)."""
     return (
         pl.struct(provider, developer)
-        .map_elements(lambda s: is_first_party(s[provider], s[developer]), return_dtype=pl.Boolean)
+        .map_batches(per_distinct(is_first_party, pl.Boolean()), return_dtype=pl.Boolean)
         .alias("first_party")
     )
 
@@ -586,7 +605,7 @@ def identify(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
         if t == "token_prices":
             df = df.with_columns(
                 pl.col("source_model_name")
-                .map_elements(region_of, return_dtype=pl.String)
+                .map_batches(per_distinct(region_of, pl.String()), return_dtype=pl.String)
                 .alias("region")
             )
         else:
