@@ -40,25 +40,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-# The columns the chain reads (every column is validated; the loaded frame keeps these).
-CHAIN_COLUMNS = [
-    "model_id",
-    "provider",
-    "first_party",
-    "date",
-    "last_seen",
-    "input_usd_per_mtok",
-    "output_usd_per_mtok",
-    "blended_usd_per_mtok",
-    "blend",
-    "currency",
-    "price_kind",
-    "context_tier",
-    "quantization",
-    "source_model_name",
-    "source_id",
-]
 BENCHMARKS = ["mmlu", "gpqa-diamond", "arena-elo"]
+
+
+def imported_columns() -> list[str]:
+    """The token_prices columns an importer gives: the curation derives the others (model id,
+    first party, offer, region, spells, row ids, flags) and drops whatever is there."""
+    from analysis.data.schema import CURATION_COLUMNS, PRICE_CURATION_COLUMNS, TABLES
+
+    derived = {c.name for c in CURATION_COLUMNS + PRICE_CURATION_COLUMNS}
+    derived |= {"model_id", "first_party"}
+    return [c for c in TABLES["token_prices"].column_names if c not in derived]
 
 
 # --- measuring ---------------------------------------------------------------------------------
@@ -131,27 +123,32 @@ class Steps:
 # --- the polars chain --------------------------------------------------------------------------
 
 
-def ordered(obs):
-    """The library's walking order (`fixed_capability._ordered`): by date, cheapest first."""
-    return obs.drop_nulls(["date", "price", "score"]).sort(
-        ["date", "price", "model"], maintain_order=True
-    )
-
-
-def vectorised_staircase(ordered_obs, threshold: float):
-    """`fixed_capability.staircase` without the Python loop: in the walking order, a model joins
-    when its price is below the minimum of every earlier qualifying row."""
+def model_info(models):
+    """The synthetic models table as a source describing its models (what `identity` resolves
+    names against), in the importers' `model_info` shape."""
     import polars as pl
 
-    o = ordered_obs.filter(pl.col("score") >= threshold)
-    prior = pl.col("price").cum_min().shift(1).fill_null(float("inf"))
-    return o.filter(pl.col("price") < prior).select("model", "date", "price", "score")
+    from analysis.data.importers.common import MODEL_INFO_SCHEMA
+
+    return models.select(
+        pl.lit("scrape-a").alias("source_id"),
+        pl.col("model_id").alias("source_model_name"),
+        pl.lit(None, pl.String).alias("model_hint"),
+        "name",
+        "organization",
+        "release_date",
+        "open_weights",
+        "parameters_b",
+        "active_parameters_b",
+        "reasoning",
+        pl.format("models.csv#{}", "model_id").alias("source_locator"),
+    ).cast(MODEL_INFO_SCHEMA)
 
 
 def polars_chain(folder: Path) -> dict:
     import polars as pl
 
-    from analysis.data import rules
+    from analysis.data import build, rules
     from analysis.methods import dispersion, fixed_capability, prices
     from analysis.methods.trends import fit_log_trend
 
@@ -165,25 +162,36 @@ def polars_chain(folder: Path) -> dict:
 
     def load():
         tp = rules.check_csv(
-            tp_path, "token_prices", refs=refs, frame=True, keep=CHAIN_COLUMNS
+            tp_path, "token_prices", refs=refs, frame=True, keep=imported_columns()
         ).frame
         models = rules.check_csv(folder / "models.csv", "models", frame=True).frame
         scores = rules.check_csv(
-            folder / "benchmark_scores.csv", "benchmark_scores", frame=True
+            folder / "benchmark_scores.csv", "benchmark_scores", refs=refs, frame=True
         ).frame
         return tp, models, scores
 
     tp, models, scores = steps.run("load", load)
     result["rows_loaded"] = tp.height
 
-    # SLOT (issue 9): curate -- model identity, price spells, anomaly flags -- goes here, on
-    # `tp`, once analysis/data gives it; until then the step passes the rows through.
-    tp = steps.run("curate (slot for issue 9)", lambda: tp)
+    def curate():
+        # The release build's curation (analysis/data/build.py::curate): identity, spells, flags.
+        hint = pl.lit(None, pl.String).alias("model_hint")
+        merged = {
+            "token_prices": tp.with_columns(hint),
+            "benchmark_scores": scores.with_columns(hint),
+            "model_info": model_info(models),
+        }
+        return build.curate(merged)
+
+    tables, counts = steps.run("curate (identity, spells, flags)", curate)
+    del tp
+    result |= curated_result(tables, counts)
+    clean_tp, _ = prices.clean(tables["token_prices"])
+    models, scores = tables["models"], tables["benchmark_scores"]
 
     def blend():
-        # Lazy: the filter materialises only the five columns the selection reads.
         priced = (
-            tp.lazy()
+            clean_tp.lazy()
             .filter((pl.col("currency") == "USD") & (pl.col("price_kind") == "list"))
             .with_columns(prices.blended_price().alias("price"))
             .filter(pl.col("price") > 0)
@@ -195,31 +203,20 @@ def polars_chain(folder: Path) -> dict:
     per_date = steps.run("blend + one price per model-date", blend)
     reasoning = models.filter(pl.col("reasoning").fill_null(False))["model_id"].implode()
 
-    def observations(b: str):
-        return (
-            per_date.join(fixed_capability.model_scores(scores, b), on="model_id", how="inner")
-            .filter(~pl.col("model_id").is_in(reasoning))
-            .select(pl.col("model_id").alias("model"), "date", "price", "score")
-        )
-
     def staircases():
         out = {}
         for b in BENCHMARKS:
-            obs = observations(b)
-            walk = ordered(obs)
+            obs = (
+                per_date.join(fixed_capability.model_scores(scores, b), on="model_id")
+                .filter(~pl.col("model_id").is_in(reasoning))
+                .select(pl.col("model_id").alias("model"), "date", "price", "score")
+            )
             for t in fixed_capability.thresholds(obs, b).iter_rows(named=True):
-                out[(b, t["model"], t["score"])] = vectorised_staircase(walk, t["score"])
+                out[(b, t["model"], t["score"])] = fixed_capability.staircase(obs, t["score"])
         return out
 
     stairs = steps.run("cheapest-price staircases", staircases)
     result["staircase_points"] = sum(s.height for s in stairs.values())
-    # Untimed: the vectorised walk gives the library's points (its highest threshold, the
-    # shortest of its Python loops).
-    obs = observations(BENCHMARKS[0])
-    top = fixed_capability.thresholds(obs, BENCHMARKS[0])["score"].max()
-    result["staircase_same_as_library"] = fixed_capability.staircase(obs, top).equals(
-        vectorised_staircase(ordered(obs), top)
-    )
 
     def fits():
         return [
@@ -233,13 +230,24 @@ def polars_chain(folder: Path) -> dict:
     result["median_factor"] = sorted(factors)[len(factors) // 2] if factors else None
 
     def spread():
-        pp = dispersion.provider_prices(tp, models)
-        return dispersion.spreads(pp)
+        return dispersion.spreads(dispersion.provider_prices(clean_tp, models))
 
     sp = steps.run("provider spread", spread)
     result["spread_model_months"] = sp.height
     result["spread_ratio_sum"] = float(sp["blended_ratio"].sum())
     return {"steps": steps.rows, "result": result}
+
+
+def curated_result(tables: dict, counts: list[dict]) -> dict:
+    """What the curation made, for comparing the engines: rows per kind, observations, flags."""
+    tp = tables["token_prices"]
+    kinds = tp["row_kind"].value_counts().rows() if hasattr(tp, "height") else []
+    return {
+        "curated_rows": dict(sorted(kinds)),
+        "observations": tables["observations"].shape[0],
+        "models": tables["models"].shape[0],
+        "flagged": {c["rule"]: c["flagged"] for c in counts if c["flagged"]},
+    }
 
 
 # --- the pandas chain --------------------------------------------------------------------------

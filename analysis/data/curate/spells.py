@@ -109,32 +109,41 @@ class Spell:
     superseded: bool = False
 
 
-def snapshot_dates(runs: pl.DataFrame) -> dict[str, list[date]]:
+def snapshot_dates(runs: pl.DataFrame | pl.LazyFrame) -> dict[str, list[date]]:
     """Every date each source shows anything (its snapshots, as far as the rows tell)."""
     both = pl.concat(
         [
-            runs.select("source_id", pl.col("date").alias("d")),
-            runs.select("source_id", pl.col("last_seen").alias("d")),
+            runs.select(pl.col("source_id").cast(pl.String), pl.col("date").alias("d")),
+            runs.select(pl.col("source_id").cast(pl.String), pl.col("last_seen").alias("d")),
         ]
     ).drop_nulls()
+    pairs = both.unique().sort("source_id", "d")
     out: dict[str, list[date]] = {}
-    for s, d in both.unique().sort("source_id", "d").iter_rows():
+    for s, d in (pairs.collect() if isinstance(pairs, pl.LazyFrame) else pairs).iter_rows():
         out.setdefault(s, []).append(d)
     return out
 
 
-def fold_regions(prices: pl.DataFrame) -> pl.DataFrame:
+def fold_regions(prices: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyFrame:
     """Drop the region of a regional row priced like the source's cheapest route of the same
     offer on overlapping dates (the same fact under another key)."""
     key = [c for c in OFFER if c != "region"] + ["source_id"]
-    df = prices.with_row_index("_i").with_columns(pl.coalesce("last_seen", "date").alias("_end"))
-    regional = df.filter(pl.col("region").is_not_null())
+    df = (
+        prices.lazy()
+        .with_row_index("_i")
+        .with_columns(pl.coalesce("last_seen", "date").alias("_end"))
+    )
+    regional = df.filter(pl.col("region").is_not_null()).collect()
     if regional.is_empty():
         return prices
-    pairs = regional.join(df, on=key, how="inner", suffix="_o", nulls_equal=True).filter(
-        (pl.col("_i") != pl.col("_i_o"))
-        & (pl.col("date_o") <= pl.col("_end"))
-        & (pl.col("_end_o") >= pl.col("date"))
+    pairs = (
+        regional.lazy()
+        .join(df, on=key, how="inner", suffix="_o", nulls_equal=True)
+        .filter(
+            (pl.col("_i") != pl.col("_i_o"))
+            & (pl.col("date_o") <= pl.col("_end"))
+            & (pl.col("_end_o") >= pl.col("date"))
+        )
     )
     price = pl.coalesce("input_usd_per_mtok", "blended_usd_per_mtok")
     price_o = pl.coalesce("input_usd_per_mtok_o", "blended_usd_per_mtok_o")
@@ -146,14 +155,15 @@ def fold_regions(prices: pl.DataFrame) -> pl.DataFrame:
             (price_o < price).any().alias("_dearer"),
         )
         .filter(pl.col("_matches_cheaper") | ~pl.col("_dearer"))
+        .collect()
     )
-    fold = set(cheapest["_i"])
-    return df.with_columns(
-        pl.when(pl.col("_i").is_in(list(fold)))
+    out = df.with_columns(
+        pl.when(pl.col("_i").is_in(cheapest["_i"].implode()))
         .then(None)
         .otherwise(pl.col("region"))
         .alias("region")
     ).drop("_i", "_end")
+    return out if isinstance(prices, pl.LazyFrame) else out.collect()
 
 
 def build_spells(runs: list[Run]) -> list[Spell]:
@@ -182,60 +192,6 @@ def build_spells(runs: list[Run]) -> list[Spell]:
     return spells
 
 
-def curate_prices(
-    prices: pl.DataFrame, newest: dict[str, date] | None = None
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(token_prices as spells, observations). `prices` are identified runs (model_id, offer,
-    region, ...). `newest` gives each source's newest snapshot date (default: from the rows).
-
-    The walk of `build_spells` is sequential, but it only needs, per offer, each source's first
-    run in every stretch of runs at one price (in walking order): a later run of the same source
-    in the stretch goes where the run before it went. So the walk runs over those runs alone,
-    and everything per run (cutting runs at the next price, stale segments, provenance) is
-    done on whole columns; Python touches one row per source per price stretch, not per run.
-    """
-    prices = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
-    snaps = snapshot_dates(prices)
-    newest = newest or {s: d[-1] for s, d in snaps.items()}
-    cols = [
-        c for c in prices.columns if c not in ("valid_from", "valid_to", "row_id", "source_ids")
-    ]
-    schema = {c: prices.schema[c] for c in cols} | {
-        "valid_from": pl.Date,
-        "valid_to": pl.Date,
-        "row_id": pl.String,
-        "source_ids": pl.String,
-        "row_kind": pl.String,
-    }
-    is_historical = pl.col("source_id").is_in(list(HISTORICAL))
-    # Dated price points of an analysis's table: few rows, each its own; walked as they are.
-    historical: dict[tuple, list[Run]] = {}
-    for row in prices.filter(is_historical).iter_rows(named=True):
-        end = row["last_seen"] or row["date"]
-        run = Run(row, row["date"], end, _fact(row), row["source_id"])
-        historical.setdefault((*(row[c] for c in OFFER), row["source_id"]), []).append(run)
-    hist_rows: list[dict] = []
-    hist_obs: list[dict] = []
-    for key, runs in historical.items():
-        hist_rows += _historical_rows(key, runs, newest, hist_obs)
-    table = pl.DataFrame(hist_rows, schema=schema, orient="row")
-    observations = pl.DataFrame(hist_obs, schema=OBS_SCHEMA, orient="row")
-    spelled, spell_obs = _spells(prices.filter(~is_historical), snaps, newest)
-    if spelled is not None:
-        table = pl.concat([table, spelled.select(list(schema)).cast(schema)])
-        observations = pl.concat([observations, spell_obs.select(list(OBS_SCHEMA))])
-    table = table.with_columns(
-        pl.when(pl.col("context_tier") == "")
-        .then(None)
-        .otherwise(pl.col("context_tier"))
-        .alias("context_tier")
-    )
-    observations = observations.unique(
-        ["table", "row_id", "source_id", "source_locator"], keep="first", maintain_order=True
-    )
-    return table, observations
-
-
 OBS_SCHEMA = {
     "table": pl.String,
     "row_id": pl.String,
@@ -245,9 +201,86 @@ OBS_SCHEMA = {
     "date": pl.Date,
     "last_seen": pl.Date,
 }
+# The order `curate_prices` gives observations in (Epoch's rows first, then by offer, spell,
+# spell before stale row, walking order), carried by the lazy observations until collected.
+ORDER = ["_part", "_s", "_kind", "_k"]
 
 
-def _walk(first_runs: pl.DataFrame) -> tuple[list[int], pl.DataFrame]:
+def curate_prices(
+    prices: pl.DataFrame, newest: dict[str, date] | None = None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(token_prices as spells, observations). `prices` are identified runs (model_id, offer,
+    region, ...). `newest` gives each source's newest snapshot date (default: from the rows)."""
+    table, obs = _curate(prices.lazy(), newest)
+    return table, obs.collect().sort(ORDER).drop(ORDER)
+
+
+def curate_prices_lazily(
+    prices: pl.LazyFrame, newest: dict[str, date] | None = None
+) -> tuple[pl.DataFrame, pl.LazyFrame]:
+    """`curate_prices` for more runs than memory holds comfortably: `prices` is read column by
+    column as each step needs it (over a Parquet file it stays on disk), and the observations,
+    one row per run, come back lazily (to sink to a file), in no particular order."""
+    table, obs = _curate(prices.lazy(), newest)
+    return table, obs.drop(ORDER)
+
+
+def _curate(
+    prices: pl.LazyFrame, newest: dict[str, date] | None
+) -> tuple[pl.DataFrame, pl.LazyFrame]:
+    """The walk of `build_spells` is sequential, but it only needs, per offer, each source's
+    first run in every stretch of runs at one price (in walking order): a later run of the same
+    source in the stretch goes where the run before it went (the walk's state changes only by
+    the price the stretch shows). So Python walks those runs alone, and everything per run
+    (cutting runs at the next price, stale segments, provenance) is done on whole columns."""
+    lf = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
+    snaps = snapshot_dates(lf)
+    newest = newest or {s: d[-1] for s, d in snaps.items()}
+    names = lf.collect_schema()
+    cols = [c for c in names if c not in ("valid_from", "valid_to", "row_id", "source_ids")]
+    schema = {c: names[c] for c in cols} | {
+        "valid_from": pl.Date,
+        "valid_to": pl.Date,
+        "row_id": pl.String,
+        "source_ids": pl.String,
+        "row_kind": pl.String,
+    }
+    lf = lf.with_row_index("_i")  # the order the runs were given in breaks ties
+    is_historical = pl.col("source_id").cast(pl.String).is_in(list(HISTORICAL))
+    # Dated price points of an analysis's table: few rows, each its own; walked as they are.
+    historical: dict[tuple, list[Run]] = {}
+    for row in lf.filter(is_historical).drop("_i").collect().iter_rows(named=True):
+        end = row["last_seen"] or row["date"]
+        run = Run(row, row["date"], end, _fact(row), row["source_id"])
+        historical.setdefault((*(row[c] for c in OFFER), row["source_id"]), []).append(run)
+    hist_rows: list[dict] = []
+    hist_obs: list[dict] = []
+    for key, runs in historical.items():
+        hist_rows += _historical_rows(key, runs, newest, hist_obs)
+    table = pl.DataFrame(hist_rows, schema=schema, orient="row")
+    obs = (
+        pl.DataFrame(hist_obs, schema=OBS_SCHEMA, orient="row")
+        .unique(["row_id", "source_id", "source_locator"], keep="first", maintain_order=True)
+        .with_row_index("_s")
+        .with_columns(pl.lit(0, pl.Int8).alias("_part"), pl.lit(0, pl.Int8).alias("_kind"))
+        .with_columns(pl.col("_s").alias("_k"))
+        .select(*OBS_SCHEMA, *ORDER)
+        .lazy()
+    )
+    spelled, spell_obs = _spells(lf.filter(~is_historical), snaps, newest)
+    if spelled is not None:
+        table = pl.concat([table, spelled.select(list(schema)).cast(schema)])
+        obs = pl.concat([obs, spell_obs])
+    table = table.with_columns(
+        pl.when(pl.col("context_tier") == "")
+        .then(None)
+        .otherwise(pl.col("context_tier"))
+        .alias("context_tier")
+    )
+    return table, obs.select(*OBS_SCHEMA, *ORDER)
+
+
+def _walk(first_runs: pl.DataFrame, sources: list[str]) -> tuple[pl.Series, pl.DataFrame]:
     """`build_spells` over each offer's first run per source and price stretch (sorted by offer
     and walking order): the spell each of them joins (numbered across offers, in output
     order), and every spell's start, cut (`valid_to`, the next price's first date) and whether
@@ -266,110 +299,129 @@ def _walk(first_runs: pl.DataFrame) -> tuple[list[int], pl.DataFrame]:
             for r in spell.runs:
                 joined[r.row] = first + k
 
-    rows = first_runs.select("_g", "date", "_end", "_f", "source_id").iter_rows()
-    for n, (g, start, end, fact, source) in enumerate(rows):
+    rows = first_runs.select("_g", "date", "_end", "_f", "_src").iter_rows()
+    for n, (g, start, end, fact, src) in enumerate(rows):
         if g != offer:
             if runs:
                 flush()
             runs, offer = [], g
         joined.append(-1)
-        runs.append(Run(n, start, end, fact, source))  # row: the position in `first_runs`
+        runs.append(Run(n, start, end, fact, sources[src]))  # row: its place in `first_runs`
     if runs:
         flush()
     info = pl.DataFrame(
         {"_start": starts, "_cut": cuts, "_sup": superseded},
         schema={"_start": pl.Date, "_cut": pl.Date, "_sup": pl.Boolean},
     )
-    return joined, info
+    return pl.Series("_s", joined, dtype=pl.UInt32), info
 
 
-def _snapshot_frame(snaps: dict[str, list[date]]) -> pl.DataFrame:
-    return pl.DataFrame(
-        {
-            "source_id": [s for s, ds in snaps.items() for _ in ds],
-            "_snap": [d for ds in snaps.values() for d in ds],
-        },
-        schema={"source_id": pl.String, "_snap": pl.Date},
-    ).sort("_snap")
-
-
-def _snapshot_near(df: pl.DataFrame, on: pl.Expr, snaps: pl.DataFrame, strategy: str) -> pl.Series:
-    """Per row of `df` (with `_k`), the source's first snapshot date on or after `on`
-    (strategy "forward"), or its last on or before (`backward`); null where there is none."""
-    if df.is_empty():
+def _snapshot_near(
+    runs: pl.DataFrame, on: pl.Expr, snaps: pl.DataFrame, strategy: str
+) -> pl.Series:
+    """Per row of `runs` (sorted by `_k`), the source's first snapshot date on or after `on`
+    (strategy "forward") or its last on or before it ("backward"); null where there is none."""
+    if runs.is_empty():
         return pl.Series("_snap", [], dtype=pl.Date)
-    left = (
-        df.select("_k", pl.col("source_id").cast(pl.String), on.alias("_on"))
+    near = (
+        runs.select("_k", "_src", on.alias("_on"))
         .sort("_on")
         .join_asof(
             snaps,
             left_on="_on",
             right_on="_snap",
-            by="source_id",
+            by="_src",
             strategy=strategy,
             check_sortedness=False,
         )
         .sort("_k")
     )
-    return left["_snap"]
+    return near["_snap"]
 
 
 def _spells(
-    prices: pl.DataFrame, snaps: dict[str, list[date]], newest: dict[str, date]
-) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
-    """The spell and stale rows of every non-historical run, and their observations, in the
-    order the walk gives them (offers by first appearance, spells in order, stale row after)."""
-    if prices.is_empty():
+    lf: pl.LazyFrame, snaps: dict[str, list[date]], newest: dict[str, date]
+) -> tuple[pl.DataFrame | None, pl.LazyFrame | None]:
+    """The spell and stale rows of the non-historical runs `lf` (with `_i`), in the walk's
+    order (offers by first appearance, spells in order, a spell's stale row after it), and
+    their observations, lazily."""
+    firsts = lf.select(
+        *[pl.col(c).drop_nulls().unique().implode() for c in FACT],
+        pl.col("source_id").cast(pl.String).drop_nulls().unique().implode(),
+        pl.len().alias("_n"),
+    ).collect()
+    if firsts["_n"][0] == 0:
         return None, None
-    ranks = {s: i for i, s in enumerate(SOURCE_PRECEDENCE)}
-    df = prices.with_row_index("_i")
-    # Fact: the rounded prices (as `_fact` rounds them, value by value); one id per distinct fact.
+    sources = sorted(firsts["source_id"][0])
+    code = {s: i for i, s in enumerate(sources)}
+    ranks = {s: _rank(s) for s in sources}
+    # A fact is the prices rounded as `_fact` rounds them, value by value; one id per fact.
     rounded = []
-    for c in FACT:
-        values = df[c].drop_nulls().unique().to_list()
+    for j, c in enumerate(FACT):
+        values = firsts[c][0].to_list()
+        exact = [round(v, 9) + 0.0 for v in values]  # + 0.0: -0.0 is 0.0, as Python compares
         rounded.append(
-            pl.col(c)
-            .replace_strict(values, [round(v, 9) + 0.0 for v in values], default=None)
-            .cast(pl.Float64)
-            .alias(f"_r_{c}")
+            pl.col(c).replace_strict(values, exact, default=None, return_dtype=pl.Float64)
+            if values
+            else pl.lit(None, pl.Float64).alias(f"_r{j}")
         )
-    offers = df.select(OFFER).unique(maintain_order=True).with_row_index("_g")
-    df = (
-        df.join(offers, on=OFFER, how="left", nulls_equal=True, maintain_order="left")
-        .with_columns(
+        rounded[-1] = rounded[-1].alias(f"_r{j}")
+    r_cols = [f"_r{j}" for j in range(len(FACT))]
+    facts = lf.select(rounded).unique().collect().with_row_index("_f")
+    offers = (
+        lf.group_by(OFFER)
+        .agg(pl.col("_i").min().alias("_first"))
+        .collect()
+        .sort("_first")
+        .with_row_index("_g")
+        .drop("_first")
+    )
+    src = pl.col("source_id").cast(pl.String)
+    # One row per run, with what the walk and the cuts read (a few bytes a run).
+    w = (
+        lf.with_columns(rounded)
+        .join(facts.lazy(), on=r_cols, how="left", nulls_equal=True)
+        .join(offers.lazy(), on=OFFER, how="left", nulls_equal=True)
+        .select(
+            "_i",
+            "_g",
+            "_f",
+            "date",
             pl.coalesce("last_seen", "date").alias("_end"),
-            pl.col("source_id")
-            .cast(pl.String)
-            .replace_strict(ranks, default=99, return_dtype=pl.Int32)
-            .alias("_rank"),
-            pl.struct(rounded).rank("dense").alias("_f"),
+            src.replace_strict(ranks, return_dtype=pl.Int16).alias("_rank"),
+            src.replace_strict(code, return_dtype=pl.UInt32).alias("_src"),
+            pl.struct(src, pl.col("source_locator").cast(pl.String)).hash(14).alias("_h"),
         )
+        .collect()
         # Walking order: by first date, source precedence, last date, then as given.
         .sort("_g", "date", "_rank", "_end", "_i")
         .with_row_index("_k")
     )
     stretch = (pl.col("_f") != pl.col("_f").shift(1)) | (pl.col("_g") != pl.col("_g").shift(1))
-    df = df.with_columns(stretch.fill_null(True).cum_sum().alias("_stretch"))
-    first = df.filter(pl.struct("_stretch", "source_id").is_first_distinct())
-    joined, info = _walk(
-        first.select("_g", "date", "_end", "_f", pl.col("source_id").cast(pl.String))
-    )
+    w = w.with_columns(stretch.fill_null(True).cum_sum().alias("_stretch"))
+    first = w.filter(pl.struct("_stretch", "_src").is_first_distinct())
+    joined, info = _walk(first, sources)
     spell = (
-        pl.repeat(None, df.height, dtype=pl.UInt32, eager=True)
-        .scatter(first["_k"], pl.Series(joined, dtype=pl.UInt32))
+        pl.repeat(None, w.height, dtype=pl.UInt32, eager=True)
+        .scatter(first["_k"], joined)
         .forward_fill()
     )
-    df = df.with_columns(
+    w = w.drop("_stretch", "_f", "_g").with_columns(
         spell.alias("_s"),
-        info["_start"].gather(spell).alias("_start"),
         info["_cut"].gather(spell).alias("_cut"),
         info["_sup"].gather(spell).alias("_sup"),
     )
-    snap_frame = _snapshot_frame(snaps)
+    snap_frame = pl.DataFrame(
+        {
+            "_src": [code[s] for s, ds in snaps.items() if s in code for _ in ds],
+            "_snap": [d for s, ds in snaps.items() if s in code for d in ds],
+        },
+        schema={"_src": pl.UInt32, "_snap": pl.Date},
+    ).sort("_snap")
     # A superseded spell's runs are cut at the next price's first date: what a run showed
     # before stays (to its last sighting in force), what it showed from then on is stale.
     sup, cut = pl.col("_sup"), pl.col("_cut")
-    kept = df.filter(~sup | (pl.col("date") < cut))
+    kept = w.filter(~sup | (pl.col("date") < cut))
     crossing = kept.filter(sup & (pl.col("_end") >= cut))
     last_in_force = _snapshot_near(crossing, cut - pl.duration(days=1), snap_frame, "backward")
     ends = crossing.select(
@@ -382,29 +434,27 @@ def _spells(
     kept = kept.join(ends, on="_k", how="left", maintain_order="left").with_columns(
         pl.coalesce("_in_force", "_end").alias("_in_force")
     )
-    after = df.filter(sup & (pl.col("_end") >= cut))
+    after = w.filter(sup & (pl.col("_end") >= cut))
+    del w
     first_stale = _snapshot_near(after, pl.max_horizontal(cut, "date"), snap_frame, "forward")
-    stale = after.with_columns(first_stale.alias("_from")).filter(pl.col("_from") <= pl.col("_end"))
-    newest_frame = pl.DataFrame(
-        {"source_id": list(newest), "_newest": list(newest.values())},
-        schema={"source_id": pl.String, "_newest": pl.Date},
+    stale = (
+        after.with_columns(first_stale.alias("_from"))
+        .filter(pl.col("_from") <= pl.col("_end"))
+        .with_columns(pl.col("_end").alias("_in_force"))
     )
-    still = (
-        kept.select("_s", "_end", pl.col("source_id").cast(pl.String))
-        .join(newest_frame, on="source_id", how="left")
-        .group_by("_s")
-        .agg(
-            (
-                (pl.col("_end") >= pl.coalesce("_newest", "_end"))
-                & ~pl.col("source_id").is_in(list(CONTINUED_BY))
-            )
-            .any()
-            .alias("_still")
-        )
+    open_ = {code[s]: d for s, d in newest.items() if s in code and s not in CONTINUED_BY}
+    still = kept.group_by("_s").agg(
+        (pl.col("_end") >= pl.col("_src").replace_strict(open_, default=None, return_dtype=pl.Date))
+        .fill_null(False)
+        .any()
+        .alias("_still")
     )
-    spell_rows = _rows(prices, kept, "spell")
-    if spell_rows is not None:
-        spell_rows = spell_rows.join(still, on="_s").with_columns(
+    info = info.with_row_index("_s")
+    rows = _rows(lf, {"spell": kept, "stale": stale}, info, sources)
+    spell_rows = (
+        rows.filter(pl.col("row_kind") == "spell")
+        .join(still, on="_s")
+        .with_columns(
             pl.col("_start").alias("valid_from"),
             # The last day in force: the day before the next price, else the last sighting.
             pl.when(pl.col("_sup"))
@@ -414,109 +464,146 @@ def _spells(
             .otherwise(pl.col("_last"))
             .alias("valid_to"),
         )
-    stale_rows = _rows(prices, stale.with_columns(pl.col("_end").alias("_in_force")), "stale")
-    if stale_rows is not None:
-        stale_rows = stale_rows.with_columns(
-            pl.lit(None, pl.Date).alias("valid_from"), pl.lit(None, pl.Date).alias("valid_to")
-        )
-    table = pl.concat(
-        [f for f in (spell_rows, stale_rows) if f is not None], how="diagonal_relaxed"
-    ).sort("_s", "_kind")
+    )
+    stale_rows = rows.filter(pl.col("row_kind") == "stale").with_columns(
+        pl.lit(None, pl.Date).alias("valid_from"), pl.lit(None, pl.Date).alias("valid_to")
+    )
+    table = pl.concat([spell_rows, stale_rows], how="diagonal_relaxed").sort("_s", "_kind")
+    # Provenance: every run behind a row; a locator a source repeats within a row, once.
+    links = pl.concat(
+        [
+            kept.select("_i", "_s", pl.lit(0, pl.Int8).alias("_kind"), "_k", "_src", "_h",
+                        "date", pl.col("_in_force").alias("last_seen")),
+            stale.select("_i", "_s", pl.lit(1, pl.Int8).alias("_kind"), "_k", "_src", "_h",
+                         pl.col("_from").alias("date"), pl.col("_end").alias("last_seen")),
+        ]
+    )  # fmt: skip
+    links = _drop_repeated_locators(lf, links)
     ids = table.select("_s", "_kind", "row_id")
     obs = (
-        pl.concat(
-            [
-                kept.select(
-                    "_s",
-                    pl.lit(0).alias("_kind"),
-                    "_k",
-                    "date",
-                    pl.col("_in_force").alias("last_seen"),
-                    "source_id",
-                    "source_model_name",
-                    "source_locator",
-                ),
-                stale.select(
-                    "_s",
-                    pl.lit(1).alias("_kind"),
-                    "_k",
-                    pl.col("_from").alias("date"),
-                    pl.col("_end").alias("last_seen"),
-                    "source_id",
-                    "source_model_name",
-                    "source_locator",
-                ),
-            ],
-            how="vertical_relaxed",
+        lf.select("_i", "source_id", "source_model_name", "source_locator")
+        .join(links.lazy(), on="_i")
+        .join(ids.lazy(), on=["_s", "_kind"], how="left")
+        .select(
+            pl.lit("token_prices").alias("table"),
+            "row_id",
+            pl.col("source_id").cast(pl.String),
+            pl.col("source_model_name").cast(pl.String).alias("source_name"),
+            pl.col("source_locator").cast(pl.String),
+            "date",
+            "last_seen",
+            pl.lit(1, pl.Int8).alias("_part"),
+            "_s",
+            "_kind",
+            "_k",
         )
-        .join(ids, on=["_s", "_kind"], maintain_order="left")
-        .sort("_s", "_kind", "_k")
-    )
-    obs = obs.select(
-        pl.lit("token_prices").alias("table"),
-        "row_id",
-        pl.col("source_id").cast(pl.String),
-        pl.col("source_model_name").cast(pl.String).alias("source_name"),
-        pl.col("source_locator").cast(pl.String),
-        "date",
-        "last_seen",
     )
     return table, obs
 
 
-def _rows(prices: pl.DataFrame, runs: pl.DataFrame, kind: str) -> pl.DataFrame | None:
-    """One row per spell of `runs`, as `_base` makes it: the values of its earliest run (by
-    date, source precedence, locator), cached and batch prices from the first source in
-    precedence that states them, every source, the id. Adds `_s`, `_kind`, `_start`, `_cut`,
-    `_sup`, `_row_start` (the spell's start; a stale row's first stale date) and `_last` (the
-    latest sighting)."""
-    if runs.is_empty():
-        return None
-    # The earliest run: only runs on the spell's first date and best source rank can be it.
-    by_date = runs.filter(pl.col("date") == pl.col("date").min().over("_s"))
-    by_date = by_date.filter(pl.col("_rank") == pl.col("_rank").min().over("_s"))
-    earliest = by_date.sort("_s", "source_locator", "_k").unique(
-        "_s", keep="first", maintain_order=True
+def _drop_repeated_locators(lf: pl.LazyFrame, links: pl.DataFrame) -> pl.DataFrame:
+    """Links (run -> row) less the later runs (in walking order) of a row whose source repeats
+    a locator: the first one stands. Found by a hash of the locator, then confirmed exactly."""
+    same = ["_s", "_kind", "_src", "_h"]
+    maybe = links.filter(pl.struct(same).is_duplicated())
+    if maybe.is_empty():
+        return links.drop("_src", "_h")
+    text = (
+        lf.filter(pl.col("_i").is_in(maybe["_i"].unique().implode()))
+        .select("_i", pl.col("source_locator").cast(pl.String))
+        .collect()
     )
-    start = pl.col("_start").first() if kind == "spell" else pl.col("_from").min()
-    per_spell = runs.group_by("_s").agg(
-        pl.col("_start", "_cut", "_sup").first(),
-        start.alias("_row_start"),
+    later = (
+        maybe.join(text, on="_i")
+        .sort("_k")
+        .filter(~pl.struct("_s", "_kind", "_src", "source_locator").is_first_distinct())
+        .select("_i", "_kind")
+    )
+    return links.join(later, on=["_i", "_kind"], how="anti", maintain_order="left").drop(
+        "_src", "_h"
+    )
+
+
+def _rows(
+    lf: pl.LazyFrame, runs: dict[str, pl.DataFrame], info: pl.DataFrame, sources: list[str]
+) -> pl.DataFrame:
+    """One row per spell and kind ("spell": its runs in force; "stale": its stale segments), as
+    `_base` makes it: the values of its earliest run (by date, source precedence, locator),
+    cached and batch prices from the first source in precedence that states them, every
+    source, the id. With `_s`, `_kind`, `_start`, `_cut`, `_sup` and `_last` (latest sighting).
+    """
+    kinds = {"spell": 0, "stale": 1}
+    every = pl.concat(
+        [
+            r.select(
+                "_i", "_s", "_k", "_src", "_rank", "date", "_in_force",
+                (pl.col("_from") if kind == "stale" else pl.col("date")).alias("_from"),
+                pl.lit(kinds[kind], pl.Int8).alias("_kind"),
+            )
+            for kind, r in runs.items()
+        ]
+    )  # fmt: skip
+    by = ["_s", "_kind"]
+    # The earliest run: only runs on the first date, of the best-ranked source, can be it.
+    cand = every.filter(pl.col("date") == pl.col("date").min().over(by))
+    cand = cand.filter(pl.col("_rank") == pl.col("_rank").min().over(by))
+    wanted = lf.filter(pl.col("_i").is_in(cand["_i"].unique().implode()))
+    text = wanted.select("_i", pl.col("source_locator").cast(pl.String)).collect()
+    earliest = (
+        cand.join(text, on="_i")
+        .sort(*by, "source_locator", "_k")
+        .unique(by, keep="first", maintain_order=True)
+        .select(*by, "_i")
+    )
+    per_row = every.group_by(by).agg(
+        pl.col("_from").min().alias("_row_start"),
         pl.col("_in_force").max().alias("_last"),
-        *[
-            pl.col(c).sort_by("_rank", "date", "_k").drop_nulls().first().alias(f"\x00{c}")
-            for c in EXTRA
-        ],
     )
-    sources = (
-        runs.select("_s", "_rank", pl.col("source_id").cast(pl.String))
-        .unique(["_s", "source_id"])
-        .sort("_s", "_rank", "source_id")
-        .group_by("_s", maintain_order=True)
-        .agg(pl.col("source_id").str.join(";").alias("source_ids"))
+    # Cached and batch prices: only runs that state one are read.
+    stated = lf.select("_i", *EXTRA).filter(pl.any_horizontal(pl.col(EXTRA).is_not_null()))
+    extra = (
+        stated.join(every.lazy().select("_i", *by, "_rank", "date", "_k"), on="_i")
+        .group_by(by)
+        .agg(pl.col(c).sort_by("_rank", "date", "_k").drop_nulls().first() for c in EXTRA)
+        .collect()
     )
-    derived = ["valid_from", "valid_to", "row_id", "source_ids", "row_kind"]
+    names = dict(enumerate(sources))
+    source_ids = (
+        every.select(*by, "_rank", "_src")
+        .unique([*by, "_src"])
+        .with_columns(pl.col("_src").replace_strict(names, return_dtype=pl.String).alias("_name"))
+        .sort(*by, "_rank", "_name")
+        .group_by(by, maintain_order=True)
+        .agg(pl.col("_name").str.join(";").alias("source_ids"))
+    )
+    derived = ["valid_from", "valid_to", "row_id", "source_ids", "row_kind", *EXTRA]
+    base = (
+        lf.filter(pl.col("_i").is_in(earliest["_i"].unique().implode()))
+        .drop([c for c in derived if c in lf.collect_schema()])
+        .collect()
+    )
     rows = (
-        prices.drop([c for c in derived if c in prices.columns])
-        .with_row_index("_i")
-        .join(earliest.select("_s", "_i"), on="_i")
+        earliest.join(base, on="_i")
         .drop("_i")
-        .join(per_spell, on="_s")
-        .join(sources, on="_s")
-        .with_columns(pl.col(f"\x00{c}").alias(c) for c in EXTRA)
-        .drop([f"\x00{c}" for c in EXTRA])
+        .join(per_row, on=by)
+        .join(extra, on=by, how="left")
+        .join(source_ids, on=by)
+        .join(info, on="_s")
+        .with_columns(
+            [pl.col(c).cast(lf.collect_schema()[c]) for c in EXTRA],
+        )
     )
+    kind = pl.col("_kind").replace_strict({0: "spell", 1: "stale"}, return_dtype=pl.String)
     key = pl.concat_str(
         [pl.col(c).cast(pl.String).fill_null("") for c in OFFER]
-        + [pl.lit(kind), pl.col("_row_start").cast(pl.String)],
+        + [kind, pl.col("_row_start").cast(pl.String)],
         separator="\x1f",
     )
     return rows.with_columns(
         key.map_elements(
             lambda s: f"tp-{hashlib.sha1(s.encode()).hexdigest()[:12]}", return_dtype=pl.String
         ).alias("row_id"),
-        pl.lit(kind).alias("row_kind"),
-        pl.lit(0 if kind == "spell" else 1).alias("_kind"),
+        kind.alias("row_kind"),
         pl.col("_row_start").alias("date"),
         pl.col("_last").alias("last_seen"),
     )
