@@ -495,8 +495,8 @@ PRICE_COLS = ["input_usd_per_mtok", "output_usd_per_mtok"]
 
 
 def resolve_aliases(
-    prices: pl.DataFrame, release: dict[str, date | None], identified: set[str]
-) -> pl.DataFrame:
+    prices: pl.DataFrame | pl.LazyFrame, release: dict[str, date | None], identified: set[str]
+) -> pl.DataFrame | pl.LazyFrame:
     """Re-point rows whose model is a moving alias (`moving_alias` true) to a snapshot, by date.
 
     `release` gives identified models' release dates. Adds `alias_of` (the alias id the row was
@@ -504,15 +504,17 @@ def resolve_aliases(
     """
     snaps_by_family: dict[str, dict] = {}
     cand = {m: release.get(m) for m in identified}
-    rows = prices.with_row_index("_r")
-    moving = rows.filter(pl.col("moving_alias"))
+    rows = prices.lazy().with_row_index("_r")
+    moving = rows.filter(pl.col("moving_alias")).collect()
+    for family in {alias_family(m) for m in moving["model_id"].unique().to_list()}:
+        snaps_by_family[family] = snapshots(family, cand)
     decided: dict[int, tuple[str | None, str | None]] = {}
-    others = rows.filter(~pl.col("moving_alias"))
+    # Only rows of a snapshot some alias may point at can decide it (a few of many rows).
+    pool = sorted({m for snaps in snaps_by_family.values() for m in snaps})
+    others = rows.filter(~pl.col("moving_alias") & pl.col("model_id").is_in(pool)).collect()
     for r in moving.iter_rows(named=True):
+        snaps = snaps_by_family[alias_family(r["model_id"])]
         family = alias_family(r["model_id"])
-        if family not in snaps_by_family:
-            snaps_by_family[family] = snapshots(family, cand)
-        snaps = snaps_by_family[family]
         if not snaps:
             # A family without dated snapshots has one: `claude-3-opus-latest` is claude-3-opus.
             ok = family in identified and family != r["model_id"]
@@ -551,6 +553,12 @@ def resolve_aliases(
             fits = live
         # The alias points at the newest snapshot released by then that fits its price.
         decided[r["_r"]] = (fits[-1], None)
+    if not decided:  # no moving alias: nothing to re-point
+        out = rows.with_columns(
+            pl.when(pl.col("moving_alias")).then(pl.col("model_id")).alias("alias_of"),
+            pl.lit(None, pl.String).alias("unresolved_reason"),
+        ).drop("_r")
+        return out if isinstance(prices, pl.LazyFrame) else out.collect()
     idx = list(decided)
     target = pl.DataFrame(
         {
@@ -560,16 +568,16 @@ def resolve_aliases(
         },
         schema={"_r": pl.UInt32, "_target": pl.String, "_reason": pl.String},
     )
-    out = rows.join(target, on="_r", how="left")
-    return (
-        out.with_columns(
+    out = (
+        rows.join(target.lazy(), on="_r", how="left", maintain_order="left")
+        .with_columns(
             pl.when(pl.col("moving_alias")).then(pl.col("model_id")).alias("alias_of"),
             pl.coalesce("_target", "model_id").alias("model_id"),
             pl.col("_reason").alias("unresolved_reason"),
         )
-        .sort("_r")
         .drop("_r", "_target", "_reason")
     )
+    return out if isinstance(prices, pl.LazyFrame) else out.collect()
 
 
 # --------------------------------------------------------------------------------------------
@@ -581,12 +589,16 @@ NAME_KEYS = ["source_id", "source_model_name", "model_hint"]
 
 def identify(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     """token_prices and benchmark_scores with model_id (and offer, region, alias_of on prices),
-    and the models table. `tables` holds the importers' frames (names, no model_id)."""
+    and the models table. `tables` holds the importers' frames (names, no model_id); a
+    LazyFrame of prices (too many rows to hold) comes back as a LazyFrame.
+
+    Everything is decided per distinct name (and per seller and model for first party), then
+    joined onto the rows, which keep their order."""
     info = tables.get("model_info")
     named = [t for t in ("token_prices", "benchmark_scores") if t in tables]
     if not named:
         return {}
-    names = pl.concat([tables[t].select(NAME_KEYS) for t in named]).unique()
+    names = pl.concat([tables[t].lazy().select(NAME_KEYS) for t in named]).unique().collect()
     resolved = resolve_names(names, info)
     info_ids = models.resolve(info, info) if info is not None and not info.is_empty() else None
     # Release dates of identified models, for moving aliases (a preliminary models table).
@@ -598,24 +610,29 @@ def identify(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     )
     identified = set(prelim.filter(pl.col("resolved"))["model_id"])
     release = dict(zip(prelim["model_id"], prelim["release_date"], strict=True))
+    regions = resolved.with_columns(
+        pl.col("source_model_name").map_elements(region_of, return_dtype=pl.String).alias("region")
+    )
     out: dict[str, pl.DataFrame] = {}
     refs = []
     for t in named:
-        df = tables[t].join(resolved, on=NAME_KEYS, how="left", nulls_equal=True)
+        lazy = tables[t].lazy()
         if t == "token_prices":
-            df = df.with_columns(
-                pl.col("source_model_name")
-                .map_batches(per_distinct(region_of, pl.String()), return_dtype=pl.String)
-                .alias("region")
+            df = lazy.join(
+                regions.lazy(), on=NAME_KEYS, how="left", nulls_equal=True, maintain_order="left"
             )
         else:
-            df = df.with_columns(
+            df = lazy.join(
+                resolved.lazy(), on=NAME_KEYS, how="left", nulls_equal=True, maintain_order="left"
+            ).with_columns(
                 pl.lit(None, dtype=pl.String).alias("provider"),
                 pl.lit(None, dtype=pl.Float64).alias("input_usd_per_mtok"),
                 pl.lit(None, dtype=pl.Float64).alias("output_usd_per_mtok"),
                 pl.lit(None, dtype=pl.Date).alias("last_seen"),
             )
-        df = resolve_aliases(df, release, identified)
+        if not isinstance(tables[t], pl.LazyFrame):
+            df = df.collect()  # rows in memory: joined once, then read a few times
+        df = resolve_aliases(df, release, identified).lazy()
         refs.append(
             df.select(
                 "model_id",
@@ -628,12 +645,15 @@ def identify(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
                 .otherwise(pl.col("unresolved_reason"))
                 .alias("unresolved_reason"),
                 pl.col("alias_of"),
-            )
+            ).unique()  # the models table reads each distinct reference once
         )
         if t == "benchmark_scores":
             df = df.drop("provider", "input_usd_per_mtok", "output_usd_per_mtok", "last_seen")
         out[t] = df.drop("model_hint", "namespace", "moving_alias", "unresolved_reason")
-    ref = pl.concat(refs).with_columns(
+    # One pass over lazy rows gives the references and the sellers of every model.
+    pairs = out["token_prices"].select("model_id", "provider").unique()
+    ref, pairs = pl.collect_all([pl.concat(refs), pairs])
+    ref = ref.with_columns(
         # a row resolved by date to a snapshot is identified like the snapshot
         pl.when(pl.col("alias_of").is_not_null() & pl.col("unresolved_reason").is_null())
         .then(pl.lit("catalog"))
@@ -641,9 +661,18 @@ def identify(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
         .alias("identified_by")
     )
     out["models"] = models.build_models_curated(ref.drop("alias_of"), info_ids)
-    dev = out["models"].select("model_id", "developer")
-    tp = out["token_prices"].join(dev, on="model_id", how="left")
-    out["token_prices"] = tp.with_columns(first_party_expr("provider", "developer")).drop(
-        "developer"
+    # First party: one verdict per seller and model (the model's developer from the table).
+    tp = out["token_prices"]
+    sellers = (
+        pairs.join(out["models"].select("model_id", "developer"), on="model_id", how="left")
+        .with_columns(first_party_expr("provider", "developer"))
+        .drop("developer")
     )
+    out["token_prices"] = tp.join(
+        sellers.lazy(), on=["model_id", "provider"], how="left", nulls_equal=True,
+        maintain_order="left",
+    )  # fmt: skip
+    for t in named:
+        if not isinstance(tables[t], pl.LazyFrame):
+            out[t] = out[t].collect()
     return out
