@@ -275,7 +275,10 @@ def short_rows(path: Path, rows, width: int, n_rows: int) -> dict[int, int]:
             picked = (
                 lines.filter(pl.col("n").is_in(wanted.implode()))
                 .with_columns(
-                    line.str.contains('"', literal=True).alias("quoted"),
+                    # quoted, or blank: the csv module's split
+                    (
+                        line.str.contains('"', literal=True) | (line.str.strip_chars("\r") == "")
+                    ).alias("quoted"),
                     (line.str.count_matches(",", literal=True) + 1).alias("fields"),
                 )
                 .filter(pl.col("quoted") | (pl.col("fields") != width))

@@ -257,6 +257,7 @@ class Checked:
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     frame: pl.DataFrame | None = None
+    lazy: pl.LazyFrame | None = None  # with `parquet`: the valid rows, read from the files
 
 
 def check_csv(
@@ -269,6 +270,7 @@ def check_csv(
     today: date | None = None,
     frame: bool = False,
     keep: list[str] | None = None,
+    parquet: Path | None = None,
 ) -> Checked:
     """Check one table's CSV; with `frame`, also return the typed frame of its valid rows.
 
@@ -276,6 +278,9 @@ def check_csv(
     names its own). `version`: the data version (rules newer than it become notes). `refs`:
     the key values of the tables foreign keys point at (None: foreign keys not checked).
     `keep`: the columns of the returned frame (default: all; every column is checked anyway).
+    `parquet`: a folder to write the typed valid rows to as the pass goes (one file a batch)
+    instead of holding them: `Checked.lazy` then reads them back, and `frame` stays None. For
+    tables larger than memory holds comfortably; the rows are the same as `frame`'s.
     """
     spec = TABLES[table]
     columns = list(columns or spec.column_names)
@@ -288,15 +293,18 @@ def check_csv(
         return out
     rules = table_rules(spec, columns, version=version, today=today, refs=refs)
     rows = row_rules(columns)
+    frame = frame or parquet is not None
     kept = [c for c in (keep or columns) if c in columns] if frame else None
+    sink = _Sink(Path(parquet)) if parquet is not None else None
     try:
-        seen = _scan(scanned.lazy(), spec, columns, rules, rows, kept)
+        seen = _scan(scanned.lazy(), spec, columns, rules, rows, kept, sink)
     except Exception as err:
         if not files.structure_error(err):
             raise
         scanned = files.recover(path, columns)
         out.problems.extend(scanned.problems)
-        seen = _scan(scanned.lazy(), spec, columns, rules, rows, kept)
+        sink = _Sink(Path(parquet)) if parquet is not None else None
+        seen = _scan(scanned.lazy(), spec, columns, rules, rows, kept, sink)
     out.rows = seen.rows
     if out.rows == 0:
         out.problems.append(Problem(str(path), None, None, None, "table has no rows (header only)"))
@@ -305,15 +313,37 @@ def check_csv(
     out.notes.extend(found.notes)
     if frame:
         assert seen.typed is not None and seen.typed_flagged is not None
-        frame_ = seen.typed.filter(~pl.col(ROW).is_in(found.bad_rows))
+        typed = sink.scan() if sink is not None else seen.typed.lazy()
+        valid = typed.filter(~pl.col(ROW).is_in(pl.Series(found.bad_rows, dtype=pl.UInt32)))
         # A row the quick pass flagged that no rule names (cannot happen with the rules as they
         # are; see Rule.quick) is data all the same: it goes back in its place.
         named = {p.row for p in out.problems if p.row is not None}
         spared = seen.typed_flagged.filter(~pl.col(ROW).is_in(list(named)))
         if not spared.is_empty():
-            frame_ = pl.concat([frame_, spared]).sort(ROW)
-        out.frame = frame_.select(kept)
+            valid = pl.concat([valid, spared.lazy()]).sort(ROW)
+        if sink is not None:
+            out.lazy = valid.select(kept)
+        else:
+            out.frame = valid.select(kept).collect()
     return out
+
+
+class _Sink:
+    """The typed rows of a pass, written to a folder of Parquet files, one per batch."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("part-*.parquet"):
+            old.unlink()
+        self.parts = 0
+
+    def write(self, df: pl.DataFrame) -> None:
+        df.write_parquet(self.folder / f"part-{self.parts:06d}.parquet", statistics=False)
+        self.parts += 1
+
+    def scan(self) -> pl.LazyFrame:
+        return pl.scan_parquet(self.folder / "part-*.parquet")
 
 
 def key_values(path: Path, table: str, columns: list[str] | None = None) -> list[str] | None:
@@ -366,6 +396,7 @@ def _scan(
     rules: list[Rule],
     rows: list[Rule],
     keep: list[str] | None,
+    sink: _Sink | None = None,
 ) -> _Seen:
     """The one pass over every row, batch by batch as polars streams the file: each batch is
     parsed, typed and judged by every rule at once (one fused, parallel expression per batch);
@@ -420,8 +451,12 @@ def _scan(
                 )
             )
         if keep is not None:
-            # Own text buffers: the batch's buffers also hold the columns not kept.
-            typed.append(_own(out.filter(~pl.col("\x00bad")).select(ROW, *keep)))
+            good = out.filter(~pl.col("\x00bad")).select(ROW, *keep)
+            if sink is not None:
+                sink.write(good)
+            else:
+                # Own text buffers: the batch's buffers also hold the columns not kept.
+                typed.append(_own(good))
             typed_flagged.append(_own(out.filter(pl.col("\x00bad")).select(ROW, *keep)))
     text = pl.DataFrame(schema={ROW: pl.UInt32, **{c: pl.String for c in columns}})
     no_keys = pl.DataFrame(schema={ROW: pl.UInt32, "\x00key": pl.UInt64, "\x00short": pl.Boolean})
@@ -429,6 +464,8 @@ def _scan(
         nothing = _typed(text.lazy(), spec, columns).select(ROW, *keep).collect()
         typed.append(nothing)
         typed_flagged.append(nothing)
+        if sink is not None and sink.parts == 0:
+            sink.write(nothing)
     return _Seen(
         n,
         pl.concat([text, *flagged]),
