@@ -163,7 +163,7 @@ def random_runs(seed: int, n: int = 80) -> pl.DataFrame:
     rng = random.Random(seed)
     start = date(2025, 1, 1)
     rows = []
-    for i in range(n):
+    for _ in range(n):
         src = rng.choice(SOURCES)
         first = start + timedelta(days=rng.randrange(0, 120, rng.choice([1, 7, 30])))
         last = first + timedelta(days=rng.choice([0, 0, 3, 20, 90]))
@@ -208,7 +208,11 @@ def test_the_column_walk_gives_the_row_walk_table_and_observations(seed):
 def test_the_same_walk_on_the_book_s_own_examples():
     from tests.data.curate.test_spells import O3
 
-    for prices in (O3, O3.reverse(), pl.concat([O3, O3.with_columns(pl.lit("o4").alias("model_id"))])):
+    for prices in (
+        O3,
+        O3.reverse(),
+        pl.concat([O3, O3.with_columns(pl.lit("o4").alias("model_id"))]),
+    ):
         want, want_obs = reference(prices)
         got, got_obs = spells.curate_prices(prices)
         assert got.equals(want) and got_obs.equals(want_obs)
