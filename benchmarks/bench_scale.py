@@ -146,8 +146,9 @@ def model_info(models):
 
 def curate_lazily(merged: dict, observations: Path) -> tuple[dict, list[dict]]:
     """`analysis/data/build.py::curate`, step for step, with the prices read lazily (from the
-    validated Parquet files) and the price observations, one per run, streamed to a Parquet
-    file instead of held: identity, the original-currency rule, spells, scores, flags.
+    validated Parquet files; the identified runs written once to another) and the price
+    observations, one per run, streamed to a Parquet file instead of held: identity, the
+    original-currency rule, spells, scores, flags.
     `same_as_build` checks it gives build.curate's tables and observations."""
     import polars as pl
 
@@ -166,12 +167,20 @@ def curate_lazily(merged: dict, observations: Path) -> tuple[dict, list[dict]]:
     tp = out["token_prices"].with_columns(
         [pl.when(usd).then(None).otherwise(pl.col(c)).alias(c) for c in ORIGINAL_CURRENCY]
     )
+    # The identified runs, once, to a file the spell passes read column by column.
+    identified = observations.with_name("identified.parquet")
+    tp.sink_parquet(identified)
     tables = {"models": out["models"]}
-    tables["token_prices"], price_obs = spells.curate_prices_lazily(tp)
+    tables["token_prices"], price_obs = spells.curate_prices_lazily(pl.scan_parquet(identified))
     price_obs.sink_parquet(observations)
     tables["benchmark_scores"], score_obs = facts.curate_scores(out["benchmark_scores"])
     tables, counts = flags.apply(tables)
     tables["observations"] = pl.concat([pl.scan_parquet(observations), score_obs.lazy()])
+    # Counted from the file's metadata and the scores' rows (a count over the concatenation
+    # would read every row back).
+    tables["n_observations"] = (
+        pl.scan_parquet(observations).select(pl.len()).collect().item() + score_obs.height
+    )
     return tables, counts
 
 
@@ -286,16 +295,6 @@ def polars_chain(folder: Path, check: bool) -> dict:
     return {"steps": steps.rows, "result": result}
 
 
-def observations_count(obs) -> int:
-    return obs.select(pl_len()).collect().item() if hasattr(obs, "collect") else len(obs)
-
-
-def pl_len():
-    import polars as pl
-
-    return pl.len()
-
-
 def curated_result(tables: dict, counts: list[dict]) -> dict:
     """What the curation made, for comparing the engines: rows per kind, observations, flags."""
     tp = tables["token_prices"]
@@ -306,7 +305,7 @@ def curated_result(tables: dict, counts: list[dict]) -> dict:
     )
     return {
         "curated_rows": dict(sorted(kinds)),
-        "observations": observations_count(tables["observations"]),
+        "observations": tables["n_observations"],
         "models": tables["models"].shape[0],
         "flagged": {c["rule"]: c["flagged"] for c in counts if c["flagged"]},
     }

@@ -267,23 +267,22 @@ def short_rows(path: Path, rows, width: int, n_rows: int) -> dict[int, int]:
         row_index_name="n",
         encoding="utf8-lossy",
     )
+    line = pl.col("line").fill_null("")
+    odd = (
+        lines.with_columns(
+            # quoted, or blank: the csv module's split
+            (line.str.contains('"', literal=True) | (line.str.strip_chars("\r") == "")).alias(
+                "quoted"
+            ),
+            (line.str.count_matches(",", literal=True) + 1).alias("fields"),
+        )
+        .filter(pl.col("quoted") | (pl.col("fields") != width))
+        .join(wanted.to_frame().lazy(), on="n", how="semi")
+    )
     try:
-        total = lines.select(pl.len()).collect().item()
-        picked = None
-        if total == n_rows + 1:
-            line = pl.col("line").fill_null("")
-            picked = (
-                lines.filter(pl.col("n").is_in(wanted.implode()))
-                .with_columns(
-                    # quoted, or blank: the csv module's split
-                    (
-                        line.str.contains('"', literal=True) | (line.str.strip_chars("\r") == "")
-                    ).alias("quoted"),
-                    (line.str.count_matches(",", literal=True) + 1).alias("fields"),
-                )
-                .filter(pl.col("quoted") | (pl.col("fields") != width))
-                .collect()
-            )
+        # One read of the file: its line count (one row per line?) and the odd lines asked for.
+        total, picked = pl.collect_all([lines.select(pl.len()), odd])
+        picked = picked if total.item() == n_rows + 1 else None
     except pl.exceptions.ComputeError:  # a \x1f byte in the file: walk it instead
         picked = None
     if picked is not None:

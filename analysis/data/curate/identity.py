@@ -632,7 +632,13 @@ def identify(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
             )
         if not isinstance(tables[t], pl.LazyFrame):
             df = df.collect()  # rows in memory: joined once, then read a few times
-        df = resolve_aliases(df, release, identified).lazy()
+        if resolved["moving_alias"].any():
+            df = resolve_aliases(df, release, identified).lazy()
+        else:  # no name moves: nothing to re-point (and no pass over the rows to find out)
+            df = df.lazy().with_columns(
+                pl.lit(None, pl.String).alias("alias_of"),
+                pl.lit(None, pl.String).alias("unresolved_reason"),
+            )
         refs.append(
             df.select(
                 "model_id",

@@ -345,60 +345,75 @@ def _spells(
     """The spell and stale rows of the non-historical runs `lf` (with `_i`), in the walk's
     order (offers by first appearance, spells in order, a spell's stale row after it), and
     their observations, lazily."""
-    firsts = lf.select(
-        *[pl.col(c).drop_nulls().unique().implode() for c in FACT],
-        pl.col("source_id").cast(pl.String).drop_nulls().unique().implode(),
-        pl.len().alias("_n"),
-    ).collect()
-    if firsts["_n"][0] == 0:
-        return None, None
-    sources = sorted(firsts["source_id"][0])
-    code = {s: i for i, s in enumerate(sources)}
-    ranks = {s: _rank(s) for s in sources}
-    # A fact is the prices rounded as `_fact` rounds them, value by value; one id per fact.
-    rounded = []
-    for j, c in enumerate(FACT):
-        values = firsts[c][0].to_list()
-        exact = [round(v, 9) + 0.0 for v in values]  # + 0.0: -0.0 is 0.0, as Python compares
-        rounded.append(
-            pl.col(c).replace_strict(values, exact, default=None, return_dtype=pl.Float64)
-            if values
-            else pl.lit(None, pl.Float64).alias(f"_r{j}")
-        )
-        rounded[-1] = rounded[-1].alias(f"_r{j}")
-    r_cols = [f"_r{j}" for j in range(len(FACT))]
-    facts = lf.select(rounded).unique().collect().with_row_index("_f")
-    offers = (
-        lf.group_by(OFFER)
-        .agg(pl.col("_i").min().alias("_first"))
-        .collect()
-        .sort("_first")
-        .with_row_index("_g")
-        .drop("_first")
-    )
     src = pl.col("source_id").cast(pl.String)
+    # Offers and facts (the prices, rounded as `_fact` rounds them) are told apart by a hash of
+    # their columns, numbered from the distinct ones (checked to hash apart): no join of
+    # millions of rows on eight strings or six floats.
+    raw = [(pl.col(c) + 0.0).alias(c) for c in FACT]  # + 0.0: -0.0 is 0.0, as Python compares
+    offer_hash = pl.struct(OFFER).hash(14).alias("_oh")
+    fact_hash = pl.struct(raw).hash(14).alias("_fh")  # raw: the same on rows and on `facts`
+    # (Three passes: collected together, polars would hold the rows they share in memory.)
+    # (A hash is the same of the same values: taken on the distinct ones, it is the rows'.)
+    offers = lf.group_by(OFFER).agg(pl.col("_i").min().alias("_first")).collect()
+    offers = offers.with_columns(offer_hash)
+    facts = lf.select(raw).unique().collect().with_columns(fact_hash)
+    seen = lf.select(src.drop_nulls().unique().implode(), pl.len().alias("_n")).collect()
+    if seen["_n"][0] == 0:
+        return None, None
+    if offers["_oh"].n_unique() < offers.height or facts["_fh"].n_unique() < facts.height:
+        raise RuntimeError("two offers or two prices hash alike: curate them by their columns")
+    offers = offers.sort("_first").with_row_index("_g").select("_oh", "_g")
+    ids: dict[tuple, int] = {}
+    fact_ids = [
+        ids.setdefault(tuple(None if v is None else round(v, 9) + 0.0 for v in row), len(ids))
+        for row in facts.select(FACT).iter_rows()
+    ]
+    facts = facts.select("_fh", pl.Series("_f", fact_ids, dtype=pl.UInt32))
+    sources = sorted(seen["source_id"][0])
+    code = {s: i for i, s in enumerate(sources)}
+    by_hash = pl.DataFrame(
+        {
+            "_sh": pl.Series(sources, dtype=pl.String).hash(14),
+            "_rank": pl.Series([_rank(s) for s in sources], dtype=pl.Int16),
+            "_src": pl.Series(range(len(sources)), dtype=pl.UInt32),
+        }
+    )
+    if by_hash["_sh"].n_unique() < len(sources):
+        raise RuntimeError("two sources hash alike: curate them by their columns")
     # One row per run, with what the walk and the cuts read (a few bytes a run).
     w = (
-        lf.with_columns(rounded)
-        .join(facts.lazy(), on=r_cols, how="left", nulls_equal=True)
-        .join(offers.lazy(), on=OFFER, how="left", nulls_equal=True)
-        .select(
+        lf.select(
             "_i",
-            "_g",
-            "_f",
+            offer_hash,
+            fact_hash,
             "date",
             pl.coalesce("last_seen", "date").alias("_end"),
-            src.replace_strict(ranks, return_dtype=pl.Int16).alias("_rank"),
-            src.replace_strict(code, return_dtype=pl.UInt32).alias("_src"),
+            # the source by hash too: mapping strings to codes row by row reads the whole column
+            src.hash(14).alias("_sh"),
             pl.struct(src, pl.col("source_locator").cast(pl.String)).hash(14).alias("_h"),
+            # which of the cached and batch prices the run states, one bit each
+            pl.sum_horizontal(
+                pl.col(c).is_not_null().cast(pl.UInt8) * (1 << j) for j, c in enumerate(EXTRA)
+            ).alias("_x"),
         )
         .collect()
+        .with_columns(
+            pl.col("_oh").replace_strict(offers["_oh"], offers["_g"]).alias("_g"),
+            pl.col("_fh").replace_strict(facts["_fh"], facts["_f"]).alias("_f"),
+            pl.col("_sh").replace_strict(by_hash["_sh"], by_hash["_rank"]).alias("_rank"),
+            pl.col("_sh").replace_strict(by_hash["_sh"], by_hash["_src"]).alias("_src"),
+        )
+        .drop("_oh", "_fh", "_sh")
         # Walking order: by first date, source precedence, last date, then as given.
         .sort("_g", "date", "_rank", "_end", "_i")
         .with_row_index("_k")
     )
     stretch = (pl.col("_f") != pl.col("_f").shift(1)) | (pl.col("_g") != pl.col("_g").shift(1))
-    w = w.with_columns(stretch.fill_null(True).cum_sum().alias("_stretch"))
+    w = w.with_columns(
+        stretch.fill_null(True).cum_sum().alias("_stretch"),
+        # a locator its source gives more than once (by hash; confirmed exactly where it counts)
+        pl.col("_h").is_duplicated().alias("_rep"),
+    ).drop("_h")
     first = w.filter(pl.struct("_stretch", "_src").is_first_distinct())
     joined, info = _walk(first, sources)
     spell = (
@@ -472,9 +487,9 @@ def _spells(
     # Provenance: every run behind a row; a locator a source repeats within a row, once.
     links = pl.concat(
         [
-            kept.select("_i", "_s", pl.lit(0, pl.Int8).alias("_kind"), "_k", "_src", "_h",
+            kept.select("_i", "_s", pl.lit(0, pl.Int8).alias("_kind"), "_k", "_src", "_rep",
                         "date", pl.col("_in_force").alias("last_seen")),
-            stale.select("_i", "_s", pl.lit(1, pl.Int8).alias("_kind"), "_k", "_src", "_h",
+            stale.select("_i", "_s", pl.lit(1, pl.Int8).alias("_kind"), "_k", "_src", "_rep",
                          pl.col("_from").alias("date"), pl.col("_end").alias("last_seen")),
         ]
     )  # fmt: skip
@@ -503,11 +518,10 @@ def _spells(
 
 def _drop_repeated_locators(lf: pl.LazyFrame, links: pl.DataFrame) -> pl.DataFrame:
     """Links (run -> row) less the later runs (in walking order) of a row whose source repeats
-    a locator: the first one stands. Found by a hash of the locator, then confirmed exactly."""
-    same = ["_s", "_kind", "_src", "_h"]
-    maybe = links.filter(pl.struct(same).is_duplicated())
+    a locator: the first one stands (`_rep` marks the runs whose locator may repeat)."""
+    maybe = links.filter(pl.col("_rep"))
     if maybe.is_empty():
-        return links.drop("_src", "_h")
+        return links.drop("_src", "_rep")
     text = (
         lf.filter(pl.col("_i").is_in(maybe["_i"].unique().implode()))
         .select("_i", pl.col("source_locator").cast(pl.String))
@@ -520,7 +534,7 @@ def _drop_repeated_locators(lf: pl.LazyFrame, links: pl.DataFrame) -> pl.DataFra
         .select("_i", "_kind")
     )
     return links.join(later, on=["_i", "_kind"], how="anti", maintain_order="left").drop(
-        "_src", "_h"
+        "_src", "_rep"
     )
 
 
@@ -536,7 +550,7 @@ def _rows(
     every = pl.concat(
         [
             r.select(
-                "_i", "_s", "_k", "_src", "_rank", "date", "_in_force",
+                "_i", "_s", "_k", "_src", "_rank", "date", "_in_force", "_x",
                 (pl.col("_from") if kind == "stale" else pl.col("date")).alias("_from"),
                 pl.lit(kinds[kind], pl.Int8).alias("_kind"),
             )
@@ -559,14 +573,14 @@ def _rows(
         pl.col("_from").min().alias("_row_start"),
         pl.col("_in_force").max().alias("_last"),
     )
-    # Cached and batch prices: only runs that state one are read.
-    stated = lf.select("_i", *EXTRA).filter(pl.any_horizontal(pl.col(EXTRA).is_not_null()))
-    extra = (
-        stated.join(every.lazy().select("_i", *by, "_rank", "date", "_k"), on="_i")
-        .group_by(by)
-        .agg(pl.col(c).sort_by("_rank", "date", "_k").drop_nulls().first() for c in EXTRA)
-        .collect()
-    )
+    # Cached and batch prices: the first run, in precedence, that states each.
+    stating = [
+        every.filter((pl.col("_x") & (1 << j)) > 0)
+        .sort(*by, "_rank", "date", "_k")
+        .unique(by, keep="first", maintain_order=True)
+        .select(*by, pl.col("_i").alias(f"\x00{c}"))
+        for j, c in enumerate(EXTRA)
+    ]
     names = dict(enumerate(sources))
     source_ids = (
         every.select(*by, "_rank", "_src")
@@ -576,22 +590,24 @@ def _rows(
         .group_by(by, maintain_order=True)
         .agg(pl.col("_name").str.join(";").alias("source_ids"))
     )
-    derived = ["valid_from", "valid_to", "row_id", "source_ids", "row_kind", *EXTRA]
+    derived = ["valid_from", "valid_to", "row_id", "source_ids", "row_kind"]
+    schema = lf.collect_schema()
+    wanted = pl.concat([earliest["_i"], *[f[:, -1] for f in stating]]).unique()
+    # One read of the few runs a row takes its values from.
     base = (
-        lf.filter(pl.col("_i").is_in(earliest["_i"].unique().implode()))
-        .drop([c for c in derived if c in lf.collect_schema()])
+        lf.filter(pl.col("_i").is_in(wanted.implode()))
+        .drop([c for c in derived if c in schema])
         .collect()
     )
+    rows = earliest.join(base.drop(EXTRA), on="_i").drop("_i")
+    for c, f in zip(EXTRA, stating, strict=True):
+        value = base.select(pl.col("_i").alias(f"\x00{c}"), c)
+        rows = rows.join(f.join(value, on=f"\x00{c}").drop(f"\x00{c}"), on=by, how="left")
     rows = (
-        earliest.join(base, on="_i")
-        .drop("_i")
+        rows.with_columns(pl.col(c).cast(schema[c]) for c in EXTRA)
         .join(per_row, on=by)
-        .join(extra, on=by, how="left")
         .join(source_ids, on=by)
         .join(info, on="_s")
-        .with_columns(
-            [pl.col(c).cast(lf.collect_schema()[c]) for c in EXTRA],
-        )
     )
     kind = pl.col("_kind").replace_strict({0: "spell", 1: "stale"}, return_dtype=pl.String)
     key = pl.concat_str(
