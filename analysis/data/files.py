@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from analysis.data.errors import DataError, Problem
@@ -245,52 +246,67 @@ def structure_error(err: Exception) -> bool:
     )
 
 
+def _odd_lines(path: Path, width: int) -> tuple[int, list[tuple[int, int, str | None]]]:
+    """(lines in the file, and every line that is not `width` comma-separated fields or holds a
+    quote or is blank: (line number, 0 = the header; fields counted as commas + 1; its text
+    where it holds a quote or is blank, for the csv module)). Counted with numpy a block at a
+    time, so the file is never held (a polars scan of it as lines holds most of it)."""
+    total, odd, carry = 0, [], b""
+    with Path(path).open("rb") as fh:
+        while True:
+            chunk = fh.read(CHUNK)
+            data = carry + chunk
+            if not data:
+                break
+            cut = data.rfind(b"\n") + 1 if chunk else len(data)
+            block, carry = data[:cut], data[cut:]
+            if not block:
+                continue
+            buf = np.frombuffer(block, dtype=np.uint8)
+            ends = np.flatnonzero(buf == 10)
+            if not chunk and (len(ends) == 0 or ends[-1] != len(buf) - 1):
+                ends = np.append(ends, len(buf))  # a last line without a newline
+            starts = np.concatenate([[0], ends[:-1] + 1])
+            size = ends - starts
+            cr = buf[np.clip(ends - 1, 0, len(buf) - 1)] == 13
+            # commas of a line: the running count at its end less the line before's
+            running = np.cumsum(buf == 44, dtype=np.int32)
+            at_end = running[np.minimum(ends, len(buf) - 1)]
+            commas = np.diff(at_end, prepend=0)
+            quoted = np.zeros(len(ends), dtype=bool)
+            quoted[np.searchsorted(ends, np.flatnonzero(buf == 34))] = True
+            text = quoted | (size == 0) | ((size == 1) & cr)
+            for i in np.flatnonzero(text | (commas + 1 != width)):
+                line = block[starts[i] : ends[i]].decode("utf-8", "replace") if text[i] else None
+                odd.append((total + int(i), int(commas[i]) + 1, line))
+            total += len(ends)
+    return total, odd
+
+
 def short_rows(path: Path, rows, width: int, n_rows: int) -> dict[int, int]:
     """Field counts of the given rows (1-based; a list or a polars Series) where they differ
     from `width`.
 
     Only a row whose last cell is empty can be short, so only those rows are looked at (a
     release's last column, `flags`, is mostly empty: that can be most rows). When every row is
-    one line (no quoted line breaks; polars counts the lines), their lines are picked out of one
-    polars pass and a line without quotes has one field more than it has commas; the csv module
-    splits the quoted ones. Otherwise the csv module walks the file.
+    one line (no quoted line breaks: the file has a line per row), a line without quotes has
+    one field more than it has commas; the csv module splits the quoted and blank ones.
+    Otherwise the csv module walks the file.
     """
     if len(rows) == 0:
         return {}
-    wanted = pl.Series("n", rows, dtype=pl.UInt32)
-    lines = pl.scan_csv(
-        path,
-        has_header=False,
-        separator="\x1f",
-        quote_char=None,
-        schema={"line": pl.String},
-        row_index_name="n",
-        encoding="utf8-lossy",
-    )
-    line = pl.col("line").fill_null("")
-    odd = (
-        lines.with_columns(
-            # quoted, or blank: the csv module's split
-            (line.str.contains('"', literal=True) | (line.str.strip_chars("\r") == "")).alias(
-                "quoted"
-            ),
-            (line.str.count_matches(",", literal=True) + 1).alias("fields"),
-        )
-        .filter(pl.col("quoted") | (pl.col("fields") != width))
-        .join(wanted.to_frame().lazy(), on="n", how="semi")
-    )
-    try:
-        # One read of the file: its line count (one row per line?) and the odd lines asked for.
-        total, picked = pl.collect_all([lines.select(pl.len()), odd])
-        picked = picked if total.item() == n_rows + 1 else None
-    except pl.exceptions.ComputeError:  # a \x1f byte in the file: walk it instead
-        picked = None
-    if picked is not None:
-        counts = dict(picked.filter(~pl.col("quoted")).select("n", "fields").iter_rows())
-        for r, text in picked.filter(pl.col("quoted")).select("n", "line").iter_rows():
-            counts[r] = len(next(csv.reader([text or ""])))
+    wanted = pl.Series("n", rows, dtype=pl.UInt32).sort()
+    total, odd = _odd_lines(path, width)
+    counts = {}
+    if total == n_rows + 1:
+        # of the odd lines, the rows asked for (`wanted` ascends: a binary search)
+        n = pl.Series([o[0] for o in odd], dtype=pl.UInt32)
+        at = wanted.search_sorted(n).clip(0, len(wanted) - 1)
+        asked = (wanted.gather(at) == n).to_list()
+        for (r, fields, text), ok in zip(odd, asked, strict=True):
+            if ok:
+                counts[r] = fields if text is None else len(next(csv.reader([text])))
     else:
-        counts = {}
         wanted_rows = set(wanted.to_list())
         with Path(path).open(newline="", encoding="utf-8", errors="replace") as fh:
             reader = csv.reader(fh)
