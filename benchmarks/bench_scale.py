@@ -169,10 +169,10 @@ def curate_lazily(merged: dict, observations: Path) -> tuple[dict, list[dict]]:
     )
     # The identified runs, once, to a file the spell passes read column by column.
     identified = observations.with_name("identified.parquet")
-    tp.sink_parquet(identified)
+    tp.sink_parquet(identified, compression="lz4")
     tables = {"models": out["models"]}
     tables["token_prices"], price_obs = spells.curate_prices_lazily(pl.scan_parquet(identified))
-    price_obs.sink_parquet(observations)
+    price_obs.sink_parquet(observations, compression="lz4")
     tables["benchmark_scores"], score_obs = facts.curate_scores(out["benchmark_scores"])
     tables, counts = flags.apply(tables)
     tables["observations"] = pl.concat([pl.scan_parquet(observations), score_obs.lazy()])

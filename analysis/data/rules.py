@@ -339,7 +339,9 @@ class _Sink:
         self.parts = 0
 
     def write(self, df: pl.DataFrame) -> None:
-        df.write_parquet(self.folder / f"part-{self.parts:06d}.parquet", statistics=False)
+        df.write_parquet(
+            self.folder / f"part-{self.parts:06d}.parquet", statistics=False, compression="lz4"
+        )
         self.parts += 1
 
     def scan(self) -> pl.LazyFrame:
