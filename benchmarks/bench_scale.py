@@ -5,22 +5,27 @@
 
 A synthetic but realistic panel (`benchmarks/synthetic.py`: thousands of models, ~100 providers,
 daily observations over four years, 2% of rows broken the ways hand edits break them) goes through
-the chain: validate, load, curate, blend, the cheapest-price staircase, the trend fits and the
-provider spread. Each engine runs the whole chain in a fresh process, so its memory is its own;
-each step prints its time and the process's peak resident memory during it (Linux VmHWM, reset
-before each step through /proc/self/clear_refs). The pandas chain does the same steps with the
-same rules, vectorised as a careful pandas user would write them, and the table compares results
-(problem counts, staircase points, spreads) as well as times.
+the chain: validate, load, curate (identity, spells, flags), blend, the cheapest-price staircase,
+the trend fits and the provider spread. Each engine runs the whole chain in a fresh process, so
+its memory is its own; each step prints its time, the process's peak resident memory (Linux
+VmHWM, reset before each step through /proc/self/clear_refs) and its peak anonymous memory
+(RssAnon, sampled every 10 ms). The table compares results (problems, curated rows,
+observations, flags, staircase points, fits, spreads) as well as times.
 
-The polars chain uses the project's own code: `analysis.data.rules` for validate and load (the
-functions `data validate` and `data.load` run), `analysis.methods.prices` for the blend and the
-one-price-per-model-date selection, `analysis.methods.fixed_capability` for thresholds and
-observations, `analysis.methods.trends.fit_log_trend` for the fits and
-`analysis.methods.dispersion` for the spread. One step is not the library's: the staircase walk
-(`fixed_capability.staircase` loops over rows in Python, about a second per threshold per
-million observations); the benchmark uses the equivalent vectorised walk (a row joins when its
-price is below the running minimum of the rows before it, `cum_min`) and checks it gives the same
-points as the library's on the first benchmark.
+The polars chain is the project's code:
+- validate: `analysis.data.rules.check_csv`, the one pass `data validate` and `data.load` make,
+  writing the typed valid rows to Parquet as it goes (`parquet=`) instead of holding them;
+- load: the two small tables; the prices are a lazy scan of those files;
+- curate: `analysis/data/build.py::curate` step for step (`curate_lazily`): `identity.identify`
+  on the lazy prices, the identified runs written once to Parquet, `spells.curate_prices_lazily`
+  (observations, one per run, streamed to Parquet), `facts.curate_scores`, `flags.apply`; on
+  panels up to 1M rows it is checked to give build.curate's tables and observations;
+- then `prices.clean` (flagged rows out), `prices.blended_price` and
+  `one_price_per_model_date`, `fixed_capability.thresholds` and `staircase`,
+  `trends.fit_log_trend`, `dispersion.provider_prices` and `spreads`, on the curated table.
+
+The pandas chain (`pandas_chain.py`) does the same steps with the same rules, vectorised as a
+careful pandas user would, and the same Parquet file between validate and load.
 """
 
 from __future__ import annotations
