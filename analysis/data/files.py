@@ -269,10 +269,8 @@ def _odd_lines(path: Path, width: int) -> tuple[int, list[tuple[int, int, str | 
             starts = np.concatenate([[0], ends[:-1] + 1])
             size = ends - starts
             cr = buf[np.clip(ends - 1, 0, len(buf) - 1)] == 13
-            # commas of a line: the running count at its end less the line before's
-            running = np.cumsum(buf == 44, dtype=np.int32)
-            at_end = running[np.minimum(ends, len(buf) - 1)]
-            commas = np.diff(at_end, prepend=0)
+            # commas of a line: those before its end less those before the line before's end
+            commas = np.diff(np.searchsorted(np.flatnonzero(buf == 44), ends), prepend=0)
             quoted = np.zeros(len(ends), dtype=bool)
             quoted[np.searchsorted(ends, np.flatnonzero(buf == 34))] = True
             text = quoted | (size == 0) | ((size == 1) & cr)
