@@ -62,4 +62,4 @@ lock:
 	rm -rf .lock-venv
 
 clean:
-	rm -rf _book _preview _freeze _cache .pytest_cache .ruff_cache
+	rm -rf _book _preview _freeze _figures _deps _cache .pytest_cache .ruff_cache

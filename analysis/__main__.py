@@ -167,6 +167,7 @@ def _data_export(args) -> int:
 
 
 def _data_diff(args) -> int:
+    from analysis.data import changes
     from analysis.data import info as datainfo
 
     rows = datainfo.diff(args.v1, args.v2)
@@ -184,6 +185,11 @@ def _data_diff(args) -> int:
             if "source rows" in r["step"] or r["step"].startswith(("merged", "split"))
             else f"{r['table']},{r['step']},{r['rows']}"
         )
+    print()
+    print("Rows added, changed and removed per table and source:")
+    print("table,source_id,added,changed,removed")
+    for r in changes.changes(args.v1, args.v2).iter_rows(named=True):
+        print(f"{r['table']},{r['source_id'] or ''},{r['added']},{r['changed']},{r['removed']}")
     return 0
 
 
@@ -283,6 +289,13 @@ def _estimates(args) -> int:
         print(json.dumps(table.to_dicts(), indent=2, default=str))
     else:
         table.write_csv(sys.stdout, date_format="%Y-%m-%d")
+    return 0
+
+
+def _claims(args) -> int:
+    from analysis.chapters import claims_ledger
+
+    claims_ledger.ledger(args.version).write_csv(sys.stdout, date_format="%Y-%m-%d")
     return 0
 
 
@@ -459,6 +472,12 @@ def parser() -> argparse.ArgumentParser:
 
     a = sub.add_parser("assets", help="write the offline vega bundle into assets/vega/")
     a.set_defaults(func=_assets)
+
+    cl = sub.add_parser(
+        "claims", help="the digests' claims with evidence and verdict (the ledger), as CSV"
+    )
+    cl.add_argument("--version")
+    cl.set_defaults(func=_claims)
     return p
 
 

@@ -39,6 +39,14 @@ STEPS = {
         "from analysis import data\nfrom analysis.data.validate import validate_folder\n"
         "assert validate_folder(data.version_dir()) == []"
     ),
+    "resolve 60k source names to model ids": (
+        "import polars as pl\nfrom analysis.data.models import resolve\n"
+        "rows = [(f's{i % 7}', f'vendor/model-{i % 5000}-{i % 3}b-instruct') for i in range(60_000)]\n"
+        "names = pl.DataFrame(rows, schema=['source_id', 'source_model_name'], orient='row')"
+        ".with_columns(pl.col('source_model_name').str.split('/').list.last().str.to_lowercase()"
+        ".alias('model_hint'))\n"
+        "assert resolve(names).height == 60_000"
+    ),
     "Epoch reproduction": (
         "from analysis import data\nfrom analysis.methods import fixed_capability as fc\n"
         "fc.reproduce_epoch(data.load('token_prices'), data.load('benchmark_scores'), data.load('models'))"

@@ -7,6 +7,11 @@ page per book file at the mirrored path (chapters/x.qmd -> _preview/chapters/x.h
 carries the banner below, a book-order navigation and Quarto's `quarto:offset` meta tag, so the
 chart HTML from analysis.book.show finds `assets/vega/` exactly as it does in the rendered book.
 
+Both paths run only the chapters whose source, code or input data changed since their last run
+(analysis.book.deps, which prints one line per chapter saying which and why): the preview reuses
+the kept notebooks of the others, and before `quarto render` the frozen results of the chapters
+that must run again are removed from `_freeze/`.
+
 Both paths write the figure kit (analysis.book.figure_kit): the preview runs its chapters with
 `BOOK_FIGURE_KIT` pointing at `_preview/figures/` and adds `figures/index.html`, linked from every
 page's sidebar and the index page; with Quarto the kit goes to `_figures/`, and the post-render
@@ -21,8 +26,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -33,9 +39,10 @@ from nbconvert import HTMLExporter
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from analysis.book import figure_kit, numbering
+from analysis.book import deps, figure_kit, numbering
 from analysis.book import notebook as chapters
 from analysis.book.show import write_vega_bundle
+from analysis.data import reads
 from analysis.data.paths import ROOT
 
 PREVIEW_DIR = "_preview"
@@ -43,8 +50,13 @@ KIT_DIR = (
     "_figures"  # the figure kit Quarto renders write; analysis/book/postrender.py publishes it
 )
 BANNER = "Offline preview, not the rendered book: rendered without Quarto"
+# A failed install is not retried for a day (it costs 10-30 s where GitHub is unreachable);
+# delete the stamp to retry sooner.
+INSTALL_FAILED_STAMP = ".quarto-install-failed"
+INSTALL_RETRY_SECONDS = 24 * 3600
 NO_QUARTO_MESSAGE = (
-    "Quarto was not found and could not be installed here; to render the real book run "
+    "Quarto was not found and could not be installed here (a failed install is retried after a "
+    f"day, or at once after deleting .venv/{INSTALL_FAILED_STAMP}); to render the real book run "
     '"pip install quarto-cli" (or get it from https://quarto.org/docs/get-started/) then '
     '"make book". Building an offline preview in _preview/ instead.'
 )
@@ -60,56 +72,39 @@ def build_book(
     if not preview_only:
         quarto = find_quarto(root) or (install_quarto(root) if try_install else None)
         if quarto:
-            refresh_freeze(root)
+            kit = root / KIT_DIR
+            try:
+                freeze_plan = deps.refresh_freeze(root, kit)
+            except chapters.ChapterError as error:
+                console.print(f"Not rendered: {error}", markup=False, soft_wrap=True)
+                return 1
+            _print_verdicts(freeze_plan.verdicts, console)
             # Quarto runs the chapters with QUARTO_PYTHON: point it at the Python running this.
-            # The chapters write the figure kit into _figures/ (the post-render step publishes it).
+            # The chapters write the figure kit into _figures/ (the post-render step publishes it)
+            # and what they read into _deps/quarto/ (analysis.data.reads).
             env = {
                 **os.environ,
                 "QUARTO_PYTHON": os.environ.get("QUARTO_PYTHON", sys.executable),
-                figure_kit.KIT_ENV: str(root / KIT_DIR),
+                figure_kit.KIT_ENV: str(kit),
+                reads.DEPS_DIR_ENV: str(deps.Store(root, deps.QUARTO).dir),
             }
-            return subprocess.run([quarto, "render"], cwd=root, env=env).returncode
+            code = subprocess.run([quarto, "render"], cwd=root, env=env).returncode
+            deps.record_quarto_runs(root, kit, freeze_plan)
+            return code
         console.print(NO_QUARTO_MESSAGE, markup=False, soft_wrap=True)
     return build_preview(root, console=console)
 
 
-FREEZE_DIR = "_freeze"
-FREEZE_STAMP = ".data-version"
-
-
-def refresh_freeze(root: Path) -> bool:
-    """Drop Quarto's frozen results when the data version changed since they were made.
-
-    `freeze: auto` re-runs a chapter only when its source changes, and new data does not change
-    the source; so the data version the frozen results came from is stamped beside them, and a
-    different version clears them. True when they were cleared.
-
-    The figure kit (_figures/) is written only when a chapter runs, so it lives and dies with the
-    frozen results: a missing kit clears them (every chapter runs and writes its figures), and
-    when they are cleared or absent the kit is cleared too (no figures of other data are left).
-    """
-    from analysis.data import release as data
-
-    try:
-        version = data.current_version(root=root / "data")
-    except ValueError:
-        return False  # no released data here: nothing to compare
-    freeze = root / FREEZE_DIR
-    stamp = freeze / FREEZE_STAMP
-    kit = root / KIT_DIR
-    stale = freeze.exists() and (
-        not stamp.exists()
-        or stamp.read_text(encoding="utf-8").strip() != version
-        or not kit.is_dir()
+def _print_verdicts(verdicts: list[deps.Verdict], console: Console) -> None:
+    """One line per chapter: re-run or reused, and why."""
+    for verdict in verdicts:
+        console.print(verdict.line(), markup=False, soft_wrap=True)
+    rerun = sum(v.rerun for v in verdicts)
+    console.print(
+        f"{rerun} of {len(verdicts)} chapters to run, {len(verdicts) - rerun} reused",
+        markup=False,
+        soft_wrap=True,
     )
-    if stale:
-        shutil.rmtree(freeze)
-    if not freeze.exists():
-        shutil.rmtree(kit, ignore_errors=True)
-    freeze.mkdir(exist_ok=True)
-    kit.mkdir(exist_ok=True)
-    stamp.write_text(version + "\n", encoding="utf-8")
-    return stale
 
 
 def find_quarto(root: Path) -> str | None:
@@ -127,12 +122,16 @@ def find_quarto(root: Path) -> str | None:
 
 def install_quarto(root: Path, timeout: int = INSTALL_TIMEOUT_SECONDS) -> str | None:
     """Try `pip install quarto-cli` into this environment; it needs GitHub, so it may fail."""
-    command = [sys.executable, "-m", "pip", "install", "--quiet", "quarto-cli"]
-    try:
-        subprocess.run(command, timeout=timeout, capture_output=True, check=False)
-    except (OSError, subprocess.TimeoutExpired):
+    stamp = Path(sys.prefix) / INSTALL_FAILED_STAMP
+    if stamp.exists() and time.time() - stamp.stat().st_mtime < INSTALL_RETRY_SECONDS:
         return None
-    return find_quarto(root)
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "quarto-cli"]
+    with suppress(OSError, subprocess.TimeoutExpired):
+        subprocess.run(command, timeout=timeout, capture_output=True, check=False)
+    found = find_quarto(root)
+    with suppress(OSError):  # a read-only environment just retries next time
+        stamp.unlink(missing_ok=True) if found else stamp.write_text(time.ctime() + "\n")
+    return found
 
 
 def _answers_version(quarto: str) -> bool:
@@ -166,10 +165,16 @@ def build_preview(root: Path | str = ROOT, console: Console | None = None) -> in
     root = Path(root).resolve()
     console = console or Console(stderr=True, highlight=False)
     pages = plan_pages(root)
+    store = deps.Store(root, deps.PREVIEW)
     staging = Path(tempfile.mkdtemp(prefix=".preview-build-", dir=root))
     try:
-        with _environment(figure_kit.KIT_ENV, str(staging / figure_kit.SITE_DIR)):
-            _execute_pages(pages, console)
+        verdicts, states = deps.plan(
+            root, [page.entry.path for page in pages], store, deps.preview_missing(store)
+        )
+        _print_verdicts(verdicts, console)
+        kit = staging / figure_kit.SITE_DIR
+        with _environment(figure_kit.KIT_ENV, str(kit)):
+            _execute_pages(pages, console, verdicts, states, store, kit)
         targets = _reference_targets(pages, root)
         book_title = _book_title(root)
         for page in pages:
@@ -245,18 +250,38 @@ def plan_pages(root: Path) -> list[Page]:
     return pages
 
 
-def _execute_pages(pages: list[Page], console: Console) -> None:
+def _execute_pages(
+    pages: list[Page],
+    console: Console,
+    verdicts: list[deps.Verdict],
+    states: dict[str, deps.State],
+    store: deps.Store,
+    kit: Path,
+) -> None:
+    """Run the pages `verdicts` say must run (keeping each run in `store`), reuse the others."""
     columns = [
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     ]
+    version = deps.current_version()
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task("Running chapters", total=len(pages))
-        for page in pages:
+        for page, verdict in zip(pages, verdicts, strict=True):
+            chapter = verdict.chapter
+            page_kit = kit / chapters.chapter_slug(page.entry.path)
+            if not verdict.rerun:
+                try:
+                    page.executed = deps.load_preview(store, chapter, page.entry.path, page_kit)
+                except ValueError as error:
+                    console.print(f"{chapter}: re-run, {error}", markup=False, soft_wrap=True)
+                else:
+                    progress.advance(task)
+                    continue
             progress.update(task, description=f"Running {page.html_path.with_suffix('.qmd')}")
             page.executed = chapters.execute(page.entry.path, fmt="html")
+            deps.save_preview(store, states[chapter], page.executed, page_kit, version)
             progress.advance(task)
         progress.update(task, description="Ran every chapter")
 
@@ -339,6 +364,8 @@ def _preview_notebook(page: Page, targets) -> nbformat.NotebookNode:
             continue
         cells += _code_cells(cell, page, targets)
     notebook = nbformat.v4.new_notebook()
+    for index, cell in enumerate(cells):  # ids by position, not random: the same page each build
+        cell["id"] = f"cell-{index}"
     notebook.cells = cells
     return notebook
 

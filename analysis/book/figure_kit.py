@@ -45,6 +45,7 @@ from typing import Any, Protocol
 import vl_convert as vlc
 import yaml
 
+from analysis.data import reads
 from analysis.data.cache import cached
 from analysis.figures import theme
 
@@ -145,6 +146,10 @@ def write_entry(chart: Renderable, name: str | None) -> KitEntry | None:
     place = book.floats.get(label) if label else None
     url = f"{book.url}{place.page}#{label}" if place and book.url else book.url
     sources = chart_sources(chart, version)
+    # The version the figure was drawn from, not an input of it: a later release whose tables
+    # this chapter reads are the same keeps the figure (analysis.book.deps), citing this one.
+    with reads.paused():
+        data_citation = data.citation(version)
     where = f"{place.name} of {book.title}" if place else book.title
     source_line = " · ".join(
         [
@@ -182,7 +187,7 @@ def write_entry(chart: Renderable, name: str | None) -> KitEntry | None:
         "source_line": source_line,
         "citation": f"{cited}: {title}. In {book.title}"
         + (f", {url}" if url else "")
-        + f". {data.citation(version)}",
+        + f". {data_citation}",
         "files": hashes,
     }
     files[f"{name}.json"] = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode()
@@ -243,8 +248,9 @@ def chart_sources(chart: Renderable, version: str) -> list[str]:
                 for column, value in row.items():
                     if isinstance(value, str) and SOURCE_COLUMNS.match(column):
                         ids += [part for part in re.split(r"[;,|\s]+", value) if part]
-    try:
-        table = data.load("sources", version)
+    ids = list(dict.fromkeys(ids))
+    try:  # only these sources' rows: a page does not depend on sources its figures do not name
+        table = data.select_rows("sources", "source_id", ids, ["publisher"], version)
     except (KeyError, OSError, ValueError):
         return []
     publisher = dict(zip(table["source_id"].to_list(), table["publisher"].to_list(), strict=True))
@@ -452,17 +458,10 @@ def links_html(entry: KitEntry, element_id: str) -> str:
 
 
 def _quarto_document() -> str | None:
-    """The document Quarto is executing: `document-path` in Quarto's execute-info file (1.8+),
-    else `QUARTO_DOCUMENT_FILE`."""
-    info_path = os.environ.get("QUARTO_EXECUTE_INFO")
-    if info_path:
-        try:
-            info = json.loads(Path(info_path).read_text(encoding="utf-8"))
-            if isinstance(info.get("document-path"), str):
-                return info["document-path"]
-        except (OSError, ValueError, AttributeError):
-            pass
-    return os.environ.get("QUARTO_DOCUMENT_FILE") or None
+    """The document Quarto is executing (see analysis.data.reads.quarto_document)."""
+    from analysis.data.reads import quarto_document
+
+    return quarto_document()
 
 
 def _cell_options() -> dict[str, Any]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
 from analysis.data.paths import ROOT
+from analysis.data.reads import READS_FILE_ENV
 
 SETUP_TAG = "book-setup"
 KERNEL_NAME = "python3"
@@ -68,6 +70,7 @@ class ExecutedChapter:
     path: Path
     notebook: nbformat.NotebookNode
     inline: dict[str, str] = field(default_factory=dict)  # expression -> text shown in prose
+    reads: dict[str, dict] = field(default_factory=dict)  # what it read (analysis.data.reads)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -170,16 +173,20 @@ def parse_options(lines: list[str]) -> dict:
 
 
 def to_notebook(
-    qmd_path: Path | str, fmt: str = "html", root: Path | str | None = None
+    qmd_path: Path | str,
+    fmt: str = "html",
+    root: Path | str | None = None,
+    reads_file: Path | str | None = None,
 ) -> nbformat.NotebookNode:
     """The chapter as a notebook Quarto would run, with a hidden setup cell first.
 
     Each code cell keeps its `#|` lines and gets `metadata.label` and `metadata.quarto_options`.
+    `reads_file`: where the kernel records what the chapter reads (analysis.data.reads).
     """
     qmd_path = Path(qmd_path).resolve()
     root = Path(root).resolve() if root else project_root(qmd_path)
     notebook = jupytext.reads(qmd_path.read_text(encoding="utf-8"), fmt="Rmd")
-    cells = [setup_cell(root, fmt, chapter_slug(qmd_path))]
+    cells = [setup_cell(root, fmt, chapter_slug(qmd_path), reads_file)]
     for cell in notebook.cells:
         if cell.cell_type == "code":
             try:
@@ -219,9 +226,12 @@ def write_notebook(
     return target
 
 
-def setup_cell(root: Path, fmt: str, chapter: str | None = None) -> nbformat.NotebookNode:
+def setup_cell(
+    root: Path, fmt: str, chapter: str | None = None, reads_file: Path | str | None = None
+) -> nbformat.NotebookNode:
     """What Quarto does for us when it renders: run from the project root, know the format
-    and the document (`chapter`: its slug, which names its folder in the figure kit)."""
+    and the document (`chapter`: its slug, which names its folder in the figure kit); and
+    where to record the data the chapter reads (`reads_file`)."""
     source = (
         "# Added by analysis.book.notebook (Quarto does this itself when it renders):\n"
         "# execute-dir: project, and tell analysis.book.show which format and chapter are rendered.\n"
@@ -231,6 +241,8 @@ def setup_cell(root: Path, fmt: str, chapter: str | None = None) -> nbformat.Not
     )
     if chapter:
         source += f"os.environ['BOOK_CHAPTER'] = {chapter!r}\n"
+    if reads_file:
+        source += f"os.environ[{READS_FILE_ENV!r}] = {str(reads_file)!r}\n"
     cell = nbformat.v4.new_code_cell(source)
     cell.metadata["tags"] = [SETUP_TAG, "remove-cell"]
     return cell
@@ -265,30 +277,35 @@ def execute(
 ) -> ExecutedChapter:
     """Run a chapter in a fresh kernel from the project root, then evaluate its inline code.
 
-    Raises ChapterError naming the chapter file and the failing cell or inline expression.
+    The result carries what the chapter read from the data (`reads`), which the kernel records
+    as it runs (analysis.data.reads). Raises ChapterError naming the chapter file and the
+    failing cell or inline expression.
     """
     qmd_path = Path(qmd_path).resolve()
     root = Path(root).resolve() if root else project_root(qmd_path)
     chapter = qmd_path.relative_to(root).as_posix()
-    notebook = to_notebook(qmd_path, fmt, root)
-    client = NotebookClient(
-        notebook,
-        timeout=timeout,
-        kernel_name=KERNEL_NAME,
-        resources={"metadata": {"path": str(root)}},
-    )
-    client.reset_execution_trackers()
-    try:
-        # The kernel process's own stderr holds only launcher chatter (a warning about TCP
-        # transport); the chapter's output and errors arrive through the messaging channels.
-        with client.setup_kernel(stderr=subprocess.DEVNULL):
-            for index, cell in enumerate(notebook.cells):
-                if cell.cell_type == "code":
-                    _run_cell(client, notebook, index, chapter)
-            inline = _evaluate_inline(client, notebook, chapter)
-    except DeadKernelError as error:
-        raise ChapterError(f"{chapter}: the kernel died: {error}") from None
-    return ExecutedChapter(qmd_path, notebook, inline)
+    with tempfile.TemporaryDirectory(prefix="book-reads-") as tmp:
+        reads_file = Path(tmp) / "reads.json"
+        notebook = to_notebook(qmd_path, fmt, root, reads_file)
+        client = NotebookClient(
+            notebook,
+            timeout=timeout,
+            kernel_name=KERNEL_NAME,
+            resources={"metadata": {"path": str(root)}},
+        )
+        client.reset_execution_trackers()
+        try:
+            # The kernel process's own stderr holds only launcher chatter (a warning about TCP
+            # transport); the chapter's output and errors arrive through the messaging channels.
+            with client.setup_kernel(stderr=subprocess.DEVNULL):
+                for index, cell in enumerate(notebook.cells):
+                    if cell.cell_type == "code":
+                        _run_cell(client, notebook, index, chapter)
+                inline = _evaluate_inline(client, notebook, chapter)
+        except DeadKernelError as error:
+            raise ChapterError(f"{chapter}: the kernel died: {error}") from None
+        recorded = json.loads(reads_file.read_text(encoding="utf-8")) if reads_file.exists() else {}
+    return ExecutedChapter(qmd_path, notebook, inline, recorded.get("reads", {}))
 
 
 def _run_cell(client: NotebookClient, notebook, index: int, chapter: str) -> None:

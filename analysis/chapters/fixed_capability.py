@@ -10,20 +10,33 @@ code cannot drift. The result is cached per data version.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from functools import cache
 
 import polars as pl
 
+from analysis.data import release
 from analysis.data.cache import cached
 from analysis.figures.capability import BENCHMARK_NAMES
 from analysis.methods import fixed_capability as fc
 from analysis.methods import llmflation, sensitivity, trends
+from analysis.methods.claims import Evidence, claim_row
 from analysis.report import estimates, results
-from analysis.report.quote import Quote, Quotes
+from analysis.report.quote import Quote, Quotes, fmt_number
 
 SLUG = "fixed-capability"
 BENCHMARK, THRESHOLD_MODEL = estimates.GPT4_GPQA  # the trend the chapter follows throughout
 CLAIM_ID = "epoch-fixed-capability-decline"
+CLAIM_IDS = (CLAIM_ID, "gpt-4-equivalent-price-2022", "gpt-4-equivalent-price-now")
+GPT4 = THRESHOLD_MODEL  # "GPT-4-level" is GPT-4's own score on a series' benchmark
+SECTION_2026 = f"chapters/{SLUG}.qmd#sec-fixed-capability-2026"
+SECTION_CLAIMS = f"chapters/{SLUG}.qmd#sec-fixed-capability-claims"
+# The 2026 extension: one series per benchmark, every score from one snapshot (see
+# `fixed_capability.snapshot_scores`); the label names the snapshot.
+# The Hub series take the newest Hub export the release holds (`fc.HUB_SOURCES`); a release
+# without Artificial Analysis snapshots has no series on its index.
+AA_BENCHMARK = "aa-intelligence-index"
+HUB_BENCHMARKS = ("eci", "gpqa-diamond")
 MOST = 0.9  # "most trends rest on ... points": the points of at least this share of the trends
 # The number of bootstrap draws: `fixed_capability.trend` takes the default of the interval.
 N_BOOT = trends.N_BOOT
@@ -46,6 +59,11 @@ class FixedCapability:
     extension: pl.DataFrame  # Epoch's method on the full data, reasoning models excluded
     extension_reasoning: pl.DataFrame  # the same, reasoning models included
     sensitivity: pl.DataFrame  # the GPT-4-level GPQA Diamond trend under other choices
+    series_2026: dict  # (benchmark, source) -> its observations, one score snapshot each
+    extension_2026: pl.DataFrame  # Epoch's method on each of those series
+    window_2026: pl.DataFrame  # each threshold to the end of Epoch's window and to 2026
+    gpt4_levels: pl.DataFrame  # GPT-4's score on each series: first reached, cheapest by the claim
+    hub_source: str  # the Epoch Hub export the Hub series take their scores from
     q: Quotes
 
 
@@ -82,6 +100,96 @@ def staircase(obs: pl.DataFrame, threshold_score: float) -> tuple[pl.DataFrame, 
         steps["date"].to_list(), steps["price"].to_list(), min_points=fc.MIN_POINTS
     )
     return steps, fit
+
+
+def hub_source(scores: pl.DataFrame) -> str:
+    """The newest Epoch Hub export a release's scores come from."""
+    listed = scores.select(fc.row_sources(scores).alias("ids"))["ids"]
+    for source in fc.HUB_SOURCES:
+        if listed.list.contains(source).any():
+            return source
+    raise LookupError(f"benchmark_scores: no rows from any Epoch Hub export {fc.HUB_SOURCES}")
+
+
+def series_2026(v: str | None = None) -> dict[tuple[str, str], pl.DataFrame]:
+    """(benchmark, source) -> (model, date, price, score): every priced observation to the release
+    date with its model's score from one snapshot: Artificial Analysis's latest, the newest Epoch
+    Hub export."""
+    v = results.version(v)
+    token_prices, scores, models = results.token_tables(v)
+    priced = fc.priced_observations(token_prices, models, through=results.release_date(v))
+    out = {}
+    if "aa_snapshots" in release.tables(v):
+        by_model = fc.snapshot_scores(results.table("aa_snapshots", v))
+        out[(AA_BENCHMARK, fc.AA_SOURCE)] = fc.scored_observations(priced, by_model)
+    hub = hub_source(scores)
+    for benchmark in HUB_BENCHMARKS:
+        by_model = fc.export_scores(scores, benchmark, hub)
+        out[(benchmark, hub)] = fc.scored_observations(priced, by_model)
+    return out
+
+
+def epoch_window_end(token_prices: pl.DataFrame) -> date:
+    """The last price date of Epoch's own data: the end of the window its table covers."""
+    return token_prices.filter(pl.col("source_id") == fc.EPOCH_SOURCE)["date"].max()
+
+
+def _labelled(frame: pl.DataFrame, source: str) -> pl.DataFrame:
+    return frame.with_columns(pl.lit(source).alias("score_source"))
+
+
+def gpt4_level(series: dict, by: date) -> pl.DataFrame:
+    """For each series where GPT-4 has a score: GPT-4's score, the first day any model reached
+    it, and the cheapest model at or above it by `by`."""
+    rows = []
+    for (benchmark, source), obs in series.items():
+        own = obs.filter(pl.col("model") == GPT4)["score"].unique()
+        if own.len() != 1:
+            continue
+        reached = obs.filter(pl.col("score") >= own[0])
+        first = fc.cheapest_reaching(obs, own[0], reached["date"].min())
+        last = fc.cheapest_reaching(obs, own[0], by)
+        rows.append(
+            {
+                "benchmark": benchmark,
+                "score_source": source,
+                "threshold_score": own[0],
+                "first_date": first["date"],
+                "first_model": first["model"],
+                "first_price": first["price"],
+                "by": by,
+                "cheapest_model": last["model"],
+                "cheapest_date": last["date"],
+                "cheapest_price": last["price"],
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def against(value: float, claimed: float, what: str = "it") -> str:
+    """Where a computed value lies against a claimed one, for the prose ("well above it")."""
+    ratio = value / claimed
+    if ratio >= 2:
+        return f"well above {what}"
+    if ratio > 1.1:
+        return f"above {what}"
+    if ratio >= 1 / 1.1:
+        return f"close to {what}"
+    if ratio > 0.5:
+        return f"below {what}"
+    return f"{fmt_number(1 / ratio)} times below {what}"
+
+
+def window_reading(n_slower: int, n: int) -> str:
+    """What adding the later prices does to the thresholds of Epoch's window."""
+    if n_slower > n / 2:
+        return (
+            "the steep rates of Epoch's window do not carry on: the cheapest "
+            "price at each of those levels has kept falling since, but more slowly"
+        )
+    if n_slower == 0:
+        return "the later prices steepen every one of those trends"
+    return "the later prices slow some trends and steepen others"
 
 
 def model_name(models: pl.DataFrame, model_id: str) -> str:
@@ -130,11 +238,47 @@ def _compute(v: str) -> FixedCapability:
 
     sens = sensitivity.sensitivity(token_prices, scores, models, BENCHMARK, THRESHOLD_MODEL)
 
-    claim = results.table("claims", v).filter(pl.col("claim_id") == CLAIM_ID).row(0, named=True)
+    claim = claim_row(results.table("claims", v), CLAIM_ID)
     claimed = claim["value"]
-    n_contain = extension.filter(
+
+    # The 2026 extension: one score snapshot per series.
+    one_snapshot = series_2026(v)
+    cutoff = epoch_window_end(token_prices)
+    ext26 = pl.concat(
+        [_labelled(fc.trends(obs, b), src) for (b, src), obs in one_snapshot.items()],
+        how="vertical_relaxed",
+    )
+    window = pl.concat(
+        [
+            _labelled(fc.window_comparison(obs, b, cutoff), src)
+            for (b, src), obs in one_snapshot.items()
+        ],
+        how="vertical_relaxed",
+    )
+    f26 = ext26["factor_per_year"]
+    hub = hub_source(scores)
+    hub_gpqa = results.trend_row(
+        ext26.filter(pl.col("score_source") == hub), BENCHMARK, THRESHOLD_MODEL
+    )
+    aa_snapshot = (
+        Quote(results.table("aa_snapshots", v)["snapshot_date"].max(), "day")
+        if "aa_snapshots" in release.tables(v)
+        else Quote("no snapshot in this release")
+    )
+    hub_rows = scores.filter(fc.row_sources(scores).list.contains(hub))
+    n_contain = ext26.filter(
         (pl.col("ci90_low") <= claimed) & (pl.col("ci90_high") >= claimed)
     ).height
+    slower = window.filter(pl.col("factor_full") < pl.col("factor_short")).height
+    early_claim, now_claim = (
+        claim_row(results.table("claims", v), "gpt-4-equivalent-price-2022"),
+        claim_row(results.table("claims", v), "gpt-4-equivalent-price-now"),
+    )
+    gpt4_by = min(now_claim["claim_date"], results.release_date(v))
+    levels = gpt4_level(one_snapshot, gpt4_by)
+    gpt4 = levels.filter((pl.col("benchmark") == BENCHMARK) & (pl.col("score_source") == hub)).row(
+        0, named=True
+    )
 
     q = Quotes(
         SLUG,
@@ -184,6 +328,43 @@ def _compute(v: str) -> FixedCapability:
             "claim_text": Quote(claim["claim"]),
             "claimed": Quote(claimed, "stated_factor"),
             "n_contain": Quote(n_contain, "count"),
+            # the 2026 extension, one snapshot per series
+            "aa_snapshot": aa_snapshot,
+            "hub_last": Quote(hub_rows["date"].max(), "day"),
+            "n_2026": Quote(ext26.height, "count"),
+            "n_2026_series": Quote(len(one_snapshot), "count"),
+            "ext26_median": Quote(f26.median(), "factor"),
+            "ext26_iqr": Quote((f26.quantile(0.25), f26.quantile(0.75)), "factor"),
+            "ext26_window": Quote((ext26["start_date"].min(), ext26["end_date"].max()), "day"),
+            "ext26_aa_n": Quote(
+                ext26.filter(pl.col("score_source") == fc.AA_SOURCE).height, "count"
+            ),
+            "hub_gpqa": Quote(hub_gpqa["factor_per_year"], "factor"),
+            "hub_gpqa_ci": Quote((hub_gpqa["ci90_low"], hub_gpqa["ci90_high"]), "factor"),
+            "hub_gpqa_n": Quote(hub_gpqa["n"], "count"),
+            "hub_gpqa_window": Quote((hub_gpqa["start_date"], hub_gpqa["end_date"]), "day"),
+            "cutoff": Quote(cutoff, "day"),
+            "n_window": Quote(window.height, "count"),
+            "window_short_median": Quote(window["factor_short"].median(), "factor"),
+            "window_full_median": Quote(window["factor_full"].median(), "factor"),
+            "n_slower": Quote(slower, "count"),
+            "window_reading": Quote(window_reading(slower, window.height)),
+            "median_vs_claim": Quote(against(f26.median(), claimed)),
+            # the digest's GPT-4-equivalent prices
+            "gpt4_2022_claimed": Quote(early_claim["value"], "usd"),
+            "gpt4_now_claimed": Quote(now_claim["value"], "usd"),
+            "gpt4_first_date": Quote(gpt4["first_date"], "day"),
+            "gpt4_first_price": Quote(gpt4["first_price"], "usd"),
+            "gpt4_by": Quote(gpt4_by, "day"),
+            "gpt4_cheapest_model": Quote(model_name(models, gpt4["cheapest_model"])),
+            "gpt4_cheapest_price": Quote(gpt4["cheapest_price"], "usd"),
+            "gpt4_cheapest_range": Quote(
+                (levels["cheapest_price"].min(), levels["cheapest_price"].max()), "usd"
+            ),
+            "n_gpt4_series": Quote(levels.height, "count"),
+            "gpt4_vs_claim": Quote(
+                against(gpt4["cheapest_price"], now_claim["value"], "the digest's figure")
+            ),
         },
     )
     # The rows the anomaly rules took out of the tables this page reads (issue 9).
@@ -202,5 +383,80 @@ def _compute(v: str) -> FixedCapability:
         extension=extension,
         extension_reasoning=extension_reasoning,
         sensitivity=sens,
+        series_2026=one_snapshot,
+        extension_2026=ext26,
+        window_2026=window,
+        gpt4_levels=levels,
+        hub_source=hub,
         q=q,
     )
+
+
+# --- the digests' claims ----------------------------------------------------------------------
+
+
+def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
+    """What the data say about the digests' claims this chapter tests, each in its claim's unit."""
+    v = results.version(version)
+    c = compute(v)
+    ext26 = c.extension_2026
+    f = ext26["factor_per_year"]
+    window = f"{ext26['start_date'].min()} to {ext26['end_date'].max()}"
+    decline = Evidence(
+        CLAIM_ID,
+        value=float(f.median()),
+        low=float(f.quantile(0.25)),
+        high=float(f.quantile(0.75)),
+        n=ext26.height,
+        window=window,
+        section=SECTION_CLAIMS,
+        text=(
+            f"Median factor per year of the {ext26.height} fixed-capability trends of the 2026 "
+            "extension (Epoch's staircase method; scores from one snapshot per series: "
+            + _names(ext26["benchmark"].unique(maintain_order=True))
+            + "; 3:1 blend, reasoning models excluded); the interval is the middle half of the "
+            "trends."
+        ),
+    )
+    levels = c.gpt4_levels
+    by = levels["by"][0]
+    hub = levels.filter(
+        (pl.col("benchmark") == BENCHMARK) & (pl.col("score_source") == c.hub_source)
+    ).row(0, named=True)
+    early_claim = claim_row(results.table("claims", v), "gpt-4-equivalent-price-2022")
+    models = results.table("models", v)
+
+    def name(model_id: str) -> str:
+        return model_name(models, model_id)
+
+    early = Evidence(
+        "gpt-4-equivalent-price-2022",
+        value=hub["first_price"],
+        n=1,
+        window=str(hub["first_date"]),
+        section=SECTION_CLAIMS,
+        text=(
+            f"No model in the data reaches GPT-4's GPQA Diamond score (Epoch Hub export) before "
+            f"{hub['first_date']}, after the claim's date ({early_claim['claim_date']}); the first "
+            f"that does, {name(hub['first_model'])}, costs ${hub['first_price']:.2f} per 1M tokens "
+            "(3:1 blend). No GPT-4-level model was sold in late 2022."
+        ),
+    )
+    now = Evidence(
+        "gpt-4-equivalent-price-now",
+        value=hub["cheapest_price"],
+        low=float(levels["cheapest_price"].min()),
+        high=float(levels["cheapest_price"].max()),
+        n=levels.height,
+        window=f"prices to {by}",
+        section=SECTION_CLAIMS,
+        text=(
+            f"Cheapest 3:1 blended list price by {by} of a model scoring at least GPT-4's GPQA "
+            f"Diamond score in the Epoch Hub export: {name(hub['cheapest_model'])} at "
+            f"${hub['cheapest_price']:.3f} per 1M tokens; the interval spans the same on the "
+            f"{levels.height} one-snapshot series where GPT-4 has a score ("
+            + ", ".join(_names(levels["benchmark"]).split(" and "))
+            + ")."
+        ),
+    )
+    return {e.claim_id: e for e in (decline, early, now)}

@@ -28,7 +28,8 @@ from analysis import data
 from analysis.data.cache import cached
 from analysis.figures import hardware as fig
 from analysis.methods import gpu_prices
-from analysis.methods.gpu_prices import claim_row, one_row
+from analysis.methods.claims import Evidence, claim_row, claim_verdict
+from analysis.methods.gpu_prices import one_row
 from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote, Quotes, fmt_count, fmt_month
 
@@ -62,6 +63,8 @@ LATEST_INDEX = "gpu-hedonic-index-latest"
 SETTLED_CLAIM = "h100-cloud-price-settled"
 DRAWDOWN_CLAIM = "h100-cloud-price-drawdown"
 TPU_CLAIM = "tpu-v7-perf-per-dollar"
+H100_CLAIMS = [DRAWDOWN_CLAIM, SETTLED_CLAIM]  # the claims whose evidence this chapter gives
+SEC_CLAIMS = "sec-gpu-hour-prices-claims"  # the section that discusses them
 TPU_CHALLENGER, TPU_INCUMBENT = "tpu-v7", "b200"
 # The rows of the FLOP/s-per-dollar table: measure -> which trend.
 FLOPS_MEASURES = {"purchase": "Purchase, FP32 at release", "rental": "Rental, FP16 per GPU-hour"}
@@ -91,6 +94,7 @@ class GpuHourPrices:
     flops_lines: pl.DataFrame  # the fitted and Epoch's lines of the scatter
     flops_trends: dict[str, dict]  # the FLOP/s-per-dollar table: label -> trend
     claim_checks: pl.DataFrame  # gpu_prices.claim_checks: the claims table
+    evidence: dict[str, Evidence]  # claim_evidence: the two H100 claims
     q: Quotes
 
 
@@ -143,6 +147,10 @@ def _compute(v: str) -> GpuHourPrices:
     )
     q["h100_od_with_thin"] = Quote(with_thin["factor_per_year"][0], "factor")
     q["removed"] = Quote(results.removed_text(("gpu_hour_prices",), v))
+    evidence = h100_evidence(q, drawdowns)
+    for cid, key in ((DRAWDOWN_CLAIM, "drawdown_verdict"), (SETTLED_CLAIM, "settled_verdict")):
+        claim = claim_row(claims, cid)
+        q[key] = Quote(claim_verdict(claim, evidence[cid]))
     return GpuHourPrices(
         gpus=MAIN_GPUS,
         history=gpu_prices.history_series(
@@ -168,8 +176,62 @@ def _compute(v: str) -> GpuHourPrices:
         flops_lines=flops_lines(purchase),
         flops_trends={FLOPS_MEASURES["purchase"]: purchase, FLOPS_MEASURES["rental"]: rental},
         claim_checks=gpu_prices.claim_checks(claims, claim_findings(q)),
+        evidence=evidence,
         q=q,
     )
+
+
+def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
+    """The evidence this chapter gives for the digests' two H100 claims (H100_CLAIMS)."""
+    return compute(version).evidence
+
+
+def h100_evidence(q: Quotes, drawdowns: pl.DataFrame) -> dict[str, Evidence]:
+    """The H100 claims' evidence, in the claims' units, from the quotes of `drawdown_quotes`
+    and `h100_claim_quotes`: the drawdown of the monthly median on-demand price across
+    providers from its peak (percent, a magnitude; the per-provider falls in the text), and the
+    median, lowest and highest monthly median over the CLAIM_WINDOW_MONTHS to the claim."""
+    t = {name: quote.text for name, quote in q.items()}
+    section = f"chapters/{SLUG}.qmd#{SEC_CLAIMS}"
+    dd = one_row(
+        drawdowns,
+        "the on-demand H100 drawdown",
+        pl.col("gpu_group") == "h100",
+        pl.col("pricing") == "on-demand",
+    )
+    start, end = q["settled_start"].value, q["settled_end"].value
+    return {
+        DRAWDOWN_CLAIM: Evidence(
+            claim_id=DRAWDOWN_CLAIM,
+            value=q["h100_drawdown"].value * 100,
+            n=dd["n_months"],
+            window=f"{dd['peak_month']:%Y-%m} to {dd['latest_month']:%Y-%m}",
+            section=section,
+            text=(
+                f"Monthly median on-demand H100 price across providers: {t['h100_drawdown']} "
+                f"below its peak of {t['h100_peak_usd']} ({dd['peak_month']:%Y-%m}, "
+                f"{t['h100_peak_providers']}) at {t['h100_latest_usd']} "
+                f"({dd['latest_month']:%Y-%m}); each of {t['n_providers_own_peak']} providers "
+                f"against its own peak: median {t['provider_drawdown_median']}, deepest "
+                f"{t['deepest_drawdown']} ({t['deepest_provider']})."
+            ),
+        ),
+        SETTLED_CLAIM: Evidence(
+            claim_id=SETTLED_CLAIM,
+            value=q["settled_median"].value,
+            low=q["settled_min"].value,
+            high=q["settled_max"].value,
+            n=q["settled_n_months"].value,
+            window=f"{start:%Y-%m} to {end:%Y-%m}",
+            section=section,
+            text=(
+                f"Monthly median on-demand H100 price across providers, {start:%Y-%m} to "
+                f"{end:%Y-%m}: median {t['settled_median']}, {t['settled_min']} to "
+                f"{t['settled_max']}; {t['settled_n_in_range']} of {t['settled_n_months']} "
+                "months inside the claimed range."
+            ),
+        ),
+    }
 
 
 # ------------------------------------------------------------------ frames

@@ -21,11 +21,14 @@ from functools import cache
 
 import polars as pl
 
+from analysis.chapters import fixed_capability as fixed
 from analysis.chapters import published
+from analysis.data import release
 from analysis.data.cache import cached
 from analysis.figures.outlook import benchmark_name
 from analysis.methods import fixed_capability as fc
 from analysis.methods import gundlach, hedonic, outlook
+from analysis.methods.claims import claim_row
 from analysis.methods.trends import DeclineFit
 from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote, Quotes, fmt_count, fmt_day
@@ -430,7 +433,7 @@ def deepseek_last_seen(token_prices: pl.DataFrame) -> date:
 
 def claim_quotes(token_prices: pl.DataFrame, claims: pl.DataFrame) -> dict[str, Quote]:
     """The news claim of a DeepSeek price rise, and whether the data can speak to it."""
-    claim = claims.filter(pl.col("claim_id") == CLAIM_ID).row(0, named=True)
+    claim = claim_row(claims, CLAIM_ID)
     return {
         "claim_date": Quote(claim["claim_date"], "month"),
         "claim_text": Quote(claim["claim"]),
@@ -438,6 +441,76 @@ def claim_quotes(token_prices: pl.DataFrame, claims: pl.DataFrame) -> dict[str, 
             deepseek_check(deepseek_last_seen(token_prices), claim["claim_date"])
         ),
     }
+
+
+# --- the 2026 extension: one score snapshot per series -------------------------------------------
+
+# The percent-scale series of the fixed-capability chapter's 2026 extension (the ECI is not a
+# percent, so it has no logit).
+SERIES_2026 = (fixed.AA_BENCHMARK, BENCHMARK)
+PAPER_SOURCE = "gundlach-inference"
+
+
+def paper_window_end(scores: pl.DataFrame) -> date:
+    """The last score date of Gundlach et al.'s own data: the end of the paper's window."""
+    return scores.filter(pl.col("source_id") == PAPER_SOURCE)["date"].max()
+
+
+def extension_2026(v: str) -> pl.DataFrame:
+    """`hedonic.window_fits` on each one-snapshot series: frontier and all models, on every
+    price to the release and on those dated up to the end of the paper's window."""
+    token_prices, scores, models = results.token_tables(v)
+    cutoff = paper_window_end(scores)
+    frames = []
+    for benchmark in SERIES_2026:
+        if benchmark == fixed.AA_BENCHMARK:
+            if "aa_snapshots" not in release.tables(v):
+                continue
+            source = fc.AA_SOURCE
+            by_model = fc.snapshot_scores(results.table("aa_snapshots", v))
+        else:
+            source = fixed.hub_source(scores)
+            by_model = fc.export_scores(scores, benchmark, source)
+        priced = token_prices.filter(pl.col("date") <= results.release_date(v))
+        obs = hedonic.observations_from_scores(priced, by_model, models)
+        frames.append(hedonic.window_fits(obs, benchmark, source, cutoff))
+    return pl.concat(frames)
+
+
+def extension_reading(n_slower: int, n: int, all_falling: bool) -> str:
+    """What the later prices do to the one-snapshot fits."""
+    if n_slower == n and all_falling:
+        return (
+            "the quality-adjusted price keeps falling into 2026, but more slowly than the "
+            "paper's window suggests"
+        )
+    if n_slower == n:
+        return "the later models slow every fit, some to no fall at all"
+    if n_slower == 0:
+        return "the later models speed every fit up"
+    return "the later models move the fits both ways"
+
+
+def extension_quotes(ext: pl.DataFrame, cutoff: date) -> dict[str, Quote]:
+    """The one-snapshot fits: each series' frontier and all-models factor to 2026 and to the end
+    of the paper's window, and how many fits the later prices slow."""
+    slower = ext.filter(pl.col("factor_per_year") < pl.col("factor_short")).height
+    falling = bool((ext["ci90_low"] > 1).all())
+    out: dict[str, Quote] = {
+        "paper_end": Quote(cutoff, "day"),
+        "n_2026_fits": Quote(ext.height, "count"),
+        "n_2026_slower": Quote(slower, "count"),
+        "extension_reading": Quote(extension_reading(slower, ext.height, falling)),
+    }
+    for r in ext.iter_rows(named=True):
+        key = f"{'aa' if r['benchmark'] == fixed.AA_BENCHMARK else 'hub'}_{r['sample']}"
+        out[f"{key}_2026"] = Quote(r["factor_per_year"], "factor")
+        out[f"{key}_2026_ci"] = Quote((r["ci90_low"], r["ci90_high"]), "factor")
+        out[f"{key}_2026_n"] = Quote(r["n"], "count")
+        out[f"{key}_2026_end"] = Quote(r["end_date"], "month")
+        out[f"{key}_short"] = Quote(r["factor_short"], "factor")
+        out[f"{key}_short_n"] = Quote(r["n_short"], "count")
+    return out
 
 
 # --- the chapter --------------------------------------------------------------------------------
@@ -451,6 +524,7 @@ class QualityAdjusted:
     by_rule: pl.DataFrame  # the same under each date rule, stacked
     index: hedonic.ReferenceIndex  # the GPQA Diamond index, frontier and all models
     breaks: Breaks
+    extension_2026: pl.DataFrame  # one-snapshot fits, to 2026 and to the end of the paper's data
     q: Quotes
 
 
@@ -489,4 +563,8 @@ def _compute(v: str) -> QualityAdjusted:
     q["removed"] = Quote(results.removed_text(("token_prices", "benchmark_scores"), v))
     q["decomposition"] = published.compute(v).q.decomposition
     q["paper_range"] = Quote(gundlach.PUBLISHED_FRONTIER_RANGE, "stated_factor")
-    return QualityAdjusted(fits, rules, index, b, q)
+    ext = extension_2026(v)
+    q.update(extension_quotes(ext, paper_window_end(scores)))
+    q["aa_snapshot"] = fixed.compute(v).q.aa_snapshot
+    q["hub_last"] = fixed.compute(v).q.hub_last
+    return QualityAdjusted(fits, rules, index, b, ext, q)

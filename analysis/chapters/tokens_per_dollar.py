@@ -15,6 +15,7 @@ tested on small hand-made frames.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -22,8 +23,9 @@ import polars as pl
 
 from analysis.data.cache import cached
 from analysis.figures import hardware as fig
-from analysis.methods import tokens_per_dollar
-from analysis.methods.gpu_prices import claim_checks, claim_row, one_row
+from analysis.methods import inference_cost, tokens_per_dollar, training_scale
+from analysis.methods.claims import Evidence, claim_row, claim_verdict
+from analysis.methods.gpu_prices import claim_checks, one_row
 from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote, Quotes
 
@@ -42,9 +44,26 @@ MLPERF_COST = "mlperf-llama2-70b-cost"
 V6_CLAIM = "coreweave-mlperf-v6.0-gain"
 RL_PARAMS_CLAIM = "mlperf-training-v61-rl-params"
 RL_GPUS_CLAIM = "mlperf-training-v61-rl-gpus"
-NO_TRAINING = (
-    "Not in the data: the project holds MLPerf Inference results only, no MLPerf Training."
-)
+TPU_CLAIM = "tpu-v7-perf-per-dollar"
+CISCO_CLAIM = "cisco-first-multivendor-mlperf"
+CLAIM_IDS = [V6_CLAIM, TPU_CLAIM, RL_GPUS_CLAIM, RL_PARAMS_CLAIM, CISCO_CLAIM]
+TPU_V7 = "tpu-v7"
+# The v6.0 claim: CoreWeave's v6.0 results against the previous round held, same accelerator.
+V6_SUBMITTER, V6_ROUND, V6_FROM_ROUND = "CoreWeave", "v6.0", "v5.1"
+CISCO = "Cisco"
+# InferenceMAX: the workload (input and output tokens per request), the interactivity bar a
+# serving configuration must meet (median output tokens/s one user sees) and the bar the prose
+# sets beside it; the InferenceX ownership case the prose quotes; the MLPerf scenario set beside
+# it (Server: like the bar, it bounds latency); the models, by MLPerf/InferenceMAX name.
+WORKLOAD_ISL, WORKLOAD_OSL = 1024, 1024
+MIN_INTERACTIVITY, STRICT_INTERACTIVITY = 20.0, 50.0
+OWNERSHIP = "neocloud"
+COMPARE_SCENARIO = "Server"
+OPEN_MODELS = {"gpt-oss-120b": "gpt-oss-120b", "deepseek-r1": "deepseek-r1"}
+TRAINING_BENCHMARK = "llama31_405b"
+LEVEL = 0.90
+# Section anchors of the page (claim evidence points at them).
+SEC_V6, SEC_CLAIMS = "sec-tokens-per-dollar-v6", "sec-tokens-per-dollar-digest-claims"
 
 
 @dataclass(frozen=True)
@@ -62,6 +81,14 @@ class TokensPerDollar:
     ladder_order: list[str]  # the figure's models, top to bottom (fewest active parameters first)
     break_even: pl.DataFrame  # tokens_per_dollar.break_even_utilisation, SCENARIO: its table
     claim_checks: pl.DataFrame  # gpu_prices.claim_checks: the claims table
+    v6_gain: pl.DataFrame  # tokens_per_dollar.submitter_gain: CoreWeave v6.0 against v5.1
+    inference_costs: pl.DataFrame  # inference_cost.cost_comparison: the cost table
+    inference_points: pl.DataFrame  # the same, one row per model, accelerator and measure
+    inference_order: list[str]  # the cost figure's rows, top to bottom
+    training_systems: pl.DataFrame  # training_scale.system_times: one row per system
+    training_line: pl.DataFrame  # training_scale.fitted_points: the fitted lines
+    training_fit: training_scale.ScalingFit  # with accelerator intercepts
+    evidence: dict[str, Evidence]  # claim_evidence: one per claim of CLAIM_IDS
     q: Quotes
 
 
@@ -90,6 +117,35 @@ def _compute(v: str) -> TokensPerDollar:
     )
     break_even = tokens_per_dollar.break_even_utilisation(costs, token_prices, models)
     latest_round = rounds_in_order(per_acc)[-1]
+    v6_gain = tokens_per_dollar.submitter_gain(
+        per_acc, submitter=V6_SUBMITTER, to_round=V6_ROUND, from_round=V6_FROM_ROUND
+    )
+    bench, tco = results.table("inference_benchmarks", v), results.table("tco_assumptions", v)
+    round_date = one_row(mlperf, f"an MLPerf {V6_ROUND} result", pl.col("round") == V6_ROUND)
+    api_month = round_date["date"].replace(day=1)
+    api = inference_cost.api_workload_prices(
+        token_prices, OPEN_MODELS, api_month, isl=WORKLOAD_ISL, osl=WORKLOAD_OSL
+    )
+    mlperf_v6 = inference_cost.mlperf_best(
+        per_acc, round_=V6_ROUND, scenario=COMPARE_SCENARIO, models=list(OPEN_MODELS)
+    )
+    inference = {
+        bar: inference_cost.cost_comparison(
+            inference_cost.select_configs(
+                bench, isl=WORKLOAD_ISL, osl=WORKLOAD_OSL, min_interactivity=bar
+            ),
+            mlperf_v6,
+            tco,
+            api,
+        )
+        for bar in (MIN_INTERACTIVITY, STRICT_INTERACTIVITY)
+    }
+    runs = results.table("mlperf_training_results", v)
+    systems = training_scale.system_times(runs, benchmark=TRAINING_BENCHMARK)
+    fit = training_scale.scaling_fit(systems, level=LEVEL)
+    pooled = training_scale.scaling_fit(systems, fixed_effects=False, level=LEVEL)
+    training_systems = results.table("mlperf_training_systems", v)
+    vendors = tokens_per_dollar.vendors_by_submitter(mlperf)
 
     q = Quotes(SLUG)
     for part in (
@@ -99,8 +155,17 @@ def _compute(v: str) -> TokensPerDollar:
         ladder_quotes(ladder),
         break_even_quotes(break_even, latest_round),
         claim_quotes(claims),
+        v6_quotes(v6_gain, per_acc),
+        inference_quotes(inference[MIN_INTERACTIVITY], inference[STRICT_INTERACTIVITY], bench),
+        on_demand_quotes(costs, inference[MIN_INTERACTIVITY]),
+        training_quotes(systems, runs, training_systems, fit, pooled),
+        digest_hardware_quotes(mlperf, prices, training_systems, vendors),
     ):
         q.update(part)
+    q["api_month"] = Quote(api_month, "month")
+    evidence = claim_evidence_from(q, v6_gain)
+    v6_claim = claim_row(claims, V6_CLAIM)
+    q["v6_verdict"] = Quote(claim_verdict(v6_claim, evidence[V6_CLAIM]))
     # The rows the anomaly rules took out of the tables this page reads (issue 9).
     q["removed"] = Quote(results.removed_text(("gpu_hour_prices", "token_prices"), v))
     return TokensPerDollar(
@@ -118,9 +183,22 @@ def _compute(v: str) -> TokensPerDollar:
         .select(fig.model_label().alias("model"))["model"]
         .to_list(),
         break_even=break_even.filter(pl.col("scenario") == SCENARIO),
-        claim_checks=claim_checks(claims, claim_findings(q, mlperf)),
+        claim_checks=claim_checks(claims, {cid: e.text for cid, e in evidence.items()}),
+        v6_gain=v6_gain,
+        inference_costs=inference[MIN_INTERACTIVITY],
+        inference_points=cost_points(inference[MIN_INTERACTIVITY]),
+        inference_order=cost_order(inference[MIN_INTERACTIVITY]),
+        training_systems=systems,
+        training_line=training_scale.fitted_points(systems, fit),
+        training_fit=fit,
+        evidence=evidence,
         q=q,
     )
+
+
+def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
+    """The evidence this chapter gives for each digest claim it discusses (CLAIM_IDS)."""
+    return compute(version).evidence
 
 
 # ------------------------------------------------------------------ frames
@@ -335,21 +413,362 @@ def break_even_quotes(break_even: pl.DataFrame, latest_round: str) -> dict:
 def claim_quotes(claims: pl.DataFrame) -> dict:
     """The values the digests' MLPerf claims state."""
     return {
-        "v6_claim_factor": Quote(claim_row(claims, V6_CLAIM)["value"], "number"),
+        "v6_claim_factor": Quote(claim_row(claims, V6_CLAIM)["value"], "stated_factor"),
         "rl_params_b": Quote(claim_row(claims, RL_PARAMS_CLAIM)["value"], "count"),
         "rl_gpus": Quote(claim_row(claims, RL_GPUS_CLAIM)["value"], "count"),
     }
 
 
-def claim_findings(q: Quotes | dict[str, Quote], mlperf: pl.DataFrame) -> dict[str, str]:
-    """What the data shows for each digest claim (claim_id -> text for the claims table): the
-    rounds held (`q["rounds"]`) and how many results of `mlperf` come from any v6 round."""
-    n_v6 = mlperf.filter(pl.col("round").str.starts_with("v6")).height
+# ------------------------------------------------------------------ MLPerf v6.0: the CoreWeave claim
+
+
+def geometric_mean(values: list[float]) -> float:
+    return math.exp(sum(math.log(x) for x in values) / len(values))
+
+
+def v6_quotes(gain: pl.DataFrame, per_acc: pl.DataFrame) -> dict:
+    """CoreWeave's v6.0 results against v5.1 on the same accelerator, benchmark and scenario
+    (from `tokens_per_dollar.submitter_gain`): the pairs, their geometric mean and range, the
+    ratios to CoreWeave's own v5.1 results, the CoreWeave v6.0 benchmarks with no v5.1
+    counterpart, and GB300 over GB200 within CoreWeave's v6.0 results."""
+    if gain.height == 0:
+        raise LookupError(f"no {V6_SUBMITTER} {V6_ROUND} result with a {V6_FROM_ROUND} match")
+    mine = per_acc.filter(pl.col("round") == V6_ROUND, pl.col("submitter") == V6_SUBMITTER)
+    paired = set(gain["base_model"].to_list())
+    unpaired = sorted(set(mine["base_model"].to_list()) - paired)
+    own = gain["own_ratio"].drop_nulls()
+    best = mine.group_by("accelerator", "base_model", "scenario").agg(
+        pl.col("tokens_per_s_per_accelerator").max()
+    )
+    gen = best.filter(pl.col("accelerator") == "gb300").join(
+        best.filter(pl.col("accelerator") == "gb200"), on=["base_model", "scenario"]
+    )
+    gen_ratio = gen["tokens_per_s_per_accelerator"] / gen["tokens_per_s_per_accelerator_right"]
     return {
-        V6_CLAIM: (
-            f"Not in the data: MLPerf Inference rounds held are {q['rounds'].text}; "
-            f"{n_v6} results from any v6 round."
+        "v6_submitter": Quote(V6_SUBMITTER),
+        "v6_round": Quote(V6_ROUND),
+        "v6_from_round": Quote(V6_FROM_ROUND),
+        "v6_n_results": Quote(mine.height, "count"),
+        "v6_n_pairs": Quote(gain.height, "count"),
+        "v6_pair_models": Quote(fig.and_join(sorted(fig.MODEL_LABELS.get(m, m) for m in paired))),
+        "v6_pair_accelerators": names(gain["accelerator"].unique().sort().to_list()),
+        "v6_gain": Quote(geometric_mean(gain["ratio"].to_list()), "factor"),
+        "v6_gain_range": Quote((gain["ratio"].min(), gain["ratio"].max()), "factor"),
+        "v6_n_own": Quote(own.len(), "count"),
+        "v6_own_range": Quote((own.min(), own.max()), "factor") if own.len() else Quote("none"),
+        "v6_unpaired_models": Quote(fig.and_join(fig.MODEL_LABELS.get(m, m) for m in unpaired)),
+        "v6_n_gen_pairs": Quote(gen.height, "count"),
+        "v6_gen_range": Quote((gen_ratio.min(), gen_ratio.max()), "factor"),
+    }
+
+
+# ------------------------------------------------------------------ InferenceMAX against MLPerf and APIs
+
+
+def _cheapest(costs: pl.DataFrame, model: str, col: str) -> dict:
+    return one_row(
+        costs.filter(pl.col(col).is_not_null()).sort(col),
+        f"a priced {model} row of {col}",
+        pl.col("benchmark_model") == model,
+    )
+
+
+def inference_quotes(costs: pl.DataFrame, strict: pl.DataFrame, bench: pl.DataFrame) -> dict:
+    """InferenceMAX cost at InferenceX prices (from `inference_cost.cost_comparison`, at the
+    MIN_INTERACTIVITY bar; `strict` at STRICT_INTERACTIVITY): per model the cheapest accelerator
+    and its configuration, the range over InferenceX's ownership cases, the API workload prices
+    and their ratio to the cheapest hardware cost; MLPerf against InferenceMAX on the same
+    accelerator; what the stricter bar costs."""
+    imax_col, ml_col = f"imax_usd_per_mtok_{OWNERSHIP}", f"mlperf_usd_per_mtok_{OWNERSHIP}"
+    work = bench.filter(pl.col("isl_tokens") == WORKLOAD_ISL, pl.col("osl_tokens") == WORKLOAD_OSL)
+    both = costs.filter(pl.col("imax_output_tokens_per_s_per_gpu").is_not_null()).filter(
+        pl.col("mlperf_tokens_per_s_per_gpu").is_not_null()
+    )
+    ml_over = both["mlperf_tokens_per_s_per_gpu"] / both["imax_output_tokens_per_s_per_gpu"]
+    q = {
+        "imax_isl": Quote(WORKLOAD_ISL, "count"),
+        "imax_osl": Quote(WORKLOAD_OSL, "count"),
+        "imax_bar": Quote(MIN_INTERACTIVITY, "count"),
+        "imax_strict_bar": Quote(STRICT_INTERACTIVITY, "count"),
+        "imax_ownership": Quote(OWNERSHIP),
+        "imax_scenario": Quote(COMPARE_SCENARIO),
+        "imax_n_runs": Quote(bench.height, "count"),
+        "imax_n_workload_runs": Quote(work.height, "count"),
+        "imax_n_chosen": Quote(costs["framework"].is_not_null().sum(), "count"),
+        "imax_run_dates": Quote(
+            (bench["date"].drop_nulls().min(), bench["date"].drop_nulls().max()), "day"
         ),
-        RL_PARAMS_CLAIM: NO_TRAINING,
-        RL_GPUS_CLAIM: NO_TRAINING,
+        "imax_n_undated": Quote(bench["date"].null_count(), "count"),
+        "imax_provisional": names(costs.filter("provisional")["tco_gpu"].unique().sort().to_list()),
+        "ml_n_both": Quote(both.height, "count"),
+        "ml_over_imax_range": Quote((ml_over.min(), ml_over.max()), "factor"),
+    }
+    for key, model in (("oss", "gpt-oss-120b"), ("r1", "deepseek-r1")):
+        r = _cheapest(costs, model, imax_col)
+        lo, hi = (r[f"imax_usd_per_mtok_{o}"] for o in ("hyperscaler-owned", "3-year-rental"))
+        q[f"{key}_imax_accelerator"] = gpu_name(r["accelerator"])
+        q[f"{key}_imax_config"] = Quote(
+            f"{r['framework']}, {r['precision'].upper()}, {r['concurrency']} concurrent requests"
+        )
+        q[f"{key}_imax_user_tps"] = Quote(r["median_tokens_per_s_per_user"], "number")
+        q[f"{key}_imax_usd"] = Quote(r[imax_col], "usd")
+        q[f"{key}_imax_usd_range"] = Quote(tuple(sorted((lo, hi))), "usd")
+        q[f"{key}_imax_gpu_hour"] = Quote(r[f"usd_{OWNERSHIP}"], "usd")
+        q[f"{key}_api_median"] = Quote(r["api_median_usd_per_mtok"], "usd")
+        q[f"{key}_api_min"] = Quote(r["api_min_usd_per_mtok"], "usd")
+        q[f"{key}_api_n"] = Quote(r["n_api_providers"], "count")
+        q[f"{key}_api_over_imax"] = Quote(r["api_median_usd_per_mtok"] / r[imax_col], "factor")
+        q[f"{key}_api_min_over_imax"] = Quote(r["api_min_usd_per_mtok"] / r[imax_col], "factor")
+        m = _cheapest(costs, model, ml_col)
+        q[f"{key}_ml_accelerator"] = gpu_name(m["accelerator"])
+        q[f"{key}_ml_usd"] = Quote(m[ml_col], "usd")
+        dearest = one_row(
+            costs.filter(pl.col(imax_col).is_not_null()).sort(imax_col, descending=True),
+            f"a priced {model} row",
+            pl.col("benchmark_model") == model,
+        )
+        q[f"{key}_imax_dearest_accelerator"] = gpu_name(dearest["accelerator"])
+        q[f"{key}_imax_dearest_usd"] = Quote(dearest[imax_col], "usd")
+        s = _cheapest(strict, model, imax_col)
+        q[f"{key}_strict_usd"] = Quote(s[imax_col], "usd")
+        q[f"{key}_strict_accelerator"] = gpu_name(s["accelerator"])
+        q[f"{key}_strict_over"] = Quote(s[imax_col] / r[imax_col], "factor")
+        q[f"{key}_strict_n"] = Quote(
+            strict.filter(
+                pl.col("benchmark_model") == model, pl.col("framework").is_not_null()
+            ).height,
+            "count",
+        )
+        q[f"{key}_n"] = Quote(
+            costs.filter(
+                pl.col("benchmark_model") == model, pl.col("framework").is_not_null()
+            ).height,
+            "count",
+        )
+    return q
+
+
+def on_demand_quotes(costs: pl.DataFrame, comparison: pl.DataFrame) -> dict:
+    """The chapter's own pricing of the same MLPerf results: the cheapest V6_ROUND
+    COMPARE_SCENARIO result of each open model at the PRICING GPU-hour price in force (from
+    `tokens_per_dollar.mlperf_usd_per_mtok`), and that price over InferenceX's OWNERSHIP price
+    for the same accelerator (from `inference_cost.cost_comparison`)."""
+    rows = tokens_per_dollar.cheapest_by_round(costs).filter(
+        pl.col("round") == V6_ROUND, pl.col("scenario") == COMPARE_SCENARIO
+    )
+    q = {}
+    for key, model in (("oss", "gpt-oss-120b"), ("r1", "deepseek-r1")):
+        r = one_row(rows, f"a priced {V6_ROUND} {model} result", pl.col("base_model") == model)
+        tco = one_row(
+            comparison,
+            f"an InferenceX price for {r['accelerator']}",
+            pl.col("benchmark_model") == model,
+            pl.col("mlperf_accelerator") == r["accelerator"],
+        )
+        q[f"{key}_od_accelerator"] = gpu_name(r["accelerator"])
+        q[f"{key}_od_usd"] = Quote(r["hardware_usd_per_mtok"], "usd")
+        q[f"{key}_od_gpu_hour"] = Quote(r["usd_per_gpu_hour"], "usd")
+        q[f"{key}_od_over_tco"] = Quote(r["usd_per_gpu_hour"] / tco[f"usd_{OWNERSHIP}"], "factor")
+    return q
+
+
+def cost_points(costs: pl.DataFrame) -> pl.DataFrame:
+    """The cost table one mark per row (`row`: model and accelerator, or the model's API
+    price), `measure` (`fig.COST_MEASURES`) and `usd_per_mtok`, at OWNERSHIP's prices."""
+    label = pl.format(
+        "{} on {}", fig.model_label("benchmark_model"), fig.gpu_label("accelerator")
+    ).alias("row")
+    hw = costs.select(
+        label,
+        pl.col(f"imax_usd_per_mtok_{OWNERSHIP}").alias("imax"),
+        pl.col(f"mlperf_usd_per_mtok_{OWNERSHIP}").alias("mlperf"),
+    ).unpivot(index="row", variable_name="measure", value_name="usd_per_mtok")
+    api = (
+        costs.group_by("benchmark_model")
+        .agg(
+            pl.col("api_min_usd_per_mtok").first().alias("api_min"),
+            pl.col("api_median_usd_per_mtok").first().alias("api_median"),
+        )
+        .select(
+            pl.format("{}: API", fig.model_label("benchmark_model")).alias("row"),
+            "api_min",
+            "api_median",
+        )
+        .unpivot(index="row", variable_name="measure", value_name="usd_per_mtok")
+    )
+    return (
+        pl.concat([hw, api])
+        .filter(pl.col("usd_per_mtok").is_not_null())
+        .with_columns(pl.col("measure").replace(fig.COST_MEASURES))
+    )
+
+
+def cost_order(costs: pl.DataFrame) -> list[str]:
+    """The cost figure's rows: per model its API row, then its accelerators by name."""
+    order = []
+    for model in costs["benchmark_model"].unique().sort().to_list():
+        name = fig.MODEL_LABELS.get(model, model)
+        order.append(f"{name}: API")
+        accs = costs.filter(pl.col("benchmark_model") == model)["accelerator"].sort()
+        order += [f"{name} on {a.upper()}" for a in accs.to_list()]
+    return order
+
+
+# ------------------------------------------------------------------ MLPerf Training at scale
+
+
+def training_quotes(
+    systems: pl.DataFrame,
+    runs: pl.DataFrame,
+    training_systems: pl.DataFrame,
+    fit: training_scale.ScalingFit,
+    pooled: training_scale.ScalingFit,
+) -> dict:
+    """MLPerf Training v5.0/v5.1: the systems submitted and the largest, the TRAINING_BENCHMARK
+    systems (from `training_scale.system_times`), the resubmissions dropped, the log-log fits
+    with and without accelerator intercepts, and the fastest time."""
+    biggest = training_systems.sort("accelerator_count", descending=True).row(0, named=True)
+    fastest = systems.sort("minutes").row(0, named=True)
+    n_with_runs = runs.select("round", "system").unique().height
+    return {
+        "train_rounds": Quote(fig.and_join(training_systems["round"].unique().sort().to_list())),
+        "train_n_systems": Quote(training_systems.height, "count"),
+        "train_median_gpus": Quote(training_systems["accelerator_count"].median(), "count"),
+        "train_max_gpus": Quote(biggest["accelerator_count"], "count"),
+        "train_max_accelerator": gpu_name(biggest["accelerator"]),
+        "train_max_round": Quote(biggest["round"]),
+        "train_max_submitter": Quote(biggest["submitter"]),
+        "train_n_over_1000": Quote(
+            training_systems.filter(pl.col("accelerator_count") >= 1000).height, "count"
+        ),
+        "train_benchmarks": Quote(fig.and_join(runs["benchmark"].unique().sort().to_list())),
+        "train_n": Quote(fit.n, "count"),
+        "train_n_resubmitted": Quote(n_with_runs - systems.height, "count"),
+        "train_n_accelerators": Quote(fit.n_accelerators, "count"),
+        "train_accelerators": names(systems["accelerator"].unique().sort().to_list()),
+        "train_gpu_range": Quote(
+            (systems["accelerator_count"].min(), systems["accelerator_count"].max()), "count"
+        ),
+        "train_slope": Quote(fit.slope, "number"),
+        "train_slope_ci": Quote((fit.ci_low, fit.ci_high), "number"),
+        "train_r2": Quote(fit.r_squared, "number"),
+        "train_doubling_share": Quote(fit.doubling_time_factor, "share"),
+        "train_pooled_slope": Quote(pooled.slope, "number"),
+        "train_pooled_ci": Quote((pooled.ci_low, pooled.ci_high), "number"),
+        "train_level": Quote(fit.level, "share"),
+        "train_fastest_minutes": Quote(fastest["minutes"], "number"),
+        "train_fastest_gpus": Quote(fastest["accelerator_count"], "count"),
+        "train_fastest_accelerator": gpu_name(fastest["accelerator"]),
+        "train_fastest_round": Quote(fastest["round"]),
+    }
+
+
+# ------------------------------------------------------------------ the digests' hardware claims
+
+
+def digest_hardware_quotes(
+    mlperf: pl.DataFrame,
+    prices: pl.DataFrame,
+    training_systems: pl.DataFrame,
+    vendors: pl.DataFrame,
+) -> dict:
+    """What the data holds for the claims it cannot settle: TPU results and TPU v7 prices, the
+    MLPerf Training rounds, and Cisco's v6.0 systems and their vendors against the submitters of
+    earlier rounds held that also used more than one vendor (from
+    `tokens_per_dollar.vendors_by_submitter`)."""
+    cisco = one_row(
+        vendors,
+        f"{CISCO}'s {V6_ROUND} submission",
+        pl.col("submitter") == CISCO,
+        pl.col("round") == V6_ROUND,
+    )
+    v6_date = cisco["date"]
+    earlier = vendors.filter(pl.col("n_vendors") > 1, pl.col("date") < v6_date)
+    first = earlier.sort("date", "submitter").row(0, named=True) if earlier.height else None
+    same_round = vendors.filter(
+        pl.col("n_vendors") > 1, pl.col("round") == V6_ROUND, pl.col("submitter") != CISCO
+    )
+    return {
+        "n_tpu_mlperf": Quote(
+            mlperf.filter(pl.col("accelerator").str.starts_with("tpu")).height, "count"
+        ),
+        "n_tpu7_prices": Quote(prices.filter(pl.col("gpu") == TPU_V7).height, "count"),
+        "n_tpu_training": Quote(
+            training_systems.filter(pl.col("accelerator").str.contains("tpu")).height, "count"
+        ),
+        "cisco_n_systems": Quote(cisco["n_systems"], "count"),
+        "cisco_vendors": Quote(fig.and_join(cisco["vendors"])),
+        "cisco_n_earlier": Quote(earlier["submitter"].n_unique(), "count"),
+        "cisco_first_submitter": Quote(first["submitter"] if first else "none"),
+        "cisco_first_round": Quote(first["round"] if first else "none"),
+        "cisco_n_same_round": Quote(same_round.height, "count"),
+        "mlperf_rounds_held": Quote(
+            fig.and_join(mlperf.sort("date")["round"].unique(maintain_order=True).to_list())
+        ),
+    }
+
+
+def claim_evidence_from(q: Quotes, gain: pl.DataFrame) -> dict[str, Evidence]:
+    """One Evidence per claim of CLAIM_IDS, from the chapter's quotes and the CoreWeave pairs."""
+    t = {name: quote.text for name, quote in q.items()}
+    sec_v6 = f"chapters/{SLUG}.qmd#{SEC_V6}"
+    sec_claims = f"chapters/{SLUG}.qmd#{SEC_CLAIMS}"
+    window = f"{V6_FROM_ROUND} to {V6_ROUND} (MLPerf Inference)"
+    training = (
+        f"The data holds MLPerf Training rounds {t['train_rounds']} only, with result logs of "
+        f"{t['train_benchmarks']}; the largest system has {t['train_max_gpus']} GPUs "
+        f"({t['train_max_accelerator']}, {t['train_max_round']}). Settling it needs the "
+        "Training v6.1 results (systems JSON and the RL benchmark's logs) from MLCommons."
+    )
+    return {
+        V6_CLAIM: Evidence(
+            claim_id=V6_CLAIM,
+            value=geometric_mean(gain["ratio"].to_list()),
+            low=gain["ratio"].min(),
+            high=gain["ratio"].max(),
+            n=gain.height,
+            window=window,
+            section=sec_v6,
+            text=(
+                f"{V6_SUBMITTER}'s {V6_ROUND} results per accelerator against the best "
+                f"{V6_FROM_ROUND} result on the same accelerator, benchmark and scenario "
+                f"(closed division): {t['v6_n_pairs']} pairs ({t['v6_pair_accelerators']}, "
+                f"{t['v6_pair_models']}), geometric mean {t['v6_gain']}, range "
+                f"{t['v6_gain_range']}; {t['v6_unpaired_models']} has no {V6_FROM_ROUND} result."
+            ),
+        ),
+        TPU_CLAIM: Evidence(
+            claim_id=TPU_CLAIM,
+            value=None,
+            testable=False,
+            section=sec_claims,
+            text=(
+                f"Not testable: {t['n_tpu_mlperf']} MLPerf Inference results on any TPU in rounds "
+                f"{t['mlperf_rounds_held']} and {t['n_tpu7_prices']} TPU v7 GPU-hour prices. "
+                "Settling it needs TPU v7 chip-hour prices and B200/B300 prices on the same "
+                "terms and dates, and throughput on the same model and scenario (MLPerf or "
+                "InferenceMAX runs on TPU v7)."
+            ),
+        ),
+        RL_GPUS_CLAIM: Evidence(
+            claim_id=RL_GPUS_CLAIM, value=None, testable=False, section=sec_claims, text=training
+        ),
+        RL_PARAMS_CLAIM: Evidence(
+            claim_id=RL_PARAMS_CLAIM, value=None, testable=False, section=sec_claims, text=training
+        ),
+        CISCO_CLAIM: Evidence(
+            claim_id=CISCO_CLAIM,
+            value=None,
+            testable=False,
+            section=sec_claims,
+            text=(
+                f"{CISCO}'s {V6_ROUND} submission has {t['cisco_n_systems']} systems on "
+                f"{t['cisco_vendors']} accelerators, each system on one vendor's; "
+                f"{t['cisco_n_earlier']} submitters in earlier rounds held also submitted systems "
+                f"of two vendors in one round (first: {t['cisco_first_submitter']}, "
+                f"{t['cisco_first_round']}). The data keeps one accelerator type per system, so a "
+                "heterogeneous system cannot show; settling it needs MLCommons' system "
+                "descriptions for every round (v5.0 is not held)."
+            ),
+        ),
     }

@@ -37,9 +37,10 @@ import polars as pl
 
 from analysis.data import cut, gpus, models, providers
 from analysis.data import release as data_mod
+from analysis.data.curate import identity, panel, spells
 from analysis.data.errors import DataError, Problem
 from analysis.data.importers.common import slug
-from analysis.data.schema import SLUG, TABLES
+from analysis.data.schema import CURATION_COLUMNS, PRICE_CURATION_COLUMNS, SLUG, TABLES
 from analysis.data.validate import validate_resource
 
 # Provenance every row must carry, and what may come with it.
@@ -92,25 +93,28 @@ def _direct(table: str, derived: set[str]) -> list[str]:
     return [c for c in TABLES[table].column_names if c not in skip]
 
 
+# The curation writes these (analysis/data/curate/): ids, spells, sources, flags, offers.
+CURATED = {c.name for c in CURATION_COLUMNS}
+CURATED_PRICES = CURATED | {c.name for c in PRICE_CURATION_COLUMNS} | {"first_party", "last_seen"}
 TEMPLATES: dict[str, Template] = {
     "token_prices": Template(
         "token_prices",
         "model",
-        _direct("token_prices", {"model_id", "first_party", "last_seen", "source_model_name"}),
+        _direct("token_prices", {"model_id", "source_model_name", *CURATED_PRICES}),
         {"currency": "USD", "price_kind": "list"},
         ["model", "provider", "date"],
     ),
     "gpu_hour_prices": Template(
         "gpu_hour_prices",
         "gpu",
-        _direct("gpu_hour_prices", {"gpu", "source_gpu_name"}),
+        _direct("gpu_hour_prices", {"gpu", "source_gpu_name", *CURATED}),
         {"statistic": "quote"},
         ["gpu", "provider", "date", "pricing", "usd_per_gpu_hour"],
     ),
     "benchmark_scores": Template(
         "benchmark_scores",
         "model",
-        _direct("benchmark_scores", {"model_id", "source_model_name"}),
+        _direct("benchmark_scores", {"model_id", "source_model_name", *CURATED}),
         {},
         ["model", "benchmark", "score", "unit", "date"],
     ),
@@ -225,7 +229,8 @@ def derive_source_id(title: str, url: str) -> str:
     else:
         base = title
     s = slug(base)[:48].strip("-.")
-    return f"hand-{s}" if s else "hand-source"
+    # The prefix marks a hand entry for the curation (each row stays its own row).
+    return f"{spells.HAND_ENTERED}{s}" if s else f"{spells.HAND_ENTERED}source"
 
 
 def _hash_suffix(title: str, url: str) -> str:
@@ -518,9 +523,6 @@ def add(
                             + " (or pass --new-benchmark)")
                 )  # fmt: skip
         out.append(rec)
-    if table == "token_prices":  # first_party is derived, as the build does
-        for rec in out:
-            rec["first_party"] = "false"
     unsourced = {p.row for p in problems if p.column in {*PROVENANCE, "source_publisher"}}
     said = {(p.row, p.column) for p in problems}
     problems += [  # a cell already refused above (or a row without provenance) is said once
@@ -542,12 +544,12 @@ def add(
     for src in sources.values():
         if src.rows >= 0:
             src.rows += sum(r.get("source_id") == src.source_id for r in out)
-    rows = _typed(table, out)
-    new_models_df = _typed("models", models_rows)
-    if table == "token_prices":
-        rows = _first_party(rows, pl.concat([known.models, new_models_df]))
+    typed = _typed(table, out)
+    new_models_df = _curated_models(_typed("models", models_rows))
+    rows, links, ext = _curated(table, typed, base, root, pl.concat([known.models, new_models_df]))
     tables = {
         table: pl.concat([data_mod.load(table, base, root), rows]),
+        "observations": pl.concat([data_mod.load("observations", base, root), links]),
         "sources": pl.concat([existing_sources, _sources_rows(sources, file)]),
         "models": pl.concat([known.models, new_models_df]),
     }
@@ -556,8 +558,11 @@ def add(
         f"{base} plus {rows.height} hand-entered {table} rows ({file.name}), "
         f"from {len(sources)} source(s)."
     )
+    counts = cut.flag_rules(root, base, ext.flag_counts({table: rows}))
     try:
-        dest = cut.cut_version(tables, desc, root, base=base, version=version)
+        dest = cut.cut_version(
+            tables, desc, root, base=base, version=version, extra={"flag_rules": counts}
+        )
     except DataError as err:
         raise DataError([_to_input(p, where, table, n_old) for p in err.problems]) from err
     return Added(
@@ -646,11 +651,64 @@ def _model_row(m: _NewModel, out: list[dict], sources: dict) -> dict:
     }
 
 
-def _first_party(rows: pl.DataFrame, models_table: pl.DataFrame) -> pl.DataFrame:
-    org = models_table.select("model_id", "organization")
-    return (
-        rows.drop("first_party")
-        .join(org, on="model_id", how="left", maintain_order="left")
-        .with_columns(models.first_party_expr(providers.seller_expr("provider"), "organization"))
-        .select(TABLES["token_prices"].column_names)
+def _curated_models(new: pl.DataFrame) -> pl.DataFrame:
+    """New models with the curated columns a build gives them: the developer its organisation
+    names, and the hand source as what identifies it."""
+    return new.with_columns(
+        pl.col("organization")
+        .map_elements(identity.developer_of, return_dtype=pl.String)
+        .alias("developer"),
+        pl.lit("source metadata").alias("identified_by"),
+        pl.when(pl.col("release_date").is_not_null())
+        .then(pl.col("info_source_id"))
+        .alias("release_date_source_id"),
     )
+
+
+def _curated(
+    table: str, rows: pl.DataFrame, base: str, root: Path, models_table: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame, panel.Extension]:
+    """The hand-entered rows with their curated columns and `observations` rows, by the
+    curation a build and `data update` use (`panel.extend`; each hand-entered row stays its own
+    row): ids, spells, sources, flags judged beside the release's rows, first party from the
+    developer. A row the release already has comes back as it is, for the key check to refuse."""
+    tables = {t: data_mod.load(t, base, root) for t in ("token_prices", "benchmark_scores",
+                                                         "gpu_hour_prices", "observations")}  # fmt: skip
+    release = panel.Release.of({**tables, "models": models_table})
+    pins = None
+    if table == "gpu_hour_prices":
+        merged = {table: rows}
+    else:  # the model each name was resolved to here, on the row's date
+        merged = {table: rows.with_columns(pl.lit(None, dtype=pl.String).alias("model_hint"))}
+        pins = rows.select(
+            pl.lit(table).alias("table"),
+            "source_id",
+            "source_model_name",
+            "date",
+            pl.col("date").alias("last_seen"),
+            "model_id",
+            pl.lit(None, dtype=pl.String).alias("offer"),
+        )
+    ext = panel.extend(release, merged, pins)
+    name = "source_gpu_name" if table == "gpu_hour_prices" else "source_model_name"
+    links = rows.select("source_id", "source_locator", pl.col(name).alias("source_model_name"))
+    curated = ext.rows_of(table, links)
+    # In the order entered (each row is its own row: one observation, on the row's date).
+    order = rows.select(
+        "source_id", "source_locator", pl.col(name).alias("source_name"), "date"
+    ).with_row_index("_n")
+    obs = (
+        ext.tables["observations"]
+        .filter(pl.col("table") == table)
+        .filter(pl.col("row_id").is_in(curated["row_id"].implode()))
+        .join(order, on=["source_id", "source_locator", "source_name", "date"], how="inner")
+        .sort("_n")
+        .unique("row_id", keep="first", maintain_order=True)
+    )
+    curated = curated.join(obs.select("row_id", "_n"), on="row_id").sort("_n").drop("_n")
+    spec, links_spec = TABLES[table], TABLES["observations"]
+    obs = obs.select(links_spec.column_names).join(  # a link the release has is not new
+        tables["observations"], on=links_spec.primary_key, how="anti", nulls_equal=True
+    )
+    curated = curated.select([pl.col(c).cast(spec.polars_schema[c]) for c in spec.column_names])
+    return curated, obs, ext

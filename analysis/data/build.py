@@ -17,9 +17,11 @@ from pathlib import Path
 import polars as pl
 from rich.progress import Progress
 
-from analysis.data import files, providers
+from analysis.data import files, inputs, providers
 from analysis.data import release as data_mod
+from analysis.data.curate import panel
 from analysis.data.errors import DataError, Problem
+from analysis.data.importers.new_sources import NEW_IMPORTERS
 from analysis.data.schema import TABLE_ORDER, TABLES
 from analysis.data.validate import resource_descriptor, validate_folder
 
@@ -41,7 +43,18 @@ IMPORTERS = [
     "analysis.data.importers.fred",
     "analysis.data.importers.digests",
     "analysis.data.importers.model_metadata",
+    *NEW_IMPORTERS,  # the ten folders added on 2026-12-01 (sources README, Part II)
 ]
+
+# Tables only the source folders added on 2026-12-01 give rows for.
+SOURCE_OPTIONAL_TABLES = {
+    "mlperf_training_systems",
+    "mlperf_training_results",
+    "inference_benchmarks",
+    "tco_assumptions",
+    "aa_snapshots",
+    "tou_windows",
+}
 
 PACKAGE_TITLE = "The Economics of AI Inference: data"
 HOMEPAGE = "https://github.com/inference-economics/book"
@@ -108,51 +121,11 @@ def _sources_table(rows: list[dict]) -> pl.DataFrame:
     return df.with_columns(pl.col("retrieved").str.to_date("%Y-%m-%d"))
 
 
-ORIGINAL_CURRENCY = [
-    "input_original_per_mtok",
-    "output_original_per_mtok",
-    "blended_original_per_mtok",
-]
-
-
 def curate(merged: dict[str, pl.DataFrame]) -> tuple[dict[str, pl.DataFrame], list[dict]]:
-    """The curated tables from the importers' frames (analysis/data/curate/), and the count of
-    rows each flag rule flagged or could not evaluate."""
-    from analysis.data.curate import facts, flags, identity, spells
-    from analysis.data.schema import CURATION_COLUMNS, PRICE_CURATION_COLUMNS
-
-    # The curation writes these columns; whatever an importer's frame carries there is dropped.
-    derived = {c.name for c in CURATION_COLUMNS} | {"model_id"}
-    derived_prices = derived | {c.name for c in PRICE_CURATION_COLUMNS} | {"first_party"}
-    for t, cols in (
-        ("token_prices", derived_prices),
-        ("benchmark_scores", derived),
-        ("gpu_hour_prices", derived),
-    ):
-        if t in merged:
-            merged[t] = merged[t].drop([c for c in merged[t].columns if c in cols])
-    out = identity.identify(merged)
-    if "token_prices" not in out:
-        return {**merged, **out}, []
-    tp = out["token_prices"]
-    # Original-currency columns hold amounts quoted in another currency; USD rows leave them empty.
-    usd = pl.col("currency") == "USD"
-    tp = tp.with_columns(
-        [pl.when(usd).then(None).otherwise(pl.col(c)).alias(c) for c in ORIGINAL_CURRENCY]
-    )
-    tables = {"models": out["models"]}
-    obs = []
-    tables["token_prices"], o = spells.curate_prices(tp)
-    obs.append(o)
-    if "benchmark_scores" in out:
-        tables["benchmark_scores"], o = facts.curate_scores(out["benchmark_scores"])
-        obs.append(o)
-    if "gpu_hour_prices" in merged:
-        tables["gpu_hour_prices"], o = facts.curate_gpus(merged["gpu_hour_prices"])
-        obs.append(o)
-    tables, counts = flags.apply(tables)
-    tables["observations"] = pl.concat(obs)
-    return tables, counts
+    """The curated tables from the importers' frames (identity, spells, facts, flags: the one
+    curation `data add` and `data update` run too, in analysis/data/curate/panel.py), and the
+    count of rows each flag rule flagged or could not evaluate."""
+    return panel.curate(merged)
 
 
 def _finish(table: str, df: pl.DataFrame) -> pl.DataFrame:
@@ -205,7 +178,13 @@ def assemble_with_counts(
     for t in TABLE_ORDER:
         if t not in tables:
             tables[t] = merged.get(t, pl.DataFrame())
-    return {t: _finish(t, tables[t]) for t in TABLE_ORDER}, counts
+    # A build from a sources folder without the 2026-12 folders has no rows for their tables:
+    # the release then does not hold them (its descriptor lists the tables it holds).
+    return {
+        t: _finish(t, tables[t])
+        for t in TABLE_ORDER
+        if not (t in SOURCE_OPTIONAL_TABLES and tables[t].is_empty())
+    }, counts
 
 
 def write_version(
@@ -214,8 +193,10 @@ def write_version(
     version: str,
     description: str,
     flag_counts: list[dict] | None = None,
+    build_inputs: dict | None = None,
 ) -> Path:
-    """Write data/<version>/ atomically and record it in data/versions.json."""
+    """Write data/<version>/ atomically and record it in data/versions.json. `build_inputs`: the
+    descriptor's record of the raw files read (`inputs.section`)."""
     root = Path(root)
     root.mkdir(parents=True, exist_ok=True)
     dest = root / version
@@ -223,7 +204,7 @@ def write_version(
         stage = Path(tmp) / version
         stage.mkdir()
         resources = []
-        for t in TABLE_ORDER:
+        for t in (t for t in TABLE_ORDER if t in tables):
             path = stage / f"{t}.csv"
             tables[t].write_csv(path, date_format="%Y-%m-%d", line_terminator="\n")
             resources.append(
@@ -243,6 +224,8 @@ def write_version(
         }
         if flag_counts is not None:
             descriptor["flag_rules"] = flag_rules(flag_counts)
+        if build_inputs is not None:
+            descriptor[inputs.SECTION] = build_inputs
         (stage / "datapackage.json").write_text(
             json.dumps(descriptor, indent=2) + "\n", encoding="utf-8"
         )
@@ -322,6 +305,16 @@ def build(
     description: str,
     modules: list[str] = IMPORTERS,
 ) -> Path:
-    frames, sources = run_importers(Path(sources_dir), modules)
+    """Build `version` from the raw files under `sources_dir` (and `seeds/` beside it).
+
+    Every raw file is checked against its folder's `_PROVENANCE.tsv` before anything is read, and
+    again after the importers ran (a file changed during the build is caught too); the release's
+    descriptor records them all (`build_inputs`), so it can be rebuilt from exactly those bytes.
+    """
+    sources_dir = Path(sources_dir)
+    pinned = inputs.list_inputs(sources_dir)
+    frames, sources = run_importers(sources_dir, modules)
+    inputs.verify(sources_dir, pinned)
     tables, counts = assemble_with_counts(frames, sources)
-    return write_version(tables, out_root, version, description, counts)
+    section = inputs.section(pinned, list(modules))
+    return write_version(tables, out_root, version, description, counts, section)

@@ -21,6 +21,9 @@ A result is found again only when everything it was computed from is the same:
 - the arguments: their values (polars frames by their schema and row hashes), so other inputs
   are a miss. A call with an argument the cache cannot key (an arbitrary object) is not cached.
 
+A result is stored with the data reads made so far (analysis.data.reads) and a hit replays them,
+so a chapter served from the cache still records which tables it depends on.
+
 A cache file that cannot be read (truncated, corrupt, from an older Python) is ignored and
 rewritten. Files are written to a temporary name and renamed, so two kernels writing the same
 result never leave half a file. `BOOK_NO_CACHE=1` turns the cache off; `make clean` empties it.
@@ -45,6 +48,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from analysis.data import reads
 from analysis.data.paths import ROOT
 
 CACHE_DIR_ENV = "BOOK_CACHE_DIR"
@@ -58,6 +62,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class Unkeyable(TypeError):
     """An argument the cache cannot turn into a stable key."""
+
+
+@dataclasses.dataclass
+class _Entry:
+    """A cached result and the data reads it was made from (replayed on a hit: see
+    analysis.data.reads), so a chapter served from the cache still records its inputs."""
+
+    value: Any
+    reads: dict[str, dict]
 
 
 def cache_dir() -> Path:
@@ -81,11 +94,14 @@ def cached(func: F) -> F:
             warnings.warn(f"not cached: {_name(func)}: {error}", stacklevel=2)
             return func(*args, **kwargs)
         path = cache_dir() / _name(func) / f"{key}.pickle"
-        found, value = _load(path)
-        if found:
-            return value
+        found, entry = _load(path)
+        if found and isinstance(entry, _Entry):
+            reads.replay(entry.reads)
+            return entry.value
         value = func(*args, **kwargs)
-        _store(path, value)
+        # Every read of the process so far, not only those inside the call: a read memoised in
+        # the process before the call (functools.cache) happens only once, and must not be lost.
+        _store(path, _Entry(value, reads.snapshot()))
         return value
 
     wrapper.__wrapped__ = func
@@ -135,12 +151,37 @@ def code_fingerprint(func: Callable) -> str:
             return hashlib.sha256(inspect.getsource(func).encode()).hexdigest()
         except (OSError, TypeError) as error:
             raise Unkeyable(f"the source of {_name(func)} cannot be read") from error
-    files = sorted(_closure(path))
+    return modules_fingerprint(module_closure([path]))
+
+
+def modules_fingerprint(files) -> str:
+    """One sha256 of the names and sources of `analysis` module files."""
     digest = hashlib.sha256()
-    for file in files:
-        digest.update(file.relative_to(PACKAGE_DIR).as_posix().encode() + b"\0")
-        digest.update(_file_hash(file, file.stat().st_mtime_ns).encode())
+    for name, sha in module_hashes(files).items():
+        digest.update(name.encode() + b"\0")
+        digest.update(sha.encode())
     return digest.hexdigest()
+
+
+def module_hashes(files) -> dict[str, str]:
+    """The sha256 of each `analysis` module file, by its path in the package, sorted."""
+    return {
+        file.relative_to(PACKAGE_DIR).as_posix(): _file_hash(file, file.stat().st_mtime_ns)
+        for file in sorted(files)
+    }
+
+
+def module_closure(files) -> set[Path]:
+    """The module files given and every `analysis` module they import, directly or not."""
+    seen: set[Path] = set()
+    for file in files:
+        seen |= _closure(Path(file).resolve())
+    return seen
+
+
+def imported_modules(source: str) -> tuple[Path, ...]:
+    """The `analysis` module files Python source imports anywhere in it."""
+    return _imports_in(source)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -165,7 +206,11 @@ def _closure(start: Path) -> set[Path]:
 @functools.cache
 def _imports(path: Path, _mtime: int) -> tuple[Path, ...]:
     """The `analysis` modules `path` imports anywhere in it (top level or inside functions)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return _imports_in(path.read_text(encoding="utf-8"))
+
+
+def _imports_in(source: str) -> tuple[Path, ...]:
+    tree = ast.parse(source)
     names: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

@@ -73,13 +73,26 @@ def table_changes(old: str, new: str, table: str, root: Path | None = None) -> p
 
 
 def changes(old: str, new: str, root: Path | None = None) -> pl.DataFrame:
-    """`table_changes` for every table both releases hold, in the book's table order."""
+    """`table_changes` for every table the new release holds, in the book's table order; a
+    table the old release predates counts every row as added."""
     frames = [
-        table_changes(old, new, t, root)
+        table_changes(old, new, t, root) if _has(old, t, root) else _all_added(new, t, root)
         for t in TABLE_ORDER
-        if _has(old, t, root) and _has(new, t, root)
+        if _has(new, t, root)
     ]
     return pl.concat(frames) if frames else pl.DataFrame(schema=CHANGE_SCHEMA)
+
+
+def _all_added(version: str, table: str, root: Path | None) -> pl.DataFrame:
+    return (
+        _by_source(data.load(table, version, root), "added")
+        .with_columns(
+            pl.lit(table).alias("table"), pl.lit(0).alias("changed"), pl.lit(0).alias("removed")
+        )
+        .select(list(CHANGE_SCHEMA))
+        .cast(CHANGE_SCHEMA)
+        .sort("source_id", nulls_last=True)
+    )
 
 
 def _has(version: str, table: str, root: Path | None) -> bool:

@@ -14,6 +14,7 @@ release on a day that already has one.
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 import shutil
@@ -25,7 +26,7 @@ import polars as pl
 
 from analysis.data import release as data_mod
 from analysis.data.errors import DataError, Problem, fail
-from analysis.data.schema import TABLE_ORDER
+from analysis.data.schema import TABLE_ORDER, TABLES
 from analysis.data.validate import resource_descriptor, validate_folder
 
 VERSION_RE = re.compile(r"^(?P<day>\d{4}-\d{2}-\d{2})(?:\.(?P<n>[1-9]\d*))?$")
@@ -52,17 +53,22 @@ def next_version(root: Path, today: date | None = None) -> str:
             day,
             f"today is before the latest release ({latest[0]}); give the version explicitly",
         )
-    if day not in taken:
-        return day
-    n = 2
-    while f"{day}.{n}" in taken:
-        n += 1
-    return f"{day}.{n}"
+    # After the day's highest N, so a new version sorts after every release of the day even
+    # when an earlier one of them is not in this data root.
+    same_day = [version_key(v)[1] for v in taken if VERSION_RE.match(v) and v[:10] == day]
+    return f"{day}.{max(same_day) + 1}" if same_day else day
 
 
 def _write_table(stage: Path, base_dir: Path, table: str, rows: pl.DataFrame | None) -> None:
     """Copy the base release's CSV and append the new rows; write it whole if old rows changed."""
     src, dest = base_dir / f"{table}.csv", stage / f"{table}.csv"
+    columns = TABLES[table].column_names
+    with src.open(encoding="utf-8", newline="") as fh:
+        same_columns = next(csv.reader(fh), []) == columns
+    if not same_columns:  # a base from before a column was added: rewrite with every column
+        frame = data_mod.read_table_csv(src, table) if rows is None else rows
+        frame.select(columns).write_csv(dest, date_format="%Y-%m-%d", line_terminator="\n")
+        return
     if rows is None:
         shutil.copyfile(src, dest)
         return
@@ -84,13 +90,15 @@ def _write_table(stage: Path, base_dir: Path, table: str, rows: pl.DataFrame | N
 
 def _descriptor(stage: Path, base_descriptor: dict, version: str, description: str) -> dict:
     resources = []
-    for t in TABLE_ORDER:
+    for t in (t for t in TABLE_ORDER if (stage / f"{t}.csv").exists()):
         path = stage / f"{t}.csv"
         resources.append(
             resource_descriptor(t, path.name, data_mod.sha256(path))
             | {"bytes": path.stat().st_size}
         )
-    out = {k: v for k, v in base_descriptor.items() if k != "resources"}
+    # The base's build_inputs describe the base's build, not this version: it is the base plus
+    # rows entered or downloaded since (previous_version says which base).
+    out = {k: v for k, v in base_descriptor.items() if k not in ("resources", "build_inputs")}
     out.update(
         {
             "version": version,
@@ -127,6 +135,24 @@ def record_release(root: Path, version: str, description: str) -> None:
     tmp.replace(index)
 
 
+def flag_rules(root: Path, base: str, added: list[dict]) -> list[dict]:
+    """The descriptor's rule counts of a version that adds rows to `base`: the base's counts
+    plus those of the rows added (`panel.Extension.flag_counts`: each judged beside every row,
+    as its flags were)."""
+    from analysis.data.build import flag_rules as described
+
+    before = data_mod.datapackage(base, root).get("flag_rules", [])
+    old = {(r["rule"], r["table"]): r for r in before}
+    summed = []
+    for c in added:
+        o = old.get((c["rule"], c["table"]), {})
+        summed.append(
+            {k: c[k] + o.get(k, 0) for k in ("flagged", "not_evaluable", "rows")}
+            | {"rule": c["rule"], "table": c["table"]}
+        )
+    return described(summed)
+
+
 def cut_version(
     tables: dict[str, pl.DataFrame],
     description: str,
@@ -156,7 +182,9 @@ def cut_version(
     with tempfile.TemporaryDirectory(dir=root, prefix=f".{version}-") as tmp:
         stage = Path(tmp) / version
         stage.mkdir()
-        for t in TABLE_ORDER:
+        # The base's own tables: a version cut from an older release keeps its table set.
+        held = data_mod.tables(base, root)
+        for t in held:
             _write_table(stage, base_dir, t, tables.get(t))
         descriptor = _descriptor(stage, base_descriptor, version, description) | (extra or {})
         (stage / "datapackage.json").write_text(

@@ -167,7 +167,10 @@ def list_inputs(
     if not sources_dir.is_dir():
         raise DataError(Problem(str(sources_dir), None, None, None, "sources folder not found"))
     names = (
-        sorted(p.name for p in sources_dir.iterdir() if p.is_dir()) if folders is None else folders
+        # Hidden folders (a tool's scratch space, .git) are not sources.
+        sorted(p.name for p in sources_dir.iterdir() if p.is_dir() and not p.name.startswith("."))
+        if folders is None
+        else folders
     )
     files, problems = [], []
     for name in names:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.data import files, paths, rules
+from analysis.data import files, paths, reads, rules
 from analysis.data.descriptor import descriptor_problems
 from analysis.data.errors import DataError, Problem, fail
 from analysis.data.schema import TABLE_ORDER, TABLES
@@ -57,6 +57,17 @@ def version_date(version: str) -> date:
 
 
 def releases(root: Path | None = None) -> list[Release]:
+    """Every released version, oldest first (recorded as read: see analysis.data.reads)."""
+    out = _releases(root)
+    reads.record("releases", **_releases_fields(out))
+    return out
+
+
+def _releases_fields(rels: list[Release]) -> dict:
+    return {"sha256": reads.digest([r.__dict__ for r in rels])}
+
+
+def _releases(root: Path | None = None) -> list[Release]:
     index = data_dir(root) / "versions.json"
     if not index.exists():
         return []
@@ -81,7 +92,14 @@ def releases(root: Path | None = None) -> list[Release]:
 
 
 def latest_version(root: Path | None = None) -> str:
-    rels = releases(root)
+    """The newest release (recorded as a read of the list of releases)."""
+    latest = _latest_version(root)
+    releases(root)
+    return latest
+
+
+def _latest_version(root: Path | None = None) -> str:
+    rels = _releases(root)
     if not rels:
         raise fail(
             data_dir(root) / "versions.json", None, None, None, "no data version released yet"
@@ -91,8 +109,8 @@ def latest_version(root: Path | None = None) -> str:
 
 def current_version(version: str | None = None, root: Path | None = None) -> str:
     """The version to use: the argument, else $BOOK_DATA_VERSION, else the latest release."""
-    chosen = version or os.environ.get(VERSION_ENV) or latest_version(root)
-    known = [r.version for r in releases(root)]
+    chosen = version or os.environ.get(VERSION_ENV) or _latest_version(root)
+    known = [r.version for r in _releases(root)]
     if chosen not in known:
         raise fail(
             data_dir(root) / "versions.json",
@@ -170,33 +188,154 @@ def load(table: str, version: str | None = None, root: Path | None = None) -> pl
     if table not in TABLES:
         raise KeyError(f"unknown table {table!r}; tables are {', '.join(TABLES)}")
     v = current_version(version, root)
-    declared = tables(v, root)
-    if table not in declared:
-        raise fail(
-            version_dir(v, root) / "datapackage.json",
-            None,
-            "resources",
-            table,
-            f"data version {v} has no table {table!r} (it predates it); its tables are "
-            + ", ".join(declared),
-        )
+    _record(f"table:{table}", v, root)
     return _load_cached(table, v, str(data_dir(root)))
+
+
+def select_rows(
+    table: str,
+    key: str,
+    values: list,
+    columns: list[str],
+    version: str | None = None,
+    root: Path | None = None,
+) -> pl.DataFrame:
+    """The rows of `table` whose `key` is one of `values`, with `key` and `columns` only.
+
+    Recorded as a read of those rows alone, not of the table: a chapter that looks up the
+    publishers of its figures' sources does not depend on sources it does not name.
+    """
+    v = current_version(version, root)
+    _resource(table, v, root)  # a version without the table is refused, as by `load`
+    _record(f"rows:{table}:{key}:{','.join(columns)}:{reads.digest(sorted(set(values)))[:16]}",
+            v, root, values=sorted({str(x) for x in values}))  # fmt: skip
+    return _rows(table, key, values, columns, v, root)
+
+
+def _rows(table, key, values, columns, v, root) -> pl.DataFrame:
+    frame = _load_cached(table, v, str(data_dir(root)))
+    wanted = [str(x) for x in values]
+    return frame.filter(pl.col(key).cast(pl.String).is_in(wanted)).select(key, *columns).sort(key)
 
 
 def tables(version: str | None = None, root: Path | None = None) -> list[str]:
     """The tables a data version holds, as its datapackage.json declares them (an older
     release may predate newer tables), in the schema's order."""
-    names = {r.get("name") for r in datapackage(version, root).get("resources", [])}
+    v = current_version(version, root)
+    _record("tables", v, root)
+    return _tables(v, root)
+
+
+def fields(table: str, version: str | None = None, root: Path | None = None) -> list[str]:
+    """The columns a version's descriptor gives `table` (recorded as a read of the table)."""
+    v = current_version(version, root)
+    _record(f"table:{table}", v, root)
+    return [f["name"] for f in _resource(table, v, root)["schema"]["fields"]]
+
+
+def _tables(v: str, root: Path | None) -> list[str]:
+    names = {r.get("name") for r in _datapackage(v, root).get("resources", [])}
     return [t for t in TABLE_ORDER if t in names]
 
 
+def _resource(table: str, v: str, root: Path | None) -> dict:
+    for r in _datapackage(v, root).get("resources", []):
+        if r.get("name") == table:
+            return r
+    raise fail(
+        version_dir(v, root) / "datapackage.json",
+        None,
+        "resources",
+        table,
+        f"data version {v} has no table {table!r} (it predates it); its tables are "
+        + ", ".join(_tables(v, root)),
+    )
+
+
 def datapackage(version: str | None = None, root: Path | None = None) -> dict:
-    return files.read_json(version_dir(version, root) / "datapackage.json")
+    """A version's descriptor (recorded as a read of all of it: prefer `load`, `tables`)."""
+    v = current_version(version, root)
+    _record("datapackage", v, root)
+    return _datapackage(v, root)
+
+
+def _datapackage(v: str, root: Path | None) -> dict:
+    return files.read_json(version_dir(v, root) / "datapackage.json")
+
+
+# ---------------------------------------------------------------------------------------------
+# Reads, recorded (analysis.data.reads) and checked again (analysis.book.deps)
+
+
+def _record(key: str, v: str, root: Path | None, **extra) -> None:
+    """Record the read `key` of version `v`: keyed without the version when `v` is the current
+    one (so the next release is compared with it), else as `kind@v:...`."""
+    if v != current_version(None, root):
+        kind, _, rest = key.partition(":")
+        key = f"{kind}@{v}:{rest}" if rest else f"{kind}@{v}"
+    reads.record(key, version=v, **extra, **_fields(key, v, root, extra))
+
+
+def _fields(key: str, v: str, root: Path | None, extra: dict) -> dict:
+    """What identifies the read `key` in version `v`: checksums or the value read."""
+    kind, _, rest = key.partition(":")
+    kind = kind.partition("@")[0]
+    if kind == "table":
+        res = _resource(rest, v, root)
+        return {
+            "sha256": str(res.get("hash", "")).removeprefix("sha256:"),
+            "schema_sha256": reads.digest(res.get("schema")),
+        }
+    if kind == "rows":
+        table, key_column, columns = rest.split(":")[:3]
+        rows = _rows(table, key_column, extra["values"], columns.split(","), v, root)
+        return {"sha256": reads.digest(rows.write_csv())}
+    if kind == "tables":
+        return {"value": _tables(v, root)}
+    if kind == "datapackage":
+        return {"sha256": reads.digest(_datapackage(v, root))}
+    if kind == "citation":
+        return {"value": _citation(v, root)}
+    if kind == "release_date":
+        return {"value": version_date(v).isoformat()}
+    raise KeyError(f"unknown kind of read {key!r}")
+
+
+def read_now(key: str, fields: dict, root: Path | None = None) -> dict | None:
+    """What the read `key` (recorded with `fields`) would record now, or None when it cannot be
+    read any more (its version is gone, or the version has no such table)."""
+    with reads.paused():
+        kind = key.partition(":")[0]
+        pinned = kind.partition("@")[2]
+        try:
+            if kind == "releases":
+                return _releases_fields(_releases(root))
+            if kind == "folder":
+                return {"sha256": reads.folder_digest(Path(key.partition(":")[2]))}
+            v = current_version(pinned or None, root)
+            extra = {"values": fields["values"]} if "values" in fields else {}
+            return {"version": v, **extra, **_fields(key, v, root, extra)}
+        except (ValueError, KeyError, TypeError, OSError):  # gone, or a malformed record
+            return None
+
+
+def release_date(version: str | None = None, root: Path | None = None) -> date:
+    """The date a release is named by (recorded as read: results that run up to the release
+    date depend on it, while a further release of the same day leaves it as it was)."""
+    v = current_version(version, root)
+    _record("release_date", v, root)
+    return version_date(v)
 
 
 def citation(version: str | None = None, root: Path | None = None) -> str:
     """A ready citation of a data version."""
-    pkg = datapackage(version, root)
+    v = current_version(version, root)
+    _record("citation", v, root)
+    return _citation(v, root)
+
+
+def _citation(v: str, root: Path | None) -> str:
+    pkg = _datapackage(v, root)
     return (
         f"{pkg['title']}, data version {pkg['version']} (released {str(pkg['created'])[:10]}). "
         f"{pkg['homepage']} (data/{pkg['version']}/)."

@@ -14,9 +14,10 @@ exchange-rate and CPI series as datasets/ publishes them):
    provenance row (URL, retrieval time, sha256, bytes, commit);
 3. run the importers on the newest snapshot of each source (`--from DIR` skips 1-2 and reads
    a folder already laid out so: a raw store, or the project's raw sources folder);
-4. put their rows through the build's identity rules (`analysis.data.build.assemble`), and
-   cut a new version (`analysis.data.cut`): the previous release's rows, unchanged, plus the
-   new observations (`merge_observations`).
+4. curate their rows with the previous release's (`analysis.data.curate.panel.extend`: the
+   same identity, spells, facts and flag rules as a build of both), and cut a new version
+   (`analysis.data.cut`): the previous release's rows, unchanged, plus the rows that state
+   something the release does not (`merge_observations`).
 """
 
 from __future__ import annotations
@@ -51,9 +52,9 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
-from analysis.data import build, cut, paths, raw_store
+from analysis.data import build, cut, paths, providers, raw_store
 from analysis.data import release as data_mod
-from analysis.data.curate import facts, identity, spells
+from analysis.data.curate import panel
 from analysis.data.errors import DataError, fail
 from analysis.data.importers import (
     epoch_benchmarks,
@@ -380,7 +381,8 @@ NOT_OBSERVED = {
     "offer_count",
 }
 DATE_COLUMNS = ("date", "month")
-# The curated tables: a new row says something new when no released row states the same fact.
+# Curated tables whose new rows `panel.extend` chooses: a spell or measurement is new when no
+# observation the release holds stands behind it.
 CURATED = ("token_prices", "benchmark_scores")
 
 
@@ -390,21 +392,13 @@ def merge_observations(
     """Every table of the next version: the previous rows, unchanged and first, then the new
     distinct observations.
 
-    `new` is the curated build (`build.assemble`) of the importers' rows of this update alone;
-    the previous release is never re-curated (that would rewrite released rows: spells would
-    close, source lists grow), so a new row is compared with the released rows and kept only
-    when it states a fact the release does not:
-
-    - token_prices: a row whose offer (`spells.OFFER`) the release prices at the same price
-      (`spells.FACT`) over an overlapping span (`valid_from` to `valid_to`; an open spell runs
-      on) adds nothing; a changed price, or a price back after another, is a new row, with the
-      curated columns (row_id, valid_from, valid_to, source_ids, flags) as the curation gave it
-      for the new rows. The released spell it follows keeps its `valid_to` as released.
-    - benchmark_scores: the same model, benchmark, unit and date within
-      `facts.SCORE_TOLERANCE` is the measurement the release has.
-    - other tables with a date in their key: a row's series is its key without the date (and
-      locator) plus its other non-numeric columns, and a row is kept when its numbers differ
-      from the row before it in its series, or it is the first of its series.
+    - token_prices, benchmark_scores: `new` holds the rows `panel.extend` found new (a price
+      spell or a measurement no released observation stands behind); they are added as they
+      are, with their curated columns.
+    - other tables with a date in their key (gpu_hour_prices among them): a row's series is its
+      key without the date (and locator) plus its other non-numeric columns, and a row is kept
+      when its numbers differ from the row before it in its series, or it is the first of its
+      series.
     - observations: the provenance rows of the curated rows added.
 
     A key (or row_id) the previous version already has is never rewritten, even where the new
@@ -435,58 +429,6 @@ def merge_observations(
     return out
 
 
-def _known_price(prev: pl.DataFrame, rows: pl.DataFrame) -> pl.Series:
-    """Whether each new price row states a price the release has in force for its offer then."""
-    far = date(9999, 12, 31)
-    offer = spells.OFFER
-
-    def fact(df: pl.DataFrame) -> pl.DataFrame:
-        return df.with_columns(
-            *[pl.col(c).round(9).alias(c) for c in spells.FACT],
-            pl.col("context_tier").fill_null(""),
-        )
-
-    old = fact(prev).select(
-        *offer,
-        *spells.FACT,
-        pl.coalesce("valid_from", "date").alias("_lo"),
-        pl.when(pl.col("valid_to").is_not_null())
-        .then(pl.col("valid_to"))
-        .when(pl.col("valid_from").is_not_null())
-        .then(pl.lit(far))  # open spell: still in force
-        .otherwise(pl.coalesce("last_seen", "date"))  # stale evidence: its own dates
-        .alias("_hi"),
-    )
-    new = (
-        fact(rows)
-        .with_row_index("_i")
-        .select(
-            "_i",
-            *offer,
-            *spells.FACT,
-            pl.coalesce("valid_from", "date").alias("_nlo"),
-            pl.coalesce("valid_to", "last_seen", "date").alias("_nhi"),
-        )
-    )
-    hit = new.join(old, on=[*offer, *spells.FACT], how="inner", nulls_equal=True).filter(
-        (pl.col("_lo") <= pl.col("_nhi")) & (pl.col("_nlo") <= pl.col("_hi"))
-    )
-    found = set(hit["_i"].to_list())
-    return pl.Series([i in found for i in range(rows.height)], dtype=pl.Boolean)
-
-
-def _known_score(prev: pl.DataFrame, rows: pl.DataFrame) -> pl.Series:
-    key = ["model_id", "benchmark", "unit", "date"]
-    hit = (
-        rows.with_row_index("_i")
-        .select("_i", *key, "score")
-        .join(prev.select(*key, pl.col("score").alias("_old")), on=key, how="inner")
-        .filter((pl.col("score") - pl.col("_old")).abs() <= facts.SCORE_TOLERANCE)
-    )
-    found = set(hit["_i"].to_list())
-    return pl.Series([i in found for i in range(rows.height)], dtype=pl.Boolean)
-
-
 def new_observations(table: str, prev: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
     spec = TABLES[table]
     pk = spec.primary_key
@@ -494,10 +436,8 @@ def new_observations(table: str, prev: pl.DataFrame, rows: pl.DataFrame) -> pl.D
     fresh = rows.join(prev.select(pk), on=pk, how="anti", nulls_equal=True, maintain_order="left")
     if "row_id" in spec.column_names:  # an id the release gave another row stays its
         fresh = fresh.join(prev.select("row_id"), on="row_id", how="anti", maintain_order="left")
-    if table == "token_prices" and fresh.height:
-        return fresh.filter(~_known_price(prev, fresh))
-    if table == "benchmark_scores" and fresh.height:
-        return fresh.filter(~_known_score(prev, fresh))
+    if table in CURATED:  # already chosen by the curation (`panel.extend`)
+        return fresh
     date_col = next((c for c in DATE_COLUMNS if c in pk), None)
     if date_col is None or fresh.is_empty():
         return fresh
@@ -658,7 +598,7 @@ def _relocate(df: pl.DataFrame, renamed: dict[str, tuple[str, str]]) -> pl.DataF
 def _importer_frame(table: str) -> pl.DataFrame:
     """An empty frame shaped as an importer gives `table` (the build needs every table)."""
     schema = dict(TABLES[table].polars_schema)
-    if table in ("token_prices", "benchmark_scores"):
+    if table in ("token_prices", "benchmark_scores", "aa_snapshots"):  # named, not yet identified
         schema.pop("model_id")
         schema.pop("first_party", None)
         schema["model_hint"] = pl.String()
@@ -710,15 +650,24 @@ def complete(frames: dict[str, list[pl.DataFrame]]) -> dict[str, list[pl.DataFra
     return out
 
 
-def _with_first_party(tp: pl.DataFrame, developers: pl.DataFrame) -> pl.DataFrame:
-    """first_party from the model's developer as the previous release knows it (the rows of
-    this update may lack the metadata source that named it), by the curation's own rule."""
-    return (
-        tp.drop("first_party")
-        .join(developers, on="model_id", how="left", maintain_order="left")
-        .with_columns(identity.first_party_expr("provider", "developer"))
-        .select(TABLES["token_prices"].column_names)
-    )
+def extension(
+    frames: dict[str, list[pl.DataFrame]], sources: list[dict], previous: dict[str, pl.DataFrame]
+) -> tuple[panel.Extension, dict[str, pl.DataFrame]]:
+    """The importers' rows curated with the previous release's (`panel.extend`), and every
+    table's new rows in schema order (`build`'s last step)."""
+    merged = {t: build._concat(dfs) for t, dfs in frames.items()}
+    if "token_prices" in merged:  # one provider id per seller, whichever source wrote it
+        merged["token_prices"] = providers.canonical_rows(merged["token_prices"])
+    ext = panel.extend(panel.Release.of(previous), merged)
+    tables = {
+        **{t: df for t, df in merged.items() if t in TABLES},
+        **{t: ext.tables[t] for t in ("aa_snapshots",) if t in ext.tables},
+        **ext.rows,
+        "models": ext.models,
+        "observations": ext.observations,
+        "sources": build._sources_table(sources),
+    }
+    return ext, {t: build._finish(t, df) for t, df in tables.items() if t in TABLE_ORDER}
 
 
 def update(
@@ -749,18 +698,14 @@ def update(
         frames, sources, imported, skipped = import_view(
             view, {u.folder for u in upstreams}, available, renamed, console
         )
-        new = build.assemble(frames, sources) if imported else {}
-    previous = {t: data_mod.load(t, base, root) for t in TABLE_ORDER}
-    if "token_prices" in new:
-        devs = pl.concat(
-            [
-                previous["models"].select("model_id", "developer"),
-                new["models"].select("model_id", "developer"),
-            ]
-        ).unique("model_id", keep="first", maintain_order=True)
-        new["token_prices"] = _with_first_party(new["token_prices"], devs)
+    # The tables the base holds (one released before a table existed goes on without it).
+    previous = {t: data_mod.load(t, base, root) for t in data_mod.tables(base, root)}
+    ext = None
+    new: dict[str, pl.DataFrame] = {}
+    if imported:
+        ext, new = extension(frames, sources, previous)
     merged = merge_observations(previous, new)
-    added = {t: merged[t].slice(previous[t].height) for t in TABLE_ORDER}
+    added = {t: merged[t].slice(previous[t].height) for t in previous}
     # A model or source row is added only where an added row names it.
     named_models = set(added["token_prices"]["model_id"]) | set(
         added["benchmark_scores"]["model_id"]
@@ -778,13 +723,14 @@ def update(
     report = Report(fetched, imported, skipped, added, revisions, None, base)
     if not any(df.height for t, df in added.items() if t not in ("models", "sources")):
         return report
-    tables = {t: pl.concat([previous[t], added[t]]) for t in TABLE_ORDER}
+    tables = {t: pl.concat([previous[t], added[t]]) for t in previous}
     counts = ", ".join(f"{df.height} {t}" for t, df in added.items() if df.height)
     done = [f.upstream.folder for f in fetched if not f.error]
     description = (
         f"{base} plus new observations from the live public files ({', '.join(done)}): {counts}."
     )
     extra = {
+        "flag_rules": cut.flag_rules(root, base, ext.flag_counts(added)),
         "raw_inputs": [
             {
                 "path": r.file,
@@ -797,7 +743,7 @@ def update(
             for f in fetched
             if not f.error
             for r in f.files
-        ]
+        ],
     }
     dest = cut.cut_version(tables, description, root, base=base, version=version, extra=extra)
     report.version = dest.name

@@ -22,6 +22,12 @@ BENCHMARK_NAMES = {
     "math-level-5": "MATH level 5",
     "arena-elo": "Arena Elo",
     "eci": "Epoch Capabilities Index",
+    "aa-intelligence-index": "Artificial Analysis Intelligence Index",
+}
+# The score sources of the one-snapshot series (the 2026 extension).
+SOURCE_NAMES = {
+    "aa-leaderboards-oolong": "Artificial Analysis, latest snapshot",
+    "epoch-benchmarking-hub-2026-04": "Epoch Benchmarking Hub, April 2026 export",
 }
 # The columns of a fixed-capability trends table (`fixed_capability.RESULT_COLUMNS`) it shows.
 # One row per distinct threshold, naming every model that set it (tied models share a row).
@@ -138,23 +144,7 @@ def trends_gt(table: pl.DataFrame, *, bootstrap: bool = False) -> GT:
     cols = list(TREND_COLUMNS)
     if bootstrap:
         cols += ["boot90_low", "boot90_high"]
-    gt = (
-        GT(df.select(cols), groupname_col="benchmark")
-        .cols_label(
-            threshold_models="Threshold set by",
-            threshold_score="Score",
-            n="Points",
-            start_date="From",
-            end_date="To",
-            factor_per_year="Factor / year",
-            ci90_low="90% CI low",
-            ci90_high="90% CI high",
-            r_squared="R²",
-        )
-        .fmt_number(["threshold_score"], decimals=1)
-        .fmt_number(["factor_per_year", "ci90_low", "ci90_high"], n_sigfig=3)
-        .fmt_number(["r_squared"], decimals=2)
-    )
+    gt = _trend_columns(GT(df.select(cols), groupname_col="benchmark"))
     if bootstrap:
         gt = gt.cols_label(boot90_low="Bootstrap low", boot90_high="Bootstrap high").fmt_number(
             ["boot90_low", "boot90_high"], n_sigfig=3
@@ -249,4 +239,106 @@ def a16z_gt(fits_frame: pl.DataFrame) -> GT:
             ["factor_per_year", "ci90_low", "ci90_high", "endpoint_factor_per_year"], n_sigfig=3
         )
         .fmt_number(["first_price", "last_price"], n_sigfig=3)
+    )
+
+
+def _series_names(df: pl.DataFrame) -> pl.DataFrame:
+    return df.with_columns(
+        pl.format(
+            "{} ({})",
+            pl.col("benchmark").replace_strict(BENCHMARK_NAMES, default=pl.col("benchmark")),
+            pl.col("score_source").replace_strict(SOURCE_NAMES, default=pl.col("score_source")),
+        ).alias("series")
+    )
+
+
+def _trend_columns(gt: GT) -> GT:
+    """The labels and number formats of the TREND_COLUMNS, shared by the trend tables."""
+    return (
+        gt.cols_label(
+            threshold_models="Threshold set by",
+            threshold_score="Score",
+            n="Points",
+            start_date="From",
+            end_date="To",
+            factor_per_year="Factor / year",
+            ci90_low="90% CI low",
+            ci90_high="90% CI high",
+            r_squared="R²",
+        )
+        .fmt_number(["threshold_score"], decimals=1)
+        .fmt_number(["factor_per_year", "ci90_low", "ci90_high"], n_sigfig=3)
+        .fmt_number(["r_squared"], decimals=2)
+    )
+
+
+def series_gt(table: pl.DataFrame) -> GT:
+    """The one-snapshot trends (`fixed_capability.trends` per series, with `score_source`),
+    grouped by series."""
+    cols = [c for c in TREND_COLUMNS if c != "benchmark"]
+    return _trend_columns(
+        GT(_series_names(table).select(["series", *cols]), groupname_col="series")
+    )
+
+
+def window_chart(window: pl.DataFrame) -> alt.LayerChart:
+    """`fixed_capability.window_comparison` per series: each threshold's factor on prices to the
+    end of Epoch's window and on prices to 2026, joined by a rule (log scale)."""
+    df = _series_names(window).with_columns(
+        pl.format("{}: {}", pl.col("benchmark"), pl.col("threshold_model")).alias("threshold")
+    )
+    long = pl.concat(
+        [
+            df.select(
+                "series",
+                "score_source",
+                "threshold",
+                pl.col(f"factor_{k}").alias("factor_per_year"),
+                pl.col(f"n_{k}").alias("n"),
+                pl.col(f"end_{k}").alias("prices_to"),
+                pl.lit(label).alias("window"),
+            )
+            for k, label in (("short", "to the end of Epoch's window"), ("full", "to 2026"))
+        ]
+    )
+    x = alt.X(
+        "factor_per_year:Q",
+        scale=alt.Scale(type="log"),
+        title="Price falls by this factor per year (log scale)",
+    )
+    y = alt.Y("threshold:N", sort=None, title=None)
+    rules = (
+        alt.Chart(df).mark_rule(color="#BBBBBB").encode(x="factor_short:Q", x2="factor_full:Q", y=y)
+    )
+    points = (
+        alt.Chart(long)
+        .mark_point(filled=True, size=60)
+        .encode(
+            x=x,
+            y=y,
+            color=alt.Color("window:N", title="Prices", legend=alt.Legend(orient="bottom")),
+            shape=alt.Shape(
+                "series:N",
+                title="Series",
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=400),
+            ),
+            tooltip=[
+                "series:N",
+                "threshold:N",
+                "window:N",
+                "n:Q",
+                "prices_to:T",
+                "factor_per_year:Q",
+            ],
+        )
+    )
+    title = "One threshold, two windows"
+    return (rules + points).properties(
+        title=alt.Title(
+            title,
+            subtitle="thresholds set by the end of Epoch's window; the same prices, cut there or not",
+        ),
+        height=alt.Step(16),
+        width=520,
+        description="Each threshold's fixed-capability decline factor with prices to the end of Epoch's window and to 2026",
     )

@@ -26,6 +26,7 @@ MODEL_LABELS = {
     "llama2-70b": "Llama 2 70B",
     "llama3.1-405b": "Llama 3.1 405B",
     "gptj": "GPT-J 6B",
+    "gpt-oss-120b": "gpt-oss-120b",
 }
 PANEL_WIDTH = 150
 
@@ -468,4 +469,148 @@ def ladder_gt(ladder: pl.DataFrame) -> GT:
         .tab_spanner("USD per M output tokens", ["Floor", "Hardware", "API median"])
         .tab_spanner("Times", ["Hardware / floor", "API / hardware", "API / floor"])
         .sub_missing(missing_text="")
+    )
+
+
+# ------------------------------------------------------------------ tokens per dollar: v6.0, InferenceMAX, training
+
+COST_MEASURES = {
+    "imax": "InferenceMAX at InferenceX price",
+    "mlperf": "MLPerf at InferenceX price",
+    "api_min": "API price, cheapest",
+    "api_median": "API price, median",
+}
+
+
+def gain_gt(gain: pl.DataFrame) -> GT:
+    """A submitter's results against the previous round on the same accelerator (from
+    `tokens_per_dollar.submitter_gain`)."""
+    first = gain.row(0, named=True)
+    table = gain.select(
+        model_label().alias("Model"),
+        gpu_label("accelerator").alias("Accelerator"),
+        pl.col("scenario").alias("Scenario"),
+        pl.col("to_tokens_per_s").alias("to"),
+        pl.col("from_tokens_per_s").alias("from_best"),
+        pl.col("ratio").alias("Ratio"),
+        pl.col("own_from_tokens_per_s").alias("from_own"),
+        pl.col("own_ratio").alias("Ratio to own"),
+    )
+    return (
+        GT(table)
+        .cols_label(
+            to=f"{first['submitter']} {first['to_round']}",
+            from_best=f"Best {first['from_round']}",
+            from_own=f"{first['submitter']} {first['from_round']}",
+        )
+        .fmt_number(["to", "from_best", "from_own"], decimals=0)
+        .fmt_number(["Ratio", "Ratio to own"], decimals=2)
+        .tab_spanner("Tokens/s per accelerator", ["to", "from_best", "from_own"])
+        .sub_missing(missing_text="")
+        .tab_source_note("Source: MLPerf Inference summaries (closed division), mlperf_results.")
+    )
+
+
+def inference_cost_chart(points: pl.DataFrame, order: list[str]) -> alt.Chart:
+    """$ per million output tokens per model and accelerator (log x), one mark per measure
+    (`COST_MEASURES`): rows with `row` (the y label), `measure` and `usd_per_mtok` as the
+    chapter prepares them, rows top to bottom in `order`."""
+    return (
+        alt.Chart(points, description="Cost per million output tokens: InferenceMAX, MLPerf, API")
+        .mark_point(filled=True, size=90, opacity=0.9)
+        .encode(
+            y=alt.Y("row:N", sort=order, title=None),
+            x=alt.X(
+                "usd_per_mtok:Q",
+                scale=alt.Scale(type="log", nice=False, padding=10),
+                title="USD per million output tokens (log scale)",
+            ),
+            color=alt.Color(
+                "measure:N",
+                sort=list(COST_MEASURES.values()),
+                title=None,
+                legend=alt.Legend(orient="bottom", columns=2, labelLimit=0),
+            ),
+            shape=alt.Shape("measure:N", sort=list(COST_MEASURES.values()), legend=None),
+            tooltip=["row:N", "measure:N", alt.Tooltip("usd_per_mtok:Q", format="$.3f")],
+        )
+        .properties(
+            height=alt.Step(16),
+            title=alt.Title(
+                "What a million output tokens costs, three ways",
+                subtitle="Sources: InferenceMAX runs, InferenceX $/GPU-hour, MLPerf Inference "
+                "v6.0, API price lists",
+            ),
+        )
+    )
+
+
+def inference_cost_gt(costs: pl.DataFrame, ownership: str) -> GT:
+    """The cost comparison (from `inference_cost.cost_comparison`) at one ownership case."""
+    table = costs.select(
+        model_label("benchmark_model").alias("Model"),
+        gpu_label("accelerator").alias("Accelerator"),
+        pl.format("{} {} c{}", "framework", "precision", "concurrency").alias("Configuration"),
+        pl.col("median_tokens_per_s_per_user").alias("Tok/s per user"),
+        pl.col("imax_output_tokens_per_s_per_gpu").alias("imax_tps"),
+        pl.col("mlperf_tokens_per_s_per_gpu").alias("mlperf_tps"),
+        pl.col(f"usd_{ownership}").alias("USD per GPU-hour"),
+        pl.col(f"imax_usd_per_mtok_{ownership}").alias("imax_usd"),
+        pl.col(f"mlperf_usd_per_mtok_{ownership}").alias("mlperf_usd"),
+        pl.col("api_median_usd_per_mtok").alias("API median"),
+    )
+    return (
+        GT(table, groupname_col="Model")
+        .cols_label(
+            imax_tps="InferenceMAX",
+            mlperf_tps="MLPerf",
+            imax_usd="InferenceMAX",
+            mlperf_usd="MLPerf",
+        )
+        .fmt_number(["Tok/s per user"], decimals=0)
+        .fmt_number(["imax_tps", "mlperf_tps"], decimals=0)
+        .fmt_currency(["USD per GPU-hour"], decimals=2)
+        .fmt_currency(["imax_usd", "mlperf_usd", "API median"], decimals=3)
+        .tab_spanner("Output tokens/s per GPU", ["imax_tps", "mlperf_tps"])
+        .tab_spanner("USD per M output tokens", ["imax_usd", "mlperf_usd", "API median"])
+        .sub_missing(missing_text="")
+        .tab_source_note(
+            "Sources: InferenceMAX run aggregates (inference_benchmarks), InferenceX $/GPU-hour "
+            "(tco_assumptions), MLPerf Inference v6.0 (mlperf_results), API price lists "
+            "(token_prices)."
+        )
+    )
+
+
+def training_scale_chart(systems: pl.DataFrame, line: pl.DataFrame) -> alt.LayerChart:
+    """Time to train against GPU count on log-log axes: one point per system (from
+    `training_scale.system_times`) and each accelerator's fitted line (`fitted_points`)."""
+    pts = systems.with_columns(gpu_label("accelerator").alias("Accelerator"))
+    fit = line.with_columns(gpu_label("accelerator").alias("Accelerator"))
+    x = alt.X("accelerator_count:Q", scale=alt.Scale(type="log"), title="GPUs in the system")
+    y = alt.Y("minutes:Q", scale=alt.Scale(type="log"), title="Minutes to train (median run)")
+    dots = (
+        alt.Chart(pts, description="MLPerf Training Llama 3.1 405B: minutes against GPUs")
+        .mark_point(filled=True, size=70)
+        .encode(
+            x=x,
+            y=y,
+            color=alt.Color("Accelerator:N"),
+            tooltip=[
+                "round:N",
+                "submitter:N",
+                "system:N",
+                "Accelerator:N",
+                "accelerator_count:Q",
+                alt.Tooltip("minutes:Q", format=".1f"),
+            ],
+        )
+    )
+    lines = alt.Chart(fit).mark_line(strokeDash=[4, 3]).encode(x=x, y=y, color="Accelerator:N")
+    return (dots + lines).properties(
+        height=300,
+        title=alt.Title(
+            "MLPerf Training: time to train Llama 3.1 405B against GPU count",
+            subtitle="Source: MLPerf Training v5.0 and v5.1 result logs; dashed: the log-log fit",
+        ),
     )

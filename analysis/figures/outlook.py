@@ -16,6 +16,7 @@ import polars as pl
 from great_tables import GT
 
 from analysis.figures.capability import BENCHMARK_NAMES as _FIXED_NAMES
+from analysis.figures.capability import SOURCE_NAMES
 from analysis.figures.theme import PALETTE
 
 BENCHMARK_NAMES = {
@@ -92,6 +93,37 @@ def hedonic_gt(table: pl.DataFrame) -> GT:
     if has_notes:
         gt = gt.cols_label(note="Note")
     return gt
+
+
+def window_fits_gt(table: pl.DataFrame) -> GT:
+    """`hedonic.window_fits` per one-snapshot series: each sample's factor on every price to
+    2026 beside its factor on the prices to the end of the paper's window."""
+    df = _names(table).with_columns(
+        pl.format(
+            "{} ({})",
+            pl.col("benchmark"),
+            pl.col("score_source").replace_strict(SOURCE_NAMES, default=pl.col("score_source")),
+        ).alias("series")
+    )
+    cols = ["series", "sample", "n_short", "end_short", "factor_short"]
+    cols += ["n", "end_date", "factor_per_year", "ci90_low", "ci90_high"]
+    return (
+        GT(df.select(cols), groupname_col="series", rowname_col="sample")
+        .tab_spanner("To the end of the paper's data", ["n_short", "end_short", "factor_short"])
+        .tab_spanner("To 2026", ["n", "end_date", "factor_per_year", "ci90_low", "ci90_high"])
+        .cols_label(
+            n_short="Models",
+            end_short="Last",
+            factor_short="Factor / year",
+            n="Models",
+            end_date="Last",
+            factor_per_year="Factor / year",
+            ci90_low="90% CI low",
+            ci90_high="90% CI high",
+        )
+        .fmt_number(["factor_short", "factor_per_year", "ci90_low", "ci90_high"], n_sigfig=3)
+        .sub_missing(missing_text="")
+    )
 
 
 def date_rule_gt(tables: pl.DataFrame) -> GT:

@@ -19,6 +19,8 @@ observation dated at the change.
 
 from __future__ import annotations
 
+from datetime import date
+
 import polars as pl
 
 from analysis.methods.trends import InsufficientData, bootstrap_factor_interval, fit_log_trend
@@ -235,17 +237,42 @@ def full_observations(
 ) -> pl.DataFrame:
     """(model, date, price, score) from every source: USD list prices blended at `ratio`, one price
     per model and date (first-party, else the median across providers), the model's median score."""
+    priced = priced_observations(
+        token_prices, models, ratio=ratio, include_reasoning=include_reasoning
+    )
+    return scored_observations(priced, model_scores(scores, benchmark))
+
+
+def priced_observations(
+    token_prices: pl.DataFrame,
+    models: pl.DataFrame,
+    *,
+    ratio: tuple[float, float] = (3, 1),
+    include_reasoning: bool = False,
+    through: date | None = None,
+) -> pl.DataFrame:
+    """(model_id, date, price): USD list prices blended at `ratio`, one per model and date
+    (first-party, else the median across providers), reasoning models left out unless asked;
+    with `through`, only prices dated up to that day (a scheduled future price is not yet one)."""
     from analysis.methods import prices as prices_mod
 
     blended = token_prices.filter(
         (pl.col("currency") == "USD") & (pl.col("price_kind") == "list")
     ).with_columns(prices_mod.blended_price(ratio).alias("price"))
     per_date = prices_mod.one_price_per_model_date(blended.filter(pl.col("price") > 0), "price")
-    obs = per_date.join(model_scores(scores, benchmark), on="model_id", how="inner")
+    if through is not None:
+        per_date = per_date.filter(pl.col("date") <= through)
     if not include_reasoning:
         reasoning = models.filter(pl.col("reasoning").fill_null(False))["model_id"]
-        obs = obs.filter(~pl.col("model_id").is_in(reasoning.implode()))
-    return obs.select(pl.col("model_id").alias("model"), "date", "price", "score")
+        per_date = per_date.filter(~pl.col("model_id").is_in(reasoning.implode()))
+    return per_date.select("model_id", "date", "price")
+
+
+def scored_observations(priced: pl.DataFrame, scores_by_model: pl.DataFrame) -> pl.DataFrame:
+    """(model, date, price, score): each priced observation with its model's one score."""
+    return priced.join(scores_by_model.select("model_id", "score"), on="model_id").select(
+        pl.col("model_id").alias("model"), "date", "price", "score"
+    )
 
 
 def extension_trends(
@@ -270,3 +297,108 @@ def extension_trends(
         pl.lit(f"{ratio[0]:g}:{ratio[1]:g}").alias("blend"),
         pl.lit(include_reasoning).alias("reasoning_models_included"),
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The 2026 extension: scores from one source and one snapshot per series
+# ---------------------------------------------------------------------------------------------
+# A composite index is rescaled whenever its maker re-estimates it (Artificial Analysis re-scores
+# every model when its index changes; Epoch refits the ECI with each export), so scores from two
+# snapshots are not one scale. Each series here takes every score from one snapshot.
+
+AA_SOURCE = "aa-leaderboards-oolong"
+HUB_2026_SOURCE = "epoch-benchmarking-hub-2026-04"
+# Epoch Hub exports, newest first: a series takes the newest one a release holds.
+HUB_SOURCES = (HUB_2026_SOURCE, "epoch-benchmarking-hub")
+
+
+def snapshot_scores(
+    aa_snapshots: pl.DataFrame, column: str = "intelligence_index", snapshot: date | None = None
+) -> pl.DataFrame:
+    """(model_id, score, snapshot): one Artificial Analysis snapshot (default the latest). A model
+    listed at several settings (reasoning effort) takes its highest score: its price is the same."""
+    if aa_snapshots.is_empty():
+        raise ValueError("aa_snapshots: no rows, so no snapshot to take scores from")
+    day = aa_snapshots["snapshot_date"].max() if snapshot is None else snapshot
+    rows = aa_snapshots.filter(
+        (pl.col("snapshot_date") == day)
+        & pl.col(column).is_not_null()
+        & pl.col("model_id").is_not_null()
+    )
+    if rows.is_empty():
+        raise ValueError(f"aa_snapshots: no {column} values in the snapshot of {day}")
+    return (
+        rows.group_by("model_id")
+        .agg(pl.col(column).max().alias("score"))
+        .with_columns(pl.lit(day).alias("snapshot"))
+        .sort("model_id")
+    )
+
+
+def row_sources(frame: pl.DataFrame) -> pl.Expr:
+    """Every source behind each row, as a list: `source_ids` in curated releases; before them
+    (or where it is empty) the row's one `source_id`."""
+    ids = (
+        pl.coalesce("source_ids", "source_id")
+        if "source_ids" in frame.columns
+        else pl.col("source_id")
+    )
+    return ids.str.split(";").list.eval(pl.element().str.strip_chars())
+
+
+def export_scores(scores: pl.DataFrame, benchmark: str, source_id: str) -> pl.DataFrame:
+    """(model_id, score): every score one export gives on `benchmark` (rows whose `source_ids`
+    include it: a curated row the export shares with an older one names both); a model with
+    several rows in the export takes its highest."""
+    in_export = row_sources(scores)
+    rows = scores.filter((pl.col("benchmark") == benchmark) & in_export.list.contains(source_id))
+    if rows.is_empty():
+        raise ValueError(f"benchmark_scores: no {benchmark} rows from source {source_id!r}")
+    return rows.group_by("model_id").agg(pl.col("score").max()).sort("model_id")
+
+
+WINDOW_SCHEMA = {
+    "benchmark": pl.String,
+    "threshold_model": pl.String,
+    "threshold_score": pl.Float64,
+    "n_short": pl.Int64,
+    "end_short": pl.Date,
+    "factor_short": pl.Float64,
+    "n_full": pl.Int64,
+    "end_full": pl.Date,
+    "factor_full": pl.Float64,
+}
+
+
+def window_comparison(obs: pl.DataFrame, benchmark: str, cutoff: date) -> pl.DataFrame:
+    """Each threshold's trend on prices dated up to `cutoff` beside its trend on all of them:
+    the same observations, so the difference is what the later prices add. Thresholds are those
+    of the short window (a model must have set them by `cutoff`); only thresholds with enough
+    points in both windows are kept."""
+    short = trends(obs.filter(pl.col("date") <= cutoff), benchmark)
+    rows = []
+    for t in short.iter_rows(named=True):
+        full = trend(obs, benchmark, t["threshold_model"], t["threshold_score"])
+        rows.append(
+            {
+                "benchmark": benchmark,
+                "threshold_model": t["threshold_model"],
+                "threshold_score": t["threshold_score"],
+                "n_short": t["n"],
+                "end_short": t["end_date"],
+                "factor_short": t["factor_per_year"],
+                "n_full": full["n"],
+                "end_full": full["end_date"],
+                "factor_full": full["factor_per_year"],
+            }
+        )
+    return pl.DataFrame(rows, schema=WINDOW_SCHEMA) if rows else pl.DataFrame(schema=WINDOW_SCHEMA)
+
+
+def cheapest_reaching(obs: pl.DataFrame, threshold: float, by: date) -> dict:
+    """The cheapest observation scoring at least `threshold` dated up to `by` (the staircase's
+    level on that day): model, date, price, score."""
+    reached = obs.filter((pl.col("score") >= threshold) & (pl.col("date") <= by))
+    if reached.is_empty():
+        raise InsufficientData(f"no observation scores at least {threshold:g} by {by}")
+    return reached.sort("price", "date", "model").row(0, named=True)

@@ -30,6 +30,7 @@ import statsmodels.api as sm
 import statsmodels.formula.api as smf
 
 from analysis.data.gpus import gpu_family
+from analysis.methods.claims import claim_row
 from analysis.methods.trends import (
     DAYS_PER_YEAR,
     InsufficientData,
@@ -856,14 +857,6 @@ def one_row(frame: pl.DataFrame, what: str, *predicates: pl.Expr) -> dict:
     rows = frame.filter(*predicates) if predicates else frame
     if rows.height == 0:
         raise LookupError(f"no row for {what}")
-    return rows.row(0, named=True)
-
-
-def claim_row(claims: pl.DataFrame, claim_id: str) -> dict:
-    """One row of the claims table as a dict; raises naming the id if it is absent."""
-    rows = claims.filter(pl.col("claim_id") == claim_id)
-    if rows.height == 0:
-        raise LookupError(f"claims table has no claim_id {claim_id!r}")
     return rows.row(0, named=True)
 
 

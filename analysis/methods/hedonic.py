@@ -64,6 +64,10 @@ SCORE_SOURCES = [
     "epoch-llm-price-trends",
     "lmarena-catalog",
 ]
+# Indexes whose maker rescales every model when it revises the index (Artificial Analysis
+# re-scores on each index version; Epoch refits the ECI with each export): scores from two
+# sources or snapshots of one are not one scale, so a fit takes them from one.
+SNAPSHOT_SCALED = {"aa-intelligence-index", "aa-coding-index", "aa-agentic-index", "eci"}
 RESULT_COLUMNS = [
     "benchmark",
     "sample",
@@ -95,15 +99,20 @@ def days_since_origin(col: str = "date") -> pl.Expr:
 
 
 def model_scores(benchmark_scores: pl.DataFrame, benchmark: str) -> pl.DataFrame:
-    """One score per model on `benchmark`: (model_id, score, score_source)."""
+    """One score per model on `benchmark`: (model_id, score, score_source). On an index whose
+    scale is set per snapshot (`SNAPSHOT_SCALED`), every score comes from one source: the first
+    of `SCORE_SOURCES` (else of the others, by name) that scores the benchmark."""
     rank = pl.col("source_id").replace_strict(
         {s: i for i, s in enumerate(SCORE_SOURCES)},
         default=len(SCORE_SOURCES),
         return_dtype=pl.Int64,
     )
+    rows = benchmark_scores.filter(pl.col("benchmark") == benchmark)
+    if benchmark in SNAPSHOT_SCALED and not rows.is_empty():
+        first = rows.sort([rank, "source_id"])["source_id"][0]
+        rows = rows.filter(pl.col("source_id") == first)
     return (
-        benchmark_scores.filter(pl.col("benchmark") == benchmark)
-        .sort([rank, "source_id", "model_id", "score"], descending=[False, False, False, True])
+        rows.sort([rank, "source_id", "model_id", "score"], descending=[False, False, False, True])
         .group_by("model_id", maintain_order=True)
         .first()
         .select("model_id", "score", pl.col("source_id").alias("score_source"))
@@ -139,8 +148,26 @@ def observations(
 ) -> pl.DataFrame:
     """One row per priced and scored model: model_id, date, price, score, open_weights, and
     where each came from (price_date, release_date, selection, score_source)."""
+    return observations_from_scores(
+        token_prices, model_scores(benchmark_scores, benchmark), models, date_from=date_from
+    )
+
+
+def observations_from_scores(
+    token_prices: pl.DataFrame,
+    scores_by_model: pl.DataFrame,
+    models: pl.DataFrame,
+    *,
+    date_from: str = "latest",
+) -> pl.DataFrame:
+    """`observations` with the scores given: one per model (model_id, score, and score_source
+    where known), e.g. one snapshot of a leaderboard."""
     if date_from not in DATE_RULES:
         raise ValueError(f"date_from must be one of {DATE_RULES}, got {date_from!r}")
+    if "score_source" not in scores_by_model.columns:
+        scores_by_model = scores_by_model.with_columns(
+            pl.lit(None, pl.String).alias("score_source")
+        )
     dated = {
         "latest": pl.max_horizontal("release_date", "price_date"),
         "release": pl.coalesce("release_date", "price_date"),
@@ -148,7 +175,9 @@ def observations(
     }[date_from]
     return (
         first_prices(token_prices)
-        .join(model_scores(benchmark_scores, benchmark), on="model_id", how="inner")
+        .join(
+            scores_by_model.select("model_id", "score", "score_source"), on="model_id", how="inner"
+        )
         .join(models.select("model_id", "release_date", "open_weights"), on="model_id", how="left")
         .with_columns(dated.alias("date"))
         .select(
@@ -376,3 +405,52 @@ def cheapest_reaching(obs: pl.DataFrame, score: float, by: date) -> dict:
         raise InsufficientData(f"no observation scores at least {score:g} by {by}")
     # Ties go to the earlier date, then to the first in input order.
     return reached.sort("price", "date", maintain_order=True).row(0, named=True)
+
+
+WINDOW_SCHEMA = {
+    "benchmark": pl.String,
+    "score_source": pl.String,
+    "sample": pl.String,
+    "n": pl.Int64,
+    "start_date": pl.Date,
+    "end_date": pl.Date,
+    "factor_per_year": pl.Float64,
+    "ci90_low": pl.Float64,
+    "ci90_high": pl.Float64,
+    "n_short": pl.Int64,
+    "end_short": pl.Date,
+    "factor_short": pl.Float64,
+    "ci90_low_short": pl.Float64,
+    "ci90_high_short": pl.Float64,
+}
+
+
+def window_fits(
+    obs: pl.DataFrame,
+    benchmark: str,
+    score_source: str,
+    cutoff: date,
+    samples: tuple[str, ...] = ("frontier", "all"),
+) -> pl.DataFrame:
+    """Each sample's fit on every observation beside its fit on those dated up to `cutoff` (the
+    sample drawn again from the shorter window: the frontier is defined in time). A fit with too
+    few models keeps its n and has no estimate."""
+    rows = []
+    for name in samples:
+        row = {"benchmark": benchmark, "score_source": score_source, "sample": name}
+        for suffix, pool in (("", obs), ("_short", obs.filter(pl.col("date") <= cutoff))):
+            s = sample(pool, name)
+            row["n" + suffix] = s.height
+            try:
+                f = fit_hedonic(s, benchmark, name)
+            except InsufficientData:
+                continue
+            factor = "factor_per_year" if suffix == "" else "factor_short"
+            row[factor] = f["factor_per_year"]
+            row["ci90_low" + suffix], row["ci90_high" + suffix] = f["ci90_low"], f["ci90_high"]
+            if suffix:
+                row["end_short"] = f["end_date"]
+            else:
+                row["start_date"], row["end_date"] = f["start_date"], f["end_date"]
+        rows.append(row)
+    return pl.DataFrame(rows, schema=WINDOW_SCHEMA)

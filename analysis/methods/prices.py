@@ -224,18 +224,25 @@ def price_in_force(token_prices: pl.DataFrame, on: date) -> pl.DataFrame:
     context tier, quantisation, offer words, region, currency).
 
     Curated releases state spells: in force from `valid_from` through `valid_to` (the last day,
-    or open-ended when empty); stale copies have no spell and are never in force. Earlier
-    releases have no spells: there, an offer's price on `on` is its latest observation on or
-    before `on` (as `price_on` reads it).
+    or open-ended when empty); stale copies have no spell and are never in force. A version
+    cut from a release never rewrites its rows, so a price that changed after it adds a spell
+    while the release's spell stays open: an open spell ends the day before the next spell of
+    its offer begins. Earlier releases have no spells: there, an offer's price on `on` is its
+    latest observation on or before `on` (as `price_on` reads it).
     """
     key = [c for c in OFFER_KEY if c in token_prices.columns]
     has_spells = (
         "valid_from" in token_prices.columns and token_prices["valid_from"].is_not_null().any()
     )
     if has_spells:
+        started = pl.col("valid_from") <= on
+        latest = pl.col("valid_from").filter(started).max().over(key)  # nulls form one group
+        closed = pl.col("valid_to").is_not_null()
         return token_prices.filter(
-            (pl.col("valid_from") <= on)
-            & (pl.col("valid_to").is_null() | (pl.col("valid_to") >= on))
+            started
+            & pl.when(closed)
+            .then(pl.col("valid_to") >= on)
+            .otherwise(pl.col("valid_from") == latest)
         )
     before = token_prices.filter(pl.col("date") <= on)
     latest = pl.col("date") == pl.col("date").max().over(key)  # nulls form one group

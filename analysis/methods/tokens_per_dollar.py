@@ -651,3 +651,74 @@ def ladder_long(
         .filter(pl.col("usd_per_mtok").is_not_null())
         .with_columns(pl.col("rung").replace(rungs))
     )
+
+
+# ---------------------------------------------------------------- one submitter, round on round
+
+
+def submitter_gain(
+    per_accelerator: pl.DataFrame, *, submitter: str, to_round: str, from_round: str
+) -> pl.DataFrame:
+    """A submitter's results in `to_round` against `from_round` on the same accelerator,
+    benchmark and scenario (closed division, per accelerator, from `mlperf_per_accelerator`):
+    the submitter's best `to_tokens_per_s` per accelerator, benchmark and scenario, the best
+    result of any submitter in `from_round` (`from_tokens_per_s`, `ratio`) and the
+    submitter's own there (`own_from_tokens_per_s`, `own_ratio`; null where it has none).
+    Results with no `from_round` counterpart are dropped: there is nothing to compare."""
+    key = ["accelerator", "base_model", "scenario"]
+    best = pl.col("tokens_per_s_per_accelerator").max()
+    to = (
+        per_accelerator.filter(pl.col("round") == to_round, pl.col("submitter") == submitter)
+        .group_by(key)
+        .agg(best.alias("to_tokens_per_s"), pl.col("system").first().alias("to_system"))
+    )
+    earlier = per_accelerator.filter(pl.col("round") == from_round)
+    any_from = earlier.group_by(key).agg(best.alias("from_tokens_per_s"))
+    own_from = (
+        earlier.filter(pl.col("submitter") == submitter)
+        .group_by(key)
+        .agg(best.alias("own_from_tokens_per_s"))
+    )
+    return (
+        to.join(any_from, on=key)
+        .join(own_from, on=key, how="left")
+        .with_columns(
+            (pl.col("to_tokens_per_s") / pl.col("from_tokens_per_s")).alias("ratio"),
+            (pl.col("to_tokens_per_s") / pl.col("own_from_tokens_per_s")).alias("own_ratio"),
+            pl.lit(submitter).alias("submitter"),
+            pl.lit(from_round).alias("from_round"),
+            pl.lit(to_round).alias("to_round"),
+        )
+        .sort(key)
+    )
+
+
+def accelerator_vendor(accelerator: str) -> str:
+    """The maker of an accelerator id: `mi*` AMD, `arc-*`/`gaudi*` Intel, `tpu*` Google,
+    everything else (H100, B200, GB300, L40S, RTX ...) NVIDIA, as the MLPerf rounds held run."""
+    if accelerator.startswith("mi"):
+        return "AMD"
+    if accelerator.startswith(("arc", "gaudi")):
+        return "Intel"
+    if accelerator.startswith("tpu"):
+        return "Google"
+    return "NVIDIA"
+
+
+def vendors_by_submitter(results: pl.DataFrame) -> pl.DataFrame:
+    """Per round and submitter: systems, accelerator vendors (`accelerator_vendor`, sorted) and
+    `n_vendors`; closed and open divisions alike (`mlperf_results` rows)."""
+    return (
+        results.with_columns(
+            pl.col("accelerator")
+            .map_elements(accelerator_vendor, return_dtype=pl.String)
+            .alias("vendor")
+        )
+        .group_by("round", "date", "submitter")
+        .agg(
+            pl.col("system").n_unique().alias("n_systems"),
+            pl.col("vendor").unique().sort().alias("vendors"),
+        )
+        .with_columns(pl.col("vendors").list.len().alias("n_vendors"))
+        .sort("date", "submitter")
+    )

@@ -16,11 +16,11 @@ the raw sources folder, and where it is absent they carry no reproduced value an
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 
 import polars as pl
 
+from analysis.data import reads
 from analysis.data import release as data
 from analysis.data.errors import DataError
 from analysis.data.importers import gundlach_benchmarks
@@ -94,7 +94,9 @@ def _tables(version: str) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
 
 def gundlach_rows(sources_dir: Path | None = None) -> pl.DataFrame:
     """The authors' per-benchmark rows, from the raw sources (they are in no released version)."""
-    return gundlach_benchmarks.read(sources_dir or SHARED_SOURCES)
+    sources_dir = sources_dir or SHARED_SOURCES
+    reads.record_folder(sources_dir / gundlach_benchmarks.FOLDER)  # an input of the page too
+    return gundlach_benchmarks.read(sources_dir)
 
 
 def gundlach_reproduction(sources_dir: Path | None = None) -> pl.DataFrame:
@@ -152,7 +154,8 @@ def epoch_rows(token_prices, scores, models) -> list[dict]:
 
 
 def a16z_rows(token_prices, scores, version: str) -> list[dict]:
-    series = llmflation.monthly_minimum(token_prices, scores, through=date.fromisoformat(version))
+    through = results.version_date(version)
+    series = llmflation.monthly_minimum(token_prices, scores, through=through)
     fit = llmflation.a16z_fit(series, window="a16z window")
     cmd, who, key = (
         "python -m analysis reproduce a16z",

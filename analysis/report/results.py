@@ -28,8 +28,8 @@ def version_date(name: str) -> date:
 
 
 def release_date(v: str | None = None) -> date:
-    """The date of a release (None: the current one)."""
-    return version_date(version(v))
+    """The date of a release (None: the current one), recorded as read (data.release_date)."""
+    return data.release_date(version(v))
 
 
 # Tables whose rows carry anomaly flags (curated releases): analyses drop flagged rows by default.
@@ -178,10 +178,7 @@ def removed_text(names: tuple[str, ...], v: str | None = None) -> str:
             parts.append(f"{name.replace('_', ' ')}: {rules}")
     if parts:
         return "; ".join(parts)
-    declared = {
-        r["name"]: {f["name"] for f in r["schema"]["fields"]}
-        for r in data.datapackage(version(v))["resources"]
-    }
-    if not any(prices.FLAGS in declared.get(name, set()) for name in names):
+    present = set(data.tables(version(v)))
+    if not any(prices.FLAGS in data.fields(name, version(v)) for name in names if name in present):
         return "none, because this release has no anomaly flags"
     return "none"

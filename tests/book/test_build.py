@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -214,19 +213,10 @@ def test_quarto_on_path_is_used_and_its_exit_code_returned(tmp_path):
     assert not (root / "_preview").exists()
 
 
-def test_quarto_gets_the_running_python_and_fresh_results_for_new_data(tmp_path):
-    """Quarto runs chapters with this Python, and frozen results of another data version go."""
+def test_quarto_gets_the_running_python(tmp_path):
+    """Quarto runs chapters with this Python. (Which frozen results go before it renders:
+    tests/book/test_deps.py.)"""
     root = write_project(tmp_path / "book")
-    data_dir = root / "data"
-    data_dir.mkdir(exist_ok=True)
-    (data_dir / "versions.json").write_text(
-        '{"releases": [{"version": "2026-02-01", "released": "2026-02-01", '
-        '"datapackage_sha256": "x", "description": "fixture"}]}'
-    )
-    frozen = root / "_freeze" / "chapters" / "old-result.json"
-    frozen.parent.mkdir(parents=True)
-    frozen.write_text("{}")
-    (root / "_freeze" / ".data-version").write_text("2026-01-01\n")
     fake_bin = tmp_path / "bin"
     fake_bin.mkdir()
     seen = tmp_path / "quarto-python.txt"
@@ -241,13 +231,6 @@ def test_quarto_gets_the_running_python_and_fresh_results_for_new_data(tmp_path)
             os.environ["QUARTO_PYTHON"] = env_python
     assert done.returncode == 0, done.stderr
     assert seen.read_text().strip() == sys.executable
-    assert not frozen.exists()
-    assert (root / "_freeze" / ".data-version").read_text().strip() == "2026-02-01"
-    # Same data version again: frozen results stay.
-    frozen.parent.mkdir(parents=True, exist_ok=True)
-    frozen.write_text("{}")
-    assert run_build(root, [fake_bin, Path("/usr/bin"), Path("/bin")]).returncode == 0
-    assert frozen.exists()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -305,37 +288,6 @@ def test_quarto_render_gets_the_figure_kit_folder(tmp_path):
     quarto.chmod(0o755)
     assert run_build(root, [fake_bin, Path("/usr/bin"), Path("/bin")]).returncode == 0
     assert seen.read_text().strip() == str(root / book.KIT_DIR)
-
-
-def test_frozen_results_and_the_figure_kit_go_together(tmp_path):
-    """Frozen chapters do not run, so they write no figures: the kit and _freeze/ stay in step."""
-    root = write_project(tmp_path / "book")
-    (root / "data").mkdir()
-    (root / "data" / "versions.json").write_text(
-        '{"releases": [{"version": "2026-02-01", "released": "2026-02-01", '
-        '"datapackage_sha256": "x", "description": "fixture"}]}'
-    )
-    frozen = root / "_freeze" / "chapters" / "result.json"
-    figure = root / book.KIT_DIR / "prices" / "trend.png"
-
-    def freeze_and_kit(version: str, kit: bool) -> None:
-        frozen.parent.mkdir(parents=True, exist_ok=True)
-        frozen.write_text("{}")
-        (root / "_freeze" / ".data-version").write_text(version + "\n")
-        if kit:
-            figure.parent.mkdir(parents=True, exist_ok=True)
-            figure.write_bytes(b"png")
-
-    freeze_and_kit("2026-02-01", kit=True)
-    assert book.refresh_freeze(root) is False
-    assert frozen.exists() and figure.exists()  # same data, kit present: both kept
-    freeze_and_kit("2026-01-01", kit=True)
-    assert book.refresh_freeze(root) is True
-    assert not frozen.exists() and not figure.exists()  # new data: both go
-    shutil.rmtree(root / book.KIT_DIR)
-    freeze_and_kit("2026-02-01", kit=False)
-    assert book.refresh_freeze(root) is True  # no kit: every chapter must run again
-    assert not frozen.exists() and (root / book.KIT_DIR).is_dir()
 
 
 def test_the_preview_writes_maths_as_mathml():

@@ -92,8 +92,9 @@ def test_figures_and_tables_are_numbered_per_chapter(tmp_path):
     assert floats["fig-prices-b"].page == "chapters/prices.html"
 
 
-def test_the_books_first_fixed_capability_figure_is_figure_3_1():
-    """What a real Quarto render of the book printed (the data chapter is 1, token prices 2)."""
+def test_the_books_first_fixed_capability_figure_is_figure_4_1():
+    """What a real Quarto render of the book printed (the data chapter is 1, token prices 2),
+    with the price-war chapter (3) since inserted before fixed capability."""
     floats = numbering.floats(ROOT)
-    assert floats["fig-fixed-capability-gpqa"].name == "Figure 3.1"
+    assert floats["fig-fixed-capability-gpqa"].name == "Figure 4.1"
     assert floats["tbl-index-estimates"].name == "Table 1"

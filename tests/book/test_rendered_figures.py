@@ -129,14 +129,16 @@ def test_every_kit_image_carries_its_source_line(kit):
 
 def test_citations_name_the_figure_as_the_book_numbers_it(kit, preview_site):
     by_label = {record["label"]: record for record in kit}
-    # The book's order (_quarto.yml): data 1, token prices 2, fixed capability 3, quality-
-    # adjusted 4, GPU-hour prices 5, tokens per dollar 6; the summary and parts unnumbered.
+    # The book's order (_quarto.yml): data 1, token prices 2, price war 3, fixed capability 4,
+    # quality-adjusted 5, GPU-hour prices 6, tokens per dollar 7; the summary and parts
+    # unnumbered.
     expected = {
         "fig-data-token-coverage": "1.1",
         "fig-token-prices-history": "2.1",
-        "fig-fixed-capability-gpqa": "3.1",
-        "fig-fixed-capability-a16z": "3.2",
-        "fig-tokens-per-dollar-throughput": "6.1",
+        "fig-price-war-cuts": "3.1",
+        "fig-fixed-capability-gpqa": "4.1",
+        "fig-fixed-capability-a16z": "4.2",
+        "fig-tokens-per-dollar-throughput": "7.1",
     }
     for label, number in expected.items():
         record = by_label[label]

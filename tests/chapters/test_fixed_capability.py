@@ -9,6 +9,7 @@ quote is printed, the setup cell is a few lines, and a few quotes read as the pa
 from __future__ import annotations
 
 import itertools
+from datetime import date
 
 import numpy as np
 import polars as pl
@@ -184,13 +185,14 @@ def test_sensitivity_base_variant_is_the_full_data_trend(c):
     assert c.q.sens_range.value == (min(fitted), max(fitted))
 
 
-def test_claim_is_checked_against_every_full_data_interval(c):
+def test_claim_is_checked_against_every_one_snapshot_interval(c):
     claims = results.table("claims")
     claim = claims.filter(pl.col("claim_id") == chapter.CLAIM_ID).row(0, named=True)
     assert c.q.claimed.value == claim["value"] and f"{claim['value']:g}x" in claim["claim"]
     assert c.q.claim_text.text == claim["claim"]
     inside = sum(
-        r["ci90_low"] <= claim["value"] <= r["ci90_high"] for r in c.extension.iter_rows(named=True)
+        r["ci90_low"] <= claim["value"] <= r["ci90_high"]
+        for r in c.extension_2026.iter_rows(named=True)
     )
     assert c.q.n_contain.value == inside
 
@@ -218,3 +220,142 @@ def test_model_names_reach_the_prose_escaped():
     q = chapter.compute(PINNED).q
     assert q.a16z_first_model.text == "GPT-3 175B (davinci)"
     assert q.a16z_first_model._repr_markdown_() == r"GPT-3 175B \(davinci\)"
+
+
+# --- the 2026 extension: one score snapshot per series -----------------------------------------
+
+
+def _export_scores_by_hand(scores: pl.DataFrame, benchmark: str, source: str) -> dict:
+    """model_id -> highest score among the rows whose sources include `source`."""
+    out: dict = {}
+    for r in scores.filter(pl.col("benchmark") == benchmark).iter_rows(named=True):
+        ids = (r["source_ids"] or r["source_id"]).split(";")
+        if source in ids:
+            out[r["model_id"]] = max(out.get(r["model_id"], float("-inf")), r["score"])
+    return out
+
+
+def test_one_snapshot_series_take_every_score_from_one_snapshot(c, tables):
+    _, scores, _ = tables
+    assert set(c.series_2026) == {
+        ("aa-intelligence-index", fc.AA_SOURCE),
+        ("eci", fc.HUB_2026_SOURCE),
+        ("gpqa-diamond", fc.HUB_2026_SOURCE),
+    }
+    # The AA series: the latest snapshot's index, each model's highest setting.
+    aa = results.table("aa_snapshots")
+    latest = aa.filter(pl.col("snapshot_date") == aa["snapshot_date"].max())
+    by_hand = {}
+    for r in latest.iter_rows(named=True):
+        if r["intelligence_index"] is not None:
+            by_hand[r["model_id"]] = max(by_hand.get(r["model_id"], -1.0), r["intelligence_index"])
+    obs = c.series_2026[("aa-intelligence-index", fc.AA_SOURCE)]
+    for r in obs.unique("model").iter_rows(named=True):
+        assert r["score"] == by_hand[r["model"]]
+    hub = _export_scores_by_hand(scores, "gpqa-diamond", fc.HUB_2026_SOURCE)
+    obs = c.series_2026[("gpqa-diamond", fc.HUB_2026_SOURCE)]
+    for r in obs.unique("model").iter_rows(named=True):
+        assert r["score"] == hub[r["model"]]
+    # No price after the release date enters (a scheduled future price is not yet a price).
+    for obs in c.series_2026.values():
+        assert obs["date"].max() <= results.release_date()
+
+
+def test_2026_trends_are_the_method_on_each_series(c):
+    for (benchmark, source), obs in c.series_2026.items():
+        direct = fc.trends(obs, benchmark)
+        mine = c.extension_2026.filter(pl.col("score_source") == source).filter(
+            pl.col("benchmark") == benchmark
+        )
+        assert mine["factor_per_year"].to_list() == pytest.approx(
+            direct["factor_per_year"].to_list(), rel=1e-12
+        )
+    f = c.extension_2026["factor_per_year"].to_numpy()
+    assert c.q.n_2026.value == len(f)
+    assert c.q.ext26_median.value == pytest.approx(np.median(f))
+    assert c.q.ext26_iqr.value == pytest.approx(tuple(np.quantile(f, [0.25, 0.75])))
+
+
+def test_epoch_table_is_untouched_by_the_new_sources(c):
+    """The reproduction of Epoch's table reads Epoch's rows only: the same on the release before
+    the new sources and on this one."""
+    before = results.epoch("2026-12-01", bootstrap=True)
+    assert c.epoch.select(fc.RESULT_COLUMNS).equals(before.select(fc.RESULT_COLUMNS))
+
+
+def test_window_comparison_cuts_the_same_observations_at_epoch_s_last_price_date(c, tables):
+    token_prices = tables[0]
+    cutoff = token_prices.filter(pl.col("source_id") == fc.EPOCH_SOURCE)["date"].max()
+    assert c.q.cutoff.value == cutoff
+    w = c.window_2026
+    assert (w["end_short"] <= cutoff).all() and (w["n_full"] >= w["n_short"]).all()
+    row = w.filter(
+        (pl.col("benchmark") == "gpqa-diamond") & (pl.col("threshold_model") == chapter.GPT4)
+    ).row(0, named=True)
+    obs = c.series_2026[("gpqa-diamond", fc.HUB_2026_SOURCE)]
+    short = fc.trend(
+        obs.filter(pl.col("date") <= cutoff), "gpqa-diamond", "x", row["threshold_score"]
+    )
+    assert row["factor_short"] == pytest.approx(short["factor_per_year"], rel=1e-12)
+    assert c.q.n_slower.value == (w["factor_full"] < w["factor_short"]).sum()
+    assert c.q.window_short_median.value == pytest.approx(w["factor_short"].median())
+
+
+def test_claim_evidence_gives_each_assigned_claim_from_the_release_rows(c, tables):
+    from analysis.methods.claims import Evidence
+
+    ev = chapter.claim_evidence()
+    assert (
+        set(ev)
+        == set(chapter.CLAIM_IDS)
+        == {
+            "epoch-fixed-capability-decline",
+            "gpt-4-equivalent-price-2022",
+            "gpt-4-equivalent-price-now",
+        }
+    )
+    assert all(
+        isinstance(e, Evidence) and e.section.startswith("chapters/fixed-capability.qmd#sec-")
+        for e in ev.values()
+    )
+    # The decline: median and middle half of the one-snapshot trends.
+    f = np.sort(c.extension_2026["factor_per_year"].to_numpy())
+    d = ev["epoch-fixed-capability-decline"]
+    assert d.value == pytest.approx(np.median(f))
+    assert (d.low, d.high) == pytest.approx(tuple(np.quantile(f, [0.25, 0.75])))
+    assert d.n == len(f)
+    # GPT-4-level prices, by hand from the GPQA Diamond series: GPT-4's own score is the level.
+    obs = c.series_2026[("gpqa-diamond", fc.HUB_2026_SOURCE)]
+    level = obs.filter(pl.col("model") == chapter.GPT4)["score"].unique().item()
+    at_level = obs.filter(pl.col("score") >= level)
+    first_day = at_level["date"].min()
+    first = at_level.filter(pl.col("date") == first_day)["price"].min()
+    claim_now = results.table("claims").filter(pl.col("claim_id") == "gpt-4-equivalent-price-now")
+    by = min(claim_now["claim_date"].item(), results.release_date())
+    cheapest = at_level.filter(pl.col("date") <= by)["price"].min()
+    assert ev["gpt-4-equivalent-price-2022"].value == first
+    # GPT-4 itself at launch, 3:1 blend of $30 in and $60 out (OpenAI's March 2023 price).
+    assert first == pytest.approx((3 * 30 + 60) / 4)
+    assert first_day > date(2022, 12, 31)
+    assert ev["gpt-4-equivalent-price-now"].value == cheapest
+    assert ev["gpt-4-equivalent-price-now"].low <= cheapest <= ev["gpt-4-equivalent-price-now"].high
+
+
+@pytest.mark.parametrize(
+    ("value", "claimed", "phrase"),
+    [
+        (45.9, 13.0, "well above it"),
+        (15.0, 13.0, "above it"),
+        (13.5, 13.0, "close to it"),
+        (8.0, 13.0, "below it"),
+        (0.058, 0.40, "6.90 times below it"),
+    ],
+)
+def test_against_places_a_value_against_the_claim(value, claimed, phrase):
+    assert chapter.against(value, claimed) == phrase
+
+
+def test_window_reading_follows_the_count_of_slower_trends():
+    assert chapter.window_reading(14, 15).startswith("the steep rates of Epoch's window do not")
+    assert chapter.window_reading(0, 15) == "the later prices steepen every one of those trends"
+    assert chapter.window_reading(5, 15) == "the later prices slow some trends and steepen others"

@@ -15,6 +15,7 @@ import pytest
 from analysis.chapters import gpu_hour_prices as gh
 from analysis.data import release as data
 from analysis.methods import gpu_prices, prices
+from analysis.methods.claims import claim_row
 from analysis.report import estimates
 from analysis.report.quote import Estimate, Quote
 
@@ -360,7 +361,7 @@ def test_quotes_equal_what_gpu_prices_returns(chapter, tables):
 def test_claim_quotes_and_findings_follow_the_claims_table(chapter, tables):
     prices, claims = tables["gpu_hour_prices"], tables["claims"]
     q = chapter.q
-    settled_claim = gpu_prices.claim_row(claims, gh.SETTLED_CLAIM)
+    settled_claim = claim_row(claims, gh.SETTLED_CLAIM)
     series = gpu_prices.monthly_median_across_providers(prices, pricing="on-demand").filter(
         pl.col("gpu_group") == "h100"
     )
@@ -391,7 +392,7 @@ def test_claim_quotes_and_findings_follow_the_claims_table(chapter, tables):
         .filter(pl.col("gpu_group") == "b200")
         .sort("month")["usd_per_gpu_hour"][-1]
     )
-    advantage = gpu_prices.claim_row(claims, gh.TPU_CLAIM)["value"] / 100
+    advantage = claim_row(claims, gh.TPU_CLAIM)["value"] / 100
     edge = gpu_prices.price_for_advantage(tables["gpu_specs"], "tpu-v7", "b200", b200, advantage)
     assert (
         f"at or below ${edge['max_challenger_usd_per_hour']:.2f} per chip-hour"
@@ -440,3 +441,34 @@ def test_the_page_prints_quotes_in_the_house_formats(chapter):
     assert q["n_rows"].text == f"{q['n_rows'].value:,}"
     # Markdown metacharacters from the data reach the page escaped.
     assert q["h100_peak_usd"]._repr_markdown_().startswith("\\$")
+
+
+def test_claim_evidence_gives_the_two_h100_claims_from_the_series(chapter, tables):
+    """The evidence by hand from the monthly median across providers: the drawdown is the last
+    month against the highest (a magnitude, in percent as the claims table states it), the
+    settled level the median, lowest and highest month over the year to the claim."""
+    evidence = gh.claim_evidence()
+    assert set(evidence) == {"h100-cloud-price-drawdown", "h100-cloud-price-settled"}
+    claims = tables["claims"]
+    units = dict(claims.select("claim_id", "unit").iter_rows())
+    assert units["h100-cloud-price-drawdown"] == "percent"
+    assert units["h100-cloud-price-settled"] == "USD per GPU-hour"
+    series = (
+        gpu_prices.monthly_median_across_providers(tables["gpu_hour_prices"], pricing="on-demand")
+        .filter(pl.col("gpu_group") == "h100")
+        .sort("month")
+    )
+    values = series["usd_per_gpu_hour"].to_list()
+    drawdown = evidence["h100-cloud-price-drawdown"]
+    assert drawdown.value == pytest.approx((1 - values[-1] / max(values)) * 100)
+    assert drawdown.n == len(values)
+    claim_date = claims.filter(pl.col("claim_id") == "h100-cloud-price-settled")["claim_date"][0]
+    end = date(claim_date.year, claim_date.month, 1)
+    start = date(end.year - 1, end.month + 1, 1) if end.month < 12 else date(end.year, 1, 1)
+    year = series.filter(pl.col("month") >= start, pl.col("month") <= end)["usd_per_gpu_hour"]
+    settled = evidence["h100-cloud-price-settled"]
+    assert settled.n == year.len() == 12
+    assert settled.value == pytest.approx(year.median())
+    assert (settled.low, settled.high) == (pytest.approx(year.min()), pytest.approx(year.max()))
+    for e in evidence.values():
+        assert e.testable and e.section == "chapters/gpu-hour-prices.qmd#sec-gpu-hour-prices-claims"

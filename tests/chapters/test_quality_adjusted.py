@@ -290,3 +290,56 @@ def test_quotes_read_as_the_page_prints_them_on_the_pinned_release():
     # A name from the data reaches the Markdown escaped.
     assert q.threshold_name._repr_markdown_() == r"GPT-4 Turbo \(moving alias\)"
     assert q.whole_price._repr_markdown_() == r"\$0.00095"
+
+
+# --- the 2026 extension: one score snapshot per series -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("slower", "n", "falling", "start"),
+    [
+        (4, 4, True, "the quality-adjusted price keeps falling into 2026, but more slowly"),
+        (4, 4, False, "the later models slow every fit, some to no fall at all"),
+        (0, 4, True, "the later models speed every fit up"),
+        (2, 4, True, "the later models move the fits both ways"),
+    ],
+)
+def test_extension_reading_says_only_what_the_fits_show(slower, n, falling, start):
+    assert qa.extension_reading(slower, n, falling).startswith(start)
+
+
+def test_one_snapshot_all_models_fit_by_hand():
+    """The all-models fit on the latest Artificial Analysis snapshot, refitted here with
+    statsmodels from the release rows: each model's earliest 3:1 list price against its index."""
+    import numpy as np
+    import statsmodels.api as sm
+
+    c = qa.compute()
+    token_prices, scores, models = results.token_tables()
+    aa = results.table("aa_snapshots")
+    latest = aa.filter(pl.col("snapshot_date") == aa["snapshot_date"].max())
+    by_model = latest.group_by("model_id").agg(pl.col("intelligence_index").max().alias("score"))
+    priced = token_prices.filter(pl.col("date") <= results.release_date())
+    obs = hedonic.observations_from_scores(priced, by_model.drop_nulls(), models)
+    days = np.array([(d - hedonic.DAY_ZERO).days for d in obs["date"]], dtype=float)
+    p = np.clip(obs["score"].to_numpy(), 0.5, 99.5) / 100
+    X = np.column_stack([days, np.log(p / (1 - p)), np.ones(obs.height)])
+    res = sm.OLS(np.log(obs["price"].to_numpy()), X).fit(cov_type="HC3", use_t=True)
+    row = c.extension_2026.filter(
+        (pl.col("benchmark") == "aa-intelligence-index") & (pl.col("sample") == "all")
+    ).row(0, named=True)
+    assert row["n"] == obs.height
+    assert row["factor_per_year"] == pytest.approx(np.exp(-365 * res.params[0]), rel=1e-9)
+    assert c.q.aa_all_2026.value == row["factor_per_year"]
+    # The short window: the same models dated up to the last date of the paper's own scores.
+    cutoff = scores.filter(pl.col("source_id") == "gundlach-inference")["date"].max()
+    assert c.q.paper_end.value == cutoff
+    assert row["n_short"] == obs.filter(pl.col("date") <= cutoff).height
+    slower = c.extension_2026.filter(pl.col("factor_per_year") < pl.col("factor_short")).height
+    assert c.q.n_2026_slower.value == slower
+
+
+def test_the_aa_index_fits_read_one_source():
+    tp, scores, models = results.token_tables()
+    obs = hedonic.observations(tp, scores, models, "aa-intelligence-index")
+    assert obs["score_source"].unique().to_list() == ["gundlach-inference"]

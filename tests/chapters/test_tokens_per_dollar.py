@@ -14,6 +14,7 @@ import pytest
 
 from analysis.chapters import tokens_per_dollar as tc
 from analysis.data import release as data
+from analysis.data.paths import ROOT
 from analysis.methods import prices
 from analysis.methods import tokens_per_dollar as tpd
 from analysis.report import estimates
@@ -226,23 +227,24 @@ def test_break_even_quotes_take_the_latest_round_offline():
         tc.break_even_quotes(break_even, "v4.0")
 
 
-def test_claim_findings_name_the_rounds_held():
-    mlperf = pl.DataFrame({"round": ["v4.0", "v5.1", "v5.1"]})
-    shows = tc.claim_findings({"rounds": Quote("v4.0, v4.1 and v5.1")}, mlperf)
-    assert shows[tc.V6_CLAIM] == (
-        "Not in the data: MLPerf Inference rounds held are v4.0, v4.1 and v5.1; "
-        "0 results from any v6 round."
-    )
-    assert shows[tc.RL_PARAMS_CLAIM] == shows[tc.RL_GPUS_CLAIM] == tc.NO_TRAINING
-
-
 # ------------------------------------------------------------------ the released data
 
 
 @pytest.fixture(scope="module")
 def tables() -> dict[str, pl.DataFrame]:
     version = data.current_version()
-    names = ["mlperf_results", "gpu_hour_prices", "gpu_specs", "token_prices", "models", "claims"]
+    names = [
+        "mlperf_results",
+        "gpu_hour_prices",
+        "gpu_specs",
+        "token_prices",
+        "models",
+        "claims",
+        "inference_benchmarks",
+        "tco_assumptions",
+        "mlperf_training_results",
+        "mlperf_training_systems",
+    ]
     # What the analyses read: the release less the rows an anomaly rule flags (prices.clean).
     return {"version": version, **{n: prices.clean(data.load(n, version))[0] for n in names}}
 
@@ -321,8 +323,25 @@ def test_the_prose_verdicts_hold_on_the_released_data(chapter, tables):
     # ... or the words that say otherwise, chosen by the same comparison.
     assert q["be_small_min_reading"].startswith("no " if q["be_small_at_min_price"] > 1 else "an ")
     assert q["be_big_reading"].startswith("above" if q["be_big"] > 1 else "below")
-    # "the data ends at round ..., so the book cannot check it".
-    assert not tables["mlperf_results"].filter(pl.col("round").str.starts_with("v6")).height
+    # v6.0: "on the same chips, the gain is close to a doubling" (the range meets 2x +- 10%).
+    assert q["v6_gain_range"][0] <= 2.2 and q["v6_gain_range"][1] >= 1.8
+    # v6.0: "Read as a generation step, it is smaller" than the round-on-round gain.
+    assert q["v6_gen_range"][1] < q["v6_gain"]
+    # InferenceMAX: "every accelerator run has a configuration meeting" the bar; the API price
+    # is a multiple of the cheapest hardware cost; the stricter bar makes tokens dearer.
+    work = tables["inference_benchmarks"].filter(
+        pl.col("isl_tokens") == tc.WORKLOAD_ISL, pl.col("osl_tokens") == tc.WORKLOAD_OSL
+    )
+    assert q["imax_n_chosen"] == work.select("benchmark_model", "accelerator").unique().height
+    assert q["oss_api_min_over_imax"] > 1 and q["r1_api_min_over_imax"] > 1
+    assert q["oss_strict_over"] >= 1 and q["r1_strict_over"] >= 1
+    # "both on the B200 ... renting by the hour on demand is the dearest way to hold a GPU".
+    assert q["oss_od_accelerator"] == q["r1_od_accelerator"] and q["oss_od_over_tco"] > 1
+    # Training: "close to the halving of perfect scaling"; the pooled slope is "flatter".
+    assert q["train_slope_ci"][0] < -0.8 and q["train_doubling_share"] < 0.6
+    assert q["train_pooled_slope"] > q["train_slope"]
+    # Cisco: "Cisco was not the first" to submit systems of several vendors in one round.
+    assert q["cisco_n_earlier"] > 0
     # "the fastest accelerator on it" in the latest round is the one quoted.
     assert q["best_tokens"] >= q["h100_last_tokens"]
 
@@ -335,3 +354,139 @@ def test_the_page_prints_quotes_in_the_house_formats(chapter):
     assert re.fullmatch(r"\d\.\d\d", q["h100_gain"].text)
     assert q["h100_share_of_bound"].text.endswith("%")
     assert q["max_lag"].text == str(tpd.MAX_LAG_MONTHS)
+
+
+# ------------------------------------------------------------------ the digests' claims
+
+
+def _coreweave_pairs(mlperf: pl.DataFrame) -> list[float]:
+    """CoreWeave v6.0 against the best v5.1 result, same accelerator, benchmark (accuracy
+    suffix dropped, 99% row where both exist) and scenario, closed division: from the rows."""
+    closed = mlperf.filter(pl.col("division") == "closed").with_columns(
+        pl.col("benchmark_model").str.replace(r"-99(\.9)?$", "").alias("base"),
+        (pl.col("tokens_per_s") / pl.col("accelerator_count")).alias("per_acc"),
+    )
+    best: dict[tuple, float] = {}
+    for r in closed.filter(pl.col("round") == "v5.1").iter_rows(named=True):
+        k = (r["accelerator"], r["base"], r["scenario"])
+        best[k] = max(best.get(k, 0.0), r["per_acc"])
+    mine: dict[tuple, float] = {}
+    for r in closed.filter(pl.col("round") == "v6.0", pl.col("submitter") == "CoreWeave").iter_rows(
+        named=True
+    ):
+        k = (r["accelerator"], r["base"], r["scenario"])
+        mine[k] = max(mine.get(k, 0.0), r["per_acc"])
+    return [mine[k] / best[k] for k in sorted(mine) if k in best]
+
+
+def test_claim_evidence_gives_exactly_the_chapters_claims(chapter, tables):
+    evidence = tc.claim_evidence()
+    assert set(evidence) == {
+        "coreweave-mlperf-v6.0-gain",
+        "tpu-v7-perf-per-dollar",
+        "mlperf-training-v61-rl-gpus",
+        "mlperf-training-v61-rl-params",
+        "cisco-first-multivendor-mlperf",
+    }
+    claims = tables["claims"]
+    for cid, e in evidence.items():
+        assert e.claim_id == cid
+        assert e.section.startswith("chapters/tokens-per-dollar.qmd#sec-tokens-per-dollar-")
+        assert e.section.split("#")[1] in (ROOT / "chapters" / "tokens-per-dollar.qmd").read_text()
+        assert claims.filter(pl.col("claim_id") == cid).height == 1
+    for cid in (
+        "tpu-v7-perf-per-dollar",
+        "mlperf-training-v61-rl-gpus",
+        "cisco-first-multivendor-mlperf",
+    ):
+        assert not evidence[cid].testable and evidence[cid].value is None
+
+
+def test_coreweave_evidence_matches_the_release_rows(tables):
+    ratios = _coreweave_pairs(tables["mlperf_results"])
+    e = tc.claim_evidence()["coreweave-mlperf-v6.0-gain"]
+    # The claims table states the claim as a factor; the evidence is one.
+    unit = tables["claims"].filter(pl.col("claim_id") == e.claim_id)["unit"][0]
+    assert unit == "factor"
+    assert e.n == len(ratios) == 4
+    geo = 1.0
+    for r in ratios:
+        geo *= r
+    assert e.value == pytest.approx(geo ** (1 / len(ratios)))
+    assert (e.low, e.high) == (pytest.approx(min(ratios)), pytest.approx(max(ratios)))
+    # By hand from the summary: CoreWeave's 8x GB300 DeepSeek-R1 Offline, 78,564 tokens/s in
+    # v6.0 against its own 48,047 in v5.1 (the best GB300 result then): 1.635 per accelerator.
+    assert min(ratios) == pytest.approx(78564.0 / 48047.0, rel=1e-6)
+
+
+def test_cisco_evidence_counts_the_vendors_in_the_rows(chapter, tables):
+    rows = tables["mlperf_results"].filter(
+        pl.col("submitter") == "Cisco", pl.col("round") == "v6.0"
+    )
+    names = rows["source_accelerator_name"].unique().to_list()
+    assert chapter.q["cisco_n_systems"].value == rows["system"].n_unique()
+    assert {n.split()[0] for n in names} == {"NVIDIA", "AMD"}
+    assert chapter.q["cisco_vendors"].text == "AMD and NVIDIA"
+    # Dell's v4.1 systems already ran on both AMD and NVIDIA accelerators.
+    dell = tables["mlperf_results"].filter(pl.col("submitter") == "Dell", pl.col("round") == "v4.1")
+    assert any(a.startswith("mi") for a in dell["accelerator"].to_list())
+    assert chapter.q["cisco_first_submitter"].text == "Dell"
+
+
+def test_inferencemax_cost_matches_the_release_rows(chapter, tables):
+    """The cheapest gpt-oss-120b token, by hand: the 1k/1k run with the most tokens/s per GPU
+    among those giving a user at least the bar, per accelerator, at InferenceX's neocloud price,
+    over the output tokens of an hour."""
+    runs = tables["inference_benchmarks"]
+    tco = {
+        r["gpu"]: r["usd_per_gpu_hour"]
+        for r in tables["tco_assumptions"]
+        .filter(pl.col("ownership") == "neocloud")
+        .iter_rows(named=True)
+    }
+    best: dict[str, dict] = {}
+    for r in runs.iter_rows(named=True):
+        if (r["benchmark_model"], r["isl_tokens"], r["osl_tokens"]) != ("gpt-oss-120b", 1024, 1024):
+            continue
+        if r["median_tokens_per_s_per_user"] < tc.MIN_INTERACTIVITY:
+            continue
+        a = r["accelerator"]
+        if a not in best or r["tokens_per_s_per_gpu"] > best[a]["tokens_per_s_per_gpu"]:
+            best[a] = r
+    costs = {a: tco[a] / (r["output_tokens_per_s_per_gpu"] * 3600 / 1e6) for a, r in best.items()}
+    cheapest = min(costs, key=costs.get)
+    q = chapter.q
+    assert q["oss_imax_accelerator"].text == cheapest.upper()
+    assert q["oss_imax_usd"].value == pytest.approx(costs[cheapest])
+    assert q["oss_n"].value == len(costs)
+    table = chapter.inference_costs.filter(pl.col("benchmark_model") == "gpt-oss-120b")
+    for a, usd in costs.items():
+        row = table.filter(pl.col("accelerator") == a)
+        assert row["imax_usd_per_mtok_neocloud"][0] == pytest.approx(usd)
+
+
+def test_training_fit_matches_least_squares_on_the_rows(chapter, tables):
+    """The slope by numpy least squares on the release rows: median run per system, the
+    Nebius v5.1 resubmission (same runs as v5.0) once, one intercept per accelerator."""
+    import numpy as np
+
+    runs = tables["mlperf_training_results"].filter(pl.col("benchmark") == "llama31_405b")
+    systems = {}
+    for (rnd, sub, _system, acc, n), g in runs.group_by(
+        "round", "submitter", "system", "accelerator", "accelerator_count"
+    ):
+        times = tuple(sorted(g["run_minutes"].to_list()))
+        systems.setdefault((sub, acc, n, times), (rnd, float(np.median(times))))
+    accs = sorted({k[1] for k in systems})
+    x, y = [], []
+    for (_, acc, n, _), (_, minutes) in systems.items():
+        x.append([np.log10(n)] + [1.0 if acc == a else 0.0 for a in accs])
+        y.append(np.log10(minutes))
+    coef = np.linalg.lstsq(np.array(x), np.array(y), rcond=None)[0]
+    fit = chapter.training_fit
+    assert fit.n == len(systems) == 20
+    assert fit.slope == pytest.approx(coef[0], abs=1e-9)
+    assert (
+        chapter.q["train_max_gpus"].value
+        == tables["mlperf_training_systems"]["accelerator_count"].max()
+    )

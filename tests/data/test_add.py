@@ -1,9 +1,12 @@
 """`data add`: hand-entered rows with provenance become a new version, or nothing is written.
 
-Each test works on a copy of the latest committed release in a temporary data folder. The prices
-entered are real: the aimeter project's pricing page (wangyufeng0615/aimeter, docs/pricing.md at
-commit 005ad256, "Updated on 2026-09-23"): Claude Sonnet 5 $2/$10, GPT-6 Luna $0.10/$0.50,
-GPT-6 Astra $10/$50 per million input/output tokens.
+Each test works on a copy of release 2026-12-01 in a temporary data folder (a base from before
+a token_prices column was added, so the cut rewrites that table with the column empty). The
+prices entered are real: the aimeter project's pricing page (wangyufeng0615/aimeter,
+docs/pricing.md at commit 005ad256, "Updated on 2026-09-23"): Claude Sonnet 5 $2/$10 and "Claude
+Fable / Mythos 5.1" $10/$50 per million input/output tokens. No release names a Claude Mythos
+5.1 (2026-12-01.2 holds the page's table, as Claude Fable 5.1): that is the model the data does
+not know.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import json
 import shutil
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import polars as pl
@@ -24,7 +28,7 @@ from analysis.data.errors import DataError
 from analysis.data.paths import DATA_DIR, ROOT
 from analysis.data.validate import validate_folder
 
-LATEST = data.latest_version()
+LATEST = "2026-12-01"  # the base release of every test (see the module docstring)
 PAGE = (
     "https://github.com/wangyufeng0615/aimeter/blob/005ad256d0533e8b2b52305f525289b5db8ba0ec/"
     "docs/pricing.md"
@@ -70,15 +74,15 @@ def sonnet(**over) -> dict:
     return row | over
 
 
-def luna(**over) -> dict:
+def mythos(**over) -> dict:
     row = sonnet(
-        model="GPT-6 Luna",
-        provider="openai",
-        input_usd_per_mtok="0.10",
-        output_usd_per_mtok="0.50",
-        source_locator="table row GPT-6 Luna",
-        model_name="GPT-6 Luna",
-        organization="OpenAI",
+        model="Claude Mythos 5.1",
+        input_usd_per_mtok="10",
+        output_usd_per_mtok="50",
+        cached_input_usd_per_mtok="0.25",
+        source_locator="table row Claude Fable / Mythos 5.1",
+        model_name="Claude Mythos 5.1",
+        organization="Anthropic",
     )
     return row | over
 
@@ -110,9 +114,14 @@ def test_two_prices_become_a_new_version(root, tmp_path):
     assert [r.version for r in data.releases(root)] == [LATEST, expected]
     new = root / expected
     assert validate_folder(new) == []
-    for name, old in before.items():  # released rows are never rewritten: old bytes come first
+    # Released rows are never rewritten: the base's rows come first, every value unchanged (the
+    # base predates a token_prices column, so that table is rewritten with the column empty).
+    for name in before:
         if name.endswith(".csv"):
-            assert new.joinpath(name).read_bytes()[: len(old)] == old, name
+            table = name.removesuffix(".csv")
+            old_rows = data.load(table, LATEST, root)
+            new_rows = data.load(table, expected, root).head(old_rows.height)
+            assert new_rows.select(old_rows.columns).equals(old_rows), name
     tp = data.load("token_prices", expected, root)
     added = tp.tail(2)
     assert added["model_id"].to_list() == ["claude-sonnet-5", "claude-sonnet-5"]
@@ -159,38 +168,40 @@ def test_a_missing_provenance_column_is_refused(root, tmp_path):
 
 
 def test_an_unknown_model_is_refused_with_the_closest_ids(root, tmp_path):
-    file = write(tmp_path / "prices.csv", [sonnet(), luna()])
+    file = write(tmp_path / "prices.csv", [sonnet(), mythos()])
     with pytest.raises(DataError) as err:
         add.add(file, root=root)
     (p,) = err.value.problems
-    assert (p.row, p.column, p.value) == (2, "model", "GPT-6 Luna")
+    assert (p.row, p.column, p.value) == (2, "model", "Claude Mythos 5.1")
     assert "unknown model" in p.rule and "--new-model" in p.rule
-    # gpt-5.6-luna and gpt-6-sol are the released ids nearest to "gpt-6-luna".
-    assert "gpt-5.6-luna" in p.rule and "gpt-6-sol" in p.rule
+    # claude-mythos-5 is the released id nearest to "claude-mythos-5.1" (one version apart).
+    assert "claude-mythos-5" in p.rule
 
 
 def test_new_model_adds_the_model_with_its_facts(root, tmp_path):
-    astra = luna(
-        model="GPT-6 Astra",
-        input_usd_per_mtok="10",
-        output_usd_per_mtok="50",
-        model_name="GPT-6 Astra",
-        source_locator="table row GPT-6 Astra",
-    )
-    file = write(tmp_path / "prices.csv", [luna(), astra])
+    # The same model under a second name (a dashed id, as an API writes it) is one new model.
+    dashed = mythos(model="claude-mythos-5-1", date="2026-09-24")
+    file = write(tmp_path / "prices.csv", [mythos(), dashed])
     out = add.add(file, root=root, new_model=True)
-    assert out.new_models == ["gpt-6-astra", "gpt-6-luna"]
-    m = data.load("models", out.version, root).tail(2)
-    assert m["model_id"].to_list() == ["gpt-6-luna", "gpt-6-astra"]
-    assert m["name"].to_list() == ["GPT-6 Luna", "GPT-6 Astra"]
-    assert m["organization"].to_list() == ["OpenAI", "OpenAI"]
-    assert m["resolved"].all() and set(m["info_source_id"]) == set(out.new_sources)
+    assert out.new_models == ["claude-mythos-5.1"]
+    m = data.load("models", out.version, root).tail(1).row(0, named=True)
+    assert (m["model_id"], m["name"], m["organization"]) == (
+        "claude-mythos-5.1",
+        "Claude Mythos 5.1",
+        "Anthropic",
+    )
+    assert m["aliases"] == "Claude Mythos 5.1;claude-mythos-5-1"
+    assert m["resolved"] and m["info_source_id"] == out.new_sources[0]
+    # The curated columns a build gives a model: its developer, from the organisation.
+    assert (m["developer"], m["identified_by"]) == ("anthropic", "source metadata")
     tp = data.load("token_prices", out.version, root).tail(2)
-    assert tp["first_party"].to_list() == [True, True]  # OpenAI's model at OpenAI
+    assert tp["model_id"].to_list() == ["claude-mythos-5.1"] * 2
+    assert tp["first_party"].to_list() == [True, True]  # Anthropic's model at Anthropic
+    assert tp["cached_input_usd_per_mtok"].to_list() == [0.25, 0.25]
 
 
 def test_a_new_model_needs_its_name(root, tmp_path):
-    file = write(tmp_path / "prices.csv", [luna(model_name="")])
+    file = write(tmp_path / "prices.csv", [mythos(model_name="")])
     with pytest.raises(DataError) as err:
         add.add(file, root=root, new_model=True)
     (p,) = err.value.problems
@@ -285,13 +296,14 @@ def test_benchmark_scores_need_a_known_benchmark_or_the_flag(root, tmp_path):
 
 
 def test_versions_are_named_by_day_then_n(root):
-    today = cut.version_key(LATEST)[0]
-    from datetime import date
+    from datetime import date, timedelta
 
+    today, n = cut.version_key(LATEST)  # the latest release is the day's n-th
     day = date.fromisoformat(today)
-    assert cut.next_version(root, day) == f"{today}.2"
-    (root / f"{today}.2").mkdir()  # a folder without a release still takes the name
-    assert cut.next_version(root, day) == f"{today}.3"
+    assert cut.next_version(root, day) == f"{today}.{n + 1}"
+    (root / f"{today}.{n + 1}").mkdir()  # a folder without a release still takes the name
+    assert cut.next_version(root, day) == f"{today}.{n + 2}"
+    assert cut.next_version(root, day + timedelta(days=1)) == (day + timedelta(days=1)).isoformat()
     assert sorted(["2026-12-01.10", "2026-12-01.2", "2026-12-01"], key=cut.version_key) == [
         "2026-12-01",
         "2026-12-01.2",
@@ -304,12 +316,12 @@ def test_cli_prints_the_template_and_refuses_with_located_errors(root, tmp_path)
     t = subprocess.run([*run, "--template", "gpu_hour_prices"], capture_output=True, text=True)
     assert t.returncode == 0 and t.stdout == add.template("gpu_hour_prices")
     assert "accessed: required" in t.stderr
-    file = write(tmp_path / "p.csv", [luna()])
+    file = write(tmp_path / "p.csv", [mythos()])
     r = subprocess.run(
         [*run, str(file), "--data-dir", str(root)], capture_output=True, text=True, cwd=ROOT
     )
     assert r.returncode == 1
-    assert f"{file}, row 1, column 'model': value 'GPT-6 Luna': unknown model" in r.stderr
+    assert f"{file}, row 1, column 'model': value 'Claude Mythos 5.1': unknown model" in r.stderr
     ok = subprocess.run(
         [*run, str(file), "--data-dir", str(root), "--new-model"],
         capture_output=True,
@@ -318,3 +330,63 @@ def test_cli_prints_the_template_and_refuses_with_located_errors(root, tmp_path)
     )
     assert ok.returncode == 0, ok.stderr
     assert "1 token_prices rows added (1 new models, 1 new sources)" in ok.stdout
+
+
+def test_hand_entered_rows_get_the_curated_columns(root, tmp_path):
+    """Row ids, spells, sources, first party and an `observations` row, by the build's curation:
+    each hand-entered row stays its own row, in force from its date until the day before the
+    offer's next row from the same page (the last: until the page's newest reading)."""
+    alias = sonnet(model="anthropic/claude-sonnet-5", date="2026-09-24")
+    out = add.add(write(tmp_path / "prices.csv", [sonnet(), alias]), root=root)
+    tp = data.load("token_prices", out.version, root).tail(2)
+    assert tp["row_id"].str.contains(r"^tp-[0-9a-f]{12}$").all() and tp["row_id"].n_unique() == 2
+    assert tp["source_ids"].to_list() == out.new_sources * 2
+    assert tp["valid_from"].to_list() == [date(2026, 9, 23), date(2026, 9, 24)]
+    assert tp["valid_to"].to_list() == [date(2026, 9, 23), date(2026, 9, 24)]
+    assert tp["first_party"].to_list() == [True, True]  # Anthropic's model at Anthropic
+    assert tp["flags"].to_list() == [None, None]
+    links = data.load("observations", out.version, root)
+    mine = links.filter(pl.col("row_id").is_in(tp["row_id"].implode()))
+    assert mine["source_name"].to_list() == ["Claude Sonnet 5", "anthropic/claude-sonnet-5"]
+    assert mine["source_locator"].to_list() == tp["source_locator"].to_list()
+    assert links.height == data.load("observations", LATEST, root).height + 2
+
+
+def test_hand_entered_rows_are_flagged_by_the_same_rules(root, tmp_path):
+    """The anomaly rules judge a hand-entered row beside every released row: input and output
+    swapped, and a per-1K price typed as per-1M (1000x every other seller of the model)."""
+    swapped = sonnet(input_usd_per_mtok="10", output_usd_per_mtok="2")
+    # On 2026-08-05 Azure, Bedrock, Google and OpenRouter price the model too (the release).
+    per_1k = sonnet(input_usd_per_mtok="2000", output_usd_per_mtok="10000", date="2026-08-05")
+    out = add.add(write(tmp_path / "prices.csv", [swapped, per_1k]), root=root)
+    tp = data.load("token_prices", out.version, root).tail(2)
+    assert tp["flags"].to_list() == ["output_below_input", "unit_slip"]
+    pkg = json.loads((root / out.version / "datapackage.json").read_text())
+    before = json.loads((root / LATEST / "datapackage.json").read_text())
+    count = {(r["rule"], r["table"]): r["flagged"] for r in pkg["flag_rules"]}
+    old = {(r["rule"], r["table"]): r["flagged"] for r in before["flag_rules"]}
+    assert (
+        count[("output_below_input", "token_prices")]
+        == old[("output_below_input", "token_prices")] + 1
+    )
+    assert count[("unit_slip", "token_prices")] == old[("unit_slip", "token_prices")] + 1
+
+
+def test_a_hand_entered_gpu_quote_gets_its_id_and_flags(root, tmp_path):
+    """A marketplace median of one offer rests on that offer alone (thin_median): kept, flagged."""
+    row = {
+        "gpu": "NVIDIA H100 SXM",
+        "provider": "Example Market",
+        "date": "2026-11-02",
+        "pricing": "marketplace",
+        "statistic": "median",
+        "offer_count": "1",
+        "usd_per_gpu_hour": "2.5",
+        **PROVENANCE,
+    }
+    out = add.add(write(tmp_path / "gpu.csv", [row]), root=root)
+    gp = data.load("gpu_hour_prices", out.version, root).tail(1).row(0, named=True)
+    assert gp["row_id"].startswith("gp-") and gp["flags"] == "thin_median"
+    assert gp["source_ids"] == out.new_sources[0]
+    links = data.load("observations", out.version, root).tail(1).row(0, named=True)
+    assert (links["table"], links["row_id"]) == ("gpu_hour_prices", gp["row_id"])

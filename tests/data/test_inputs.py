@@ -5,13 +5,16 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from analysis.data import build, inputs
+from analysis.data import inputs
 from analysis.data.errors import DataError
 from analysis.data.importers import inferencex_tco
+from analysis.data.paths import ROOT
 
 HEADER = "file\trepo\tcommit\tcommit_date\tpath_in_repo\tbytes\tsha256\n"
 TS = "export const GPU_SPECS: Record<string, GpuSpecs> = {{\n  h100: {{ power: 1.73, costh: {h}, costn: 1.69, costr: 1.3 }},\n}};\n"
@@ -197,21 +200,28 @@ def test_the_real_sources_match_their_provenance(sources_dir):
     assert len(new) == 372
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="not wired yet: build.build must call inputs.list_inputs first (issue 10 report)",
-)
-def test_data_build_stops_on_a_tampered_file_and_leaves_data_as_it_was(tree, tmp_path):
+DAMAGE = {
+    # One byte edited (1.3 -> 1.4): the importer alone would read it without complaint.
+    "one byte edited": lambda b: b.replace(b"1.3,", b"1.4,"),
+    "truncated": lambda b: b[: len(b) // 2],
+    "emptied": lambda b: b"",
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_data_build_stops_on_a_damaged_file_and_leaves_data_as_it_was(damage, tree, tmp_path):
     data_root = tmp_path / "data"
     data_root.mkdir()
     index = data_root / "versions.json"
     index.write_text('{"releases": []}\n')
-    # One byte edited (1.3 -> 1.4): the importer alone would read it without complaint.
-    (tree / TS_FILE).write_bytes((tree / TS_FILE).read_bytes().replace(b"1.3,", b"1.4,"))
-    with pytest.raises(DataError) as err:
-        build.build(
-            tree, "2026-12-01", data_root, "x", modules=["analysis.data.importers.inferencex_tco"]
-        )
-    assert err.value.problems[0].file == str(tree / TS_FILE)
+    (tree / TS_FILE).write_bytes(DAMAGE[damage]((tree / TS_FILE).read_bytes()))
+    result = subprocess.run(
+        [sys.executable, "-m", "analysis", "data", "build", "--sources", str(tree),
+         "--version", "2026-12-01", "--out", str(data_root), "--description", "x"],
+        capture_output=True, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert result.returncode != 0
+    assert str(tree / TS_FILE) in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
     assert sorted(p.name for p in data_root.iterdir()) == ["versions.json"]
     assert index.read_text() == '{"releases": []}\n'

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import time
 from pathlib import Path
 
 import polars as pl
@@ -320,17 +319,13 @@ def test_resolve_requires_its_columns() -> None:
         resolve(pl.DataFrame({"source_id": ["a"], "source_model_name": ["b"]}))
 
 
-def test_resolve_is_fast_on_60k_rows() -> None:
+def test_resolve_gives_every_spelling_of_a_name_one_id_on_60k_rows() -> None:
+    # Its speed is measured by benchmarks/bench_data.py, not here.
     base = [(f"s{i % 7}", f"vendor/model-{i % 5000}-{i % 3}b-instruct") for i in range(60_000)]
-    names = _names(base)
-    start = time.perf_counter()
-    out = resolve(names)
-    elapsed = time.perf_counter() - start
+    out = resolve(_names(base))
     assert out.height == 60_000
-    assert elapsed < 5, f"resolve took {elapsed:.1f} s"
-
-
-# --- catalog ---------------------------------------------------------------------------------
+    ids = out.group_by("source_model_name").agg(pl.col("model_id").n_unique().alias("ids"))
+    assert ids["ids"].max() == 1
 
 
 def test_catalog_ids_are_slugs_and_cover_the_book_models() -> None:

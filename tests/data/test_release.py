@@ -13,9 +13,10 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis.data import build
+from analysis.data import build, inputs
 from analysis.data import info as datainfo
 from analysis.data import release as data
+from analysis.data.cut import version_key as cut_key
 from analysis.data.importers.common import slug
 from analysis.data.paths import DATA_DIR, ROOT
 from analysis.data.schema import TABLE_ORDER
@@ -39,13 +40,17 @@ def test_every_release_is_unchanged_and_valid(release):
     assert validate_folder(folder) == []
 
 
-def test_rebuilding_from_the_sources_reproduces_the_latest_release(sources_dir, tmp_path):
+def test_rebuilding_from_the_pinned_inputs_reproduces_the_latest_release(sources_dir, tmp_path):
+    """Only the raw files the release's descriptor pins are copied into a fresh tree, so a
+    source added to the sources folder since cannot change the reproduction."""
     release = next(r for r in data.releases() if r.version == LATEST)
-    build.build(sources_dir, LATEST, tmp_path, release.description)
+    pinned = inputs.read_build_inputs(DATA_DIR / LATEST / "datapackage.json")
+    tree = inputs.materialise(sources_dir, pinned.files, tmp_path / "pinned")
+    build.build(tree, LATEST, tmp_path / "out", release.description, modules=pinned.importers)
     for path in sorted((DATA_DIR / LATEST).iterdir()):
-        rebuilt = tmp_path / LATEST / path.name
+        rebuilt = tmp_path / "out" / LATEST / path.name
         assert rebuilt.read_bytes() == path.read_bytes(), (
-            f"{path.name} differs when rebuilt from {sources_dir}"
+            f"{path.name} differs when rebuilt from the files {LATEST} pins"
         )
 
 
@@ -261,3 +266,20 @@ def test_a_bad_curated_cell_is_located(tmp_path):
     problems = [str(p) for p in validate_folder(folder)]
     assert any("token_prices.csv, row 1, column 'flags': value 'Not A Rule'" in p for p in problems)
     assert any("row 1, column 'valid_from': value '2026-02-30': type-error" in p for p in problems)
+
+
+# 2026-12-01 (immutable) gives 56 pairs of stale copies one row_id; fixed from 2026-12-01.2.
+UNIQUE_ROW_IDS_FROM = "2026-12-01.2"
+
+
+@pytest.mark.parametrize(
+    "version",
+    [r.version for r in data.releases() if cut_key(r.version) >= cut_key(UNIQUE_ROW_IDS_FROM)],
+)
+@pytest.mark.parametrize("table", ["token_prices", "gpu_hour_prices", "benchmark_scores"])
+def test_every_curated_row_has_its_own_id_and_provenance(version, table):
+    rows = data.load(table, version)
+    assert rows["row_id"].is_duplicated().sum() == 0
+    linked = data.load("observations", version).filter(pl.col("table") == table)
+    assert rows.join(linked, on="row_id", how="anti").height == 0  # every row has a source row
+    assert linked.join(rows, on="row_id", how="anti").height == 0  # every link has its row

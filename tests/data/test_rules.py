@@ -144,14 +144,15 @@ def test_a_second_release_on_one_day_renders(tmp_path: Path, monkeypatch):
     base = data.latest_version()
     assert data.tables(base) == TABLE_ORDER
     tables = {t: data.load(t, base) for t in TABLE_ORDER}
-    second = f"{base}.2"
-    build.write_version(tables, root, second, "a second release on the same day")
+    day = str(data.version_date(base))
+    second = f"{day}.3" if base == f"{day}.2" else f"{day}.2"
+    build.write_version(tables, root, second, "another release on the same day")
     monkeypatch.setattr(paths, "DATA_DIR", root)
     assert data.latest_version() == second
     series, fits = results.a16z(second)
     assert fits["data_version"] == second and series.height > 0
     assert data.citation().startswith(
-        f"The Economics of AI Inference: data, data version {second} (released {base})"
+        f"The Economics of AI Inference: data, data version {second} (released {day})"
     )
 
 

@@ -68,8 +68,27 @@ BASE = {
         "v4.1_2024-11-05_summary_results.json",
         "v5.1_2025-09-09_summary_results.json",
     ],
+    # One file (or one system and its log) per feed table of the folders added on 2026-12-01.
+    "mlperf-training-v5.0-v5.1": [
+        "v5.0_2025-06-17/Nebius/systems/nebius_soperator_8xH200_n64_ngc25.01_nemo.json",
+        "v5.0_2025-06-17/Nebius/results/nebius_soperator_8xH200_n64_ngc25.01_nemo/llama31_405b/result_1.txt",
+    ],
+    "inferencemax-raw-mantile": [
+        "2026-01-28_HEAD/reconcile/by_model/openai_GPT-OSS-120B/inferencemax.csv",
+        "2026-01-28_HEAD/reconcile/sources/inferencemax/raw/run_20218553330/agg_bmk.json",
+    ],
+    "inferencex-tco-assumptions": ["2026-04-02_packages__app__src__lib__constants.ts"],
+    "aa-leaderboards-oolong": ["2026-04-10_llms.json"],
+    "deepseek-tou-ratecards": ["2026-08-20_dsh-meter__docs__pricing.json"],
 }
-NOT_UPDATED = {"litellm-prices-tokencost-mirror", "mlperf-inference"}  # base only, never served
+FEEDS = {  # base only, never served: no update step reads them
+    "mlperf-training-v5.0-v5.1": "mlperf_training",
+    "inferencemax-raw-mantile": "inferencemax",
+    "inferencex-tco-assumptions": "inferencex_tco",
+    "aa-leaderboards-oolong": "aa_leaderboards",
+    "deepseek-tou-ratecards": "deepseek_tou",
+}
+NOT_UPDATED = {"litellm-prices-tokencost-mirror", "mlperf-inference", *FEEDS}
 SERVED = {
     **{k: v for k, v in BASE.items() if k not in NOT_UPDATED},
     "litellm-prices-rocry-mirror": ["2026-07-24_model_prices_and_context_window.json"],
@@ -87,6 +106,7 @@ BASE_IMPORTERS = [
     *(f"analysis.data.importers.{s.name}" for s in update.STEPS),
     "analysis.data.importers.mlperf",
     "analysis.data.importers.digests",
+    *(f"analysis.data.importers.{m}" for m in FEEDS.values()),
 ]
 # How the server misbehaves, by path in the repository.
 NOT_FOUND = "data/cpiai.csv"
@@ -227,6 +247,13 @@ def added(run, table: str) -> pl.DataFrame:
     return run["report"].added[table]
 
 
+def seen_as(rows: pl.DataFrame, links: pl.DataFrame, source: str, name: str) -> pl.DataFrame:
+    """The curated rows an observation of `name` in `source` stands behind (one curated row
+    holds every source and key that gave its price: `observations` lists them)."""
+    mine = links.filter((pl.col("source_id") == source) & (pl.col("source_name") == name))
+    return rows.join(mine.select("row_id", "source_locator"), on="row_id", suffix="_seen")
+
+
 def test_each_failing_source_gets_one_line_and_the_others_count(run):
     r = run["report"]
     failed = {f.upstream.folder: f.error for f in r.fetched if f.error}
@@ -301,10 +328,6 @@ def test_a_version_is_cut_with_the_old_rows_unchanged(run):
     assert not any(p.name.startswith(".") for p in run["root"].iterdir())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="curated merge (issue-12 follow-up): the changed mistral-medium-latest price adds no litellm-rocry row named mistral/mistral-medium-latest (0 rows); the curated row likely takes another source's name or the alias resolves elsewhere; not yet traced",
-)
 def test_a_changed_litellm_price_is_a_new_row_and_an_unchanged_one_is_not(run):
     served = run["served"] / "litellm-prices-rocry-mirror"
     old = json.loads((run["tmp"] / "base-sources/litellm-prices-rocry-mirror"
@@ -316,19 +339,25 @@ def test_a_changed_litellm_price_is_a_new_row_and_an_unchanged_one_is_not(run):
     def costs(entry: dict) -> dict:
         return {k: v for k, v in entry.items() if "cost" in k}
 
+    # The moving alias now costs what the new snapshot's own key costs: one fact, two keys.
+    assert costs(new[key]) == costs(new["mistral/mistral-medium-2604"])
     assert costs(old["gpt-4o"]) == costs(new["gpt-4o"])  # every price of gpt-4o as it was
-    lit = added(run, "token_prices").filter(pl.col("source_id") == "litellm-rocry")
-    row = lit.filter(pl.col("source_model_name") == key)
+    links = data.load("observations", run["report"].version, run["root"])
+    row = seen_as(added(run, "token_prices"), links, "litellm-rocry", key)
     assert row.height == 1 and row["input_usd_per_mtok"][0] == pytest.approx(1.5)
-    assert row["date"][0] == date(2026, 7, 24)
-    assert row["source_locator"][0].startswith(
+    assert row["date"][0] == row["valid_from"][0] == date(2026, 7, 24)
+    assert row["valid_to"][0] is None  # the newest snapshot still shows it
+    assert row["source_locator_seen"][0].startswith(
         "litellm-prices-rocry-mirror/2026-07-24_model_prices_and_context_window.json@"
     )
-    assert lit.filter(pl.col("source_model_name") == "gpt-4o").height == 0
-    prev = data.load("token_prices", "2026-11-01", run["root"])
-    kept = prev.filter(
-        (pl.col("source_id") == "litellm-rocry") & (pl.col("source_model_name") == key)
+    both = seen_as(
+        added(run, "token_prices"), links, "litellm-rocry", "mistral/mistral-medium-2604"
     )
+    assert both["row_id"].to_list() == row["row_id"].to_list()
+    assert seen_as(added(run, "token_prices"), links, "litellm-rocry", "gpt-4o").height == 0
+    prev = data.load("token_prices", "2026-11-01", run["root"])
+    prev_links = data.load("observations", "2026-11-01", run["root"])
+    kept = seen_as(prev, prev_links, "litellm-rocry", key)
     assert kept["input_usd_per_mtok"].to_list() == [pytest.approx(0.4)]  # the old row stays
 
 
@@ -350,10 +379,6 @@ def test_openrouter_rows_for_changed_prices_and_new_endpoints(run):
     assert baidu["input_usd_per_mtok"].to_list() == [pytest.approx(0.132)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="curated merge (issue-12 follow-up): 13 simonw rows still added for names in the unchanged anthropic.json (claude-mythos-5, claude-sonnet-4.5-200k, gpt-5.x-272k tiers): their new spells do not overlap a released spell of the same offer and price; not yet traced",
-)
 def test_simonw_rows_only_where_the_price_history_changed(run):
     tp = added(run, "token_prices").filter(pl.col("source_id") == "simonw-llm-prices")
     served = run["served"] / "llm-prices-simonw"
@@ -361,11 +386,30 @@ def test_simonw_rows_only_where_the_price_history_changed(run):
     base = run["tmp"] / "base-sources/llm-prices-simonw/2026-07-09_data/anthropic.json"
     assert json.loads(base.read_text()) == anthropic  # unchanged between the snapshots
     assert not set(tp["source_model_name"]) & {m["id"] for m in anthropic["models"]}
-    luna = tp.filter(pl.col("source_model_name") == "gpt-5.6-luna")
-    assert (luna["input_usd_per_mtok"].to_list(), luna["output_usd_per_mtok"].to_list()) == (
-        [0.2],
-        [1.2],
-    )  # from 2026-07-30 in openai.json's price_history
+    openai = {
+        m["id"]: m["price_history"]
+        for m in json.loads((served / "2026-08-05_data/openai.json").read_text())["models"]
+    }
+    before = json.loads((base.parent / "openai.json").read_text())["models"]
+    new_ids = set(openai) - {m["id"] for m in before}
+    # Every simonw row added is a name the 2026-07-09 file did not list, one per price in its
+    # history (`price_history`); prices of names it listed are known.
+    assert set(tp["source_model_name"]) == new_ids
+    assert tp.height == sum(len(openai[i]) for i in new_ids)
+    luna = tp.filter(pl.col("source_model_name") == "gpt-5.6-luna-272k").sort("valid_from")
+    hist = openai["gpt-5.6-luna-272k"]
+    assert luna["input_usd_per_mtok"].to_list() == [h["input"] for h in hist]  # 2.0, then 0.4
+    assert luna["output_usd_per_mtok"].to_list() == [h["output"] for h in hist]
+    assert luna["valid_from"][1] == date.fromisoformat(hist[1]["from_date"])
+    # GPT-5.6 Luna's cut to 0.20 / 1.20 on 2026-07-30 is in openai.json's history, but the
+    # release has that price already (genai-prices' openai.yml): one spell, not a second row.
+    assert [h["input"] for h in openai["gpt-5.6-luna"]] == [1.0, 0.2]
+    assert "gpt-5.6-luna" not in set(tp["source_model_name"])
+    tier = pl.col("context_tier").is_null() & (pl.col("provider") == "openai")
+    spells = data.load("token_prices", run["report"].version, run["root"]).filter(
+        (pl.col("model_id") == "gpt-5.6-luna") & tier & (pl.col("input_usd_per_mtok") == 0.2)
+    )
+    assert spells["valid_from"].to_list() == [date(2026, 7, 30)]
 
 
 def test_the_new_benchmark_file_gives_new_scores(run):
@@ -401,10 +445,6 @@ def test_a_second_update_from_the_raw_store_finds_nothing_new(run):
     assert data.latest_version(run["root"]) == run["report"].version
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="curated merge (issue-12 follow-up): still adds 48 token_prices and 51 benchmark_scores rows (+15 models, 120 observations; was 1931/1569/15/3220) whose offer/price or score the curated release states differently; not yet traced",
-)
 def test_update_from_the_sources_the_release_was_built_from_adds_nothing(sources_dir, tmp_path):
     """The committed release, updated from the raw sources it was built from: nothing new."""
     root = tmp_path / "data"

@@ -59,6 +59,31 @@ VALID = {
         "claim_id,claim,subject,value,value_high,unit,claim_date,digest_file,checkable_with,source_id,source_locator",
         "h100-price,H100 at $2.85-3.50/hr,H100 price,2.85,3.5,USD per GPU-hour,2026-09-27,000.txt,gpu_hour_prices,epoch-llm-price-trends,seeds/000.txt#line 19",
     ],
+    # Tables of the 2026-12 sources: one valid row each, required columns and a few others.
+    "inference_benchmarks": [
+        "benchmark,run_id,benchmark_model,source_model_name,accelerator,source_hw,framework,precision,spec_decoding,disaggregated,multinode,isl_tokens,osl_tokens,concurrency,tokens_per_s_per_gpu,source_id,source_locator",
+        "inferencemax,123456,gpt-oss-120b,openai/gpt-oss-120b,b200,b200,vllm,fp4,none,false,false,1024,1024,64,5120.5,epoch-llm-price-trends,x.json@abc#row 1",
+    ],
+    "tco_assumptions": [
+        "gpu,source_gpu_name,date,ownership,usd_per_gpu_hour,power_kw_per_gpu,provisional,source_field,source_id,source_locator",
+        "h100-sxm,h100,2026-03-18,neocloud,1.69,1.73,false,costn,epoch-llm-price-trends,x.ts@abc#h100",
+    ],
+    "tou_windows": [
+        "provider,tariff,start_hour_utc,end_hour_utc,weekdays,local_timezone,start_hour_local,end_hour_local,date,effective_from_utc,models,observed,source_id,source_locator",
+        "deepseek,peak,1,4,mon;tue;wed;thu;fri,Asia/Shanghai,9,12,2026-08-16,2026-08-16T16:00:00Z,deepseek-v4-pro,2026-09-01,epoch-llm-price-trends,x.json@abc#peak_hours_utc[0]",
+    ],
+    "mlperf_training_systems": [
+        "round,date,submitter,system,division,accelerator,source_accelerator_name,accelerators_per_node,node_count,accelerator_count,source_id,source_locator",
+        "v5.0,2025-06-04,NVIDIA,dgx-b200,closed,b200,NVIDIA B200,8,64,512,epoch-llm-price-trends,x.json@abc",
+    ],
+    "mlperf_training_results": [
+        "round,date,submitter,system,benchmark,run,accelerator,accelerator_count,run_minutes,status,source_id,source_locator",
+        "v5.0,2025-06-04,NVIDIA,dgx-b200,llama31_405b,result_0,b200,512,120.5,success,epoch-llm-price-trends,x.txt@abc",
+    ],
+    "aa_snapshots": [
+        "model_id,snapshot_date,aa_model_id,aa_slug,source_model_name,intelligence_index,input_usd_per_mtok,output_usd_per_mtok,source_id,source_locator",
+        "gpt-4o,2026-04-10,abc-123,gpt-4o,GPT-4o,30.5,2.5,10,epoch-llm-price-trends,x.json@abc#models[0]",
+    ],
     # The curated releases' link from each row to every source row behind it.
     "observations": [
         "table,row_id,source_id,source_name,source_locator,date,last_seen",

@@ -123,3 +123,39 @@ def test_a16z_chart_draws_the_series_and_the_line_it_is_given():
     assert "trend over Nov 2021-Oct 2022" in chart.to_dict()["title"]["subtitle"]
     table = fig.a16z_gt(llmflation.fits_table({"data_version": "v", "test": fit})).as_raw_html()
     assert "2021-11" in table and "First-to-last factor / year" in table
+
+
+# --- the 2026 extension -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def window(obs) -> pl.DataFrame:
+    return fc.window_comparison(obs, "humaneval", START + timedelta(days=460)).with_columns(
+        pl.lit("epoch-benchmarking-hub-2026-04").alias("score_source")
+    )
+
+
+def test_window_chart_draws_both_fits_of_each_threshold_and_names_the_source(window):
+    import vl_convert as vlc
+
+    chart = fig.window_chart(window)
+    _, points = layers(chart)
+    drawn = rows(chart, points)
+    assert window.height >= 1 and len(drawn) == 2 * window.height
+    assert {r["window"] for r in drawn} == {"to the end of Epoch's window", "to 2026"}
+    # The short fit's factor is the method's, not recomputed.
+    short = [r["factor_per_year"] for r in drawn if r["window"] != "to 2026"]
+    assert short == window["factor_short"].to_list()
+    assert {r["score_source"] for r in drawn} == {"epoch-benchmarking-hub-2026-04"}
+    assert "Epoch Benchmarking Hub, April 2026 export" in drawn[0]["series"]
+    # Fits the 749 px text column.
+    svg = vlc.vegalite_to_svg(chart.to_dict())
+    width = float(svg.split('width="', 1)[1].split('"', 1)[0])
+    assert width <= 749
+
+
+def test_series_gt_groups_the_trends_by_series(table):
+    t = table.with_columns(pl.lit("aa-leaderboards-oolong").alias("score_source"))
+    html = fig.series_gt(t).as_raw_html()
+    assert "Artificial Analysis, latest snapshot" in html
+    assert "Threshold set by" in html

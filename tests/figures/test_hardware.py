@@ -6,14 +6,13 @@ from __future__ import annotations
 from datetime import date
 
 import altair as alt
+import hardware_frames as frames
 import polars as pl
 import pytest
 from great_tables import GT
 
 from analysis.figures import hardware as hv
 from analysis.methods import tokens_per_dollar as tpd
-
-ROUND_DATE = date(2025, 9, 4)
 
 
 def _encoding_fields(spec: dict) -> dict[str, str]:
@@ -29,47 +28,6 @@ def _layer_fields(spec: dict) -> set[str]:
         for enc in layer.get("encoding", {}).values()
         if isinstance(enc, dict) and "field" in enc
     }
-
-
-def _specs() -> pl.DataFrame:
-    return pl.DataFrame(
-        {
-            "gpu": ["h100-sxm", "b200"],
-            "fp16_tflop_per_s": [989.4, 2250.0],
-            "fp8_tflop_per_s": [None, 4500.0],
-            "memory_bandwidth_tb_per_s": [3.35, 8.0],
-        }
-    )
-
-
-def _models() -> pl.DataFrame:
-    return pl.DataFrame(
-        {
-            "model_id": list(tpd.MLPERF_MODEL_IDS.values()),
-            "parameters_b": [70.0, 405.0, 8.0, 46.7, 671.0],
-            "active_parameters_b": [None, None, None, 12.9, 37.0],
-        }
-    )
-
-
-def _costs(accelerator: str, usd_per_gpu_hour: float, tokens_per_s: float) -> pl.DataFrame:
-    return pl.DataFrame(
-        {
-            "round": ["v5.1"],
-            "date": [ROUND_DATE],
-            "base_model": ["llama2-70b"],
-            "scenario": ["Offline"],
-            "accelerator": [accelerator],
-            "submitter": ["NVIDIA"],
-            "system": ["DGX"],
-            "tokens_per_s_per_accelerator": [tokens_per_s],
-            "usd_per_gpu_hour": [usd_per_gpu_hour],
-            "price_gpu": [accelerator],
-            "price_month": [date(2025, 9, 1)],
-            "price_pricing": ["on-demand"],
-            "hardware_usd_per_mtok": [tpd.usd_per_mtok(usd_per_gpu_hour, tokens_per_s)],
-        }
-    )
 
 
 # ------------------------------------------------------------------ GPU-hour price views
@@ -226,7 +184,7 @@ def test_throughput_chart_labels_accelerators_and_models_and_orders_rounds():
     summary = pl.DataFrame(
         {
             "round": ["v5.1", "v4.1", "v5.1"],
-            "date": [ROUND_DATE, date(2024, 8, 28), ROUND_DATE],
+            "date": [frames.ROUND_DATE, date(2024, 8, 28), frames.ROUND_DATE],
             "accelerator": ["h100-sxm", "h100-sxm", "b200"],
             "base_model": ["llama2-70b", "llama2-70b", "gptj"],
             "scenario": ["Offline"] * 3,
@@ -271,7 +229,7 @@ def test_ladder_chart_draws_rungs_in_the_given_order_on_a_log_scale():
 
 
 def test_cost_and_break_even_tables_label_price_and_scenario():
-    costs = _costs("h100-sxm", 2.0, 3500.0)
+    costs = frames.costs("h100-sxm", 2.0, 3500.0)
     table = hv.cost_gt(costs)._tbl_data
     assert "Scenario" not in table.columns  # a single scenario is named in the caption
     assert table["Price (type, month)"].to_list() == ["on-demand 2025-09"]
@@ -286,7 +244,7 @@ def test_cost_and_break_even_tables_label_price_and_scenario():
 
 
 def test_floor_table_view_groups_by_model():
-    floors = tpd.floor_table(_specs(), ["h100-sxm", "b200"], _models())
+    floors = tpd.floor_table(frames.specs(), ["h100-sxm", "b200"], frames.models())
     assert floors.height == 2 * len(tpd.MLPERF_MODEL_IDS)
     data = hv.floor_gt(floors)._tbl_data
     h100_70b = data.filter(pl.col("Model") == "Llama 2 70B", pl.col("GPU") == "H100-SXM")
@@ -301,3 +259,90 @@ def test_and_join_and_gpu_names_list_ids_as_the_prose_writes_them():
     assert hv.and_join(["B200", "H200"]) == "B200 and H200"
     assert hv.and_join(iter(["v4.0", "v4.1", "v5.1"])) == "v4.0, v4.1 and v5.1"
     assert hv.gpu_names(["h100-sxm", "b200"]) == ["H100-SXM", "B200"]
+
+
+# ------------------------------------------------------------------ v6.0, InferenceMAX, training
+
+
+def test_gain_gt_labels_the_rounds_and_cites_the_source():
+    gain = pl.DataFrame(
+        {
+            "accelerator": ["gb300"],
+            "base_model": ["deepseek-r1"],
+            "scenario": ["Offline"],
+            "to_tokens_per_s": [9820.5],
+            "from_tokens_per_s": [6005.9],
+            "ratio": [1.635],
+            "own_from_tokens_per_s": [None],
+            "own_ratio": [None],
+            "submitter": ["CoreWeave"],
+            "from_round": ["v5.1"],
+            "to_round": ["v6.0"],
+        }
+    )
+    html = hv.gain_gt(gain).as_raw_html()
+    for text in ("CoreWeave v6.0", "Best v5.1", "DeepSeek-R1", "GB300", "9,820", "1.64", "Source:"):
+        assert text in html
+
+
+def test_inference_cost_chart_orders_rows_and_names_measures():
+    points = pl.DataFrame(
+        {
+            "row": ["m: API", "m on B200", "m on B200"],
+            "measure": [
+                hv.COST_MEASURES["api_median"],
+                hv.COST_MEASURES["imax"],
+                hv.COST_MEASURES["mlperf"],
+            ],
+            "usd_per_mtok": [1.0, 0.1, 0.2],
+        }
+    )
+    spec = hv.inference_cost_chart(points, ["m: API", "m on B200"]).to_dict()
+    assert spec["encoding"]["y"]["sort"] == ["m: API", "m on B200"]
+    assert spec["encoding"]["x"]["scale"]["type"] == "log"
+    assert spec["encoding"]["color"]["sort"] == list(hv.COST_MEASURES.values())
+    assert "Sources:" in spec["title"]["subtitle"]
+
+
+def test_training_scale_chart_is_log_log_with_points_and_lines():
+    systems = pl.DataFrame(
+        {
+            "round": ["v5.0", "v5.0"],
+            "submitter": ["s", "s"],
+            "system": ["a", "b"],
+            "accelerator": ["gb200", "gb200"],
+            "accelerator_count": [512, 1024],
+            "minutes": [100.0, 52.0],
+        }
+    )
+    line = systems.select("accelerator", "accelerator_count", "minutes")
+    spec = hv.training_scale_chart(systems, line).to_dict()
+    marks = [layer["mark"]["type"] for layer in spec["layer"]]
+    assert marks == ["point", "line"]
+    for layer in spec["layer"]:
+        assert layer["encoding"]["x"]["scale"]["type"] == "log"
+        assert layer["encoding"]["y"]["scale"]["type"] == "log"
+    assert "Source:" in spec["title"]["subtitle"]
+
+
+def test_inference_cost_gt_shows_one_ownership_case_and_blanks_missing_runs():
+    costs = pl.DataFrame(
+        {
+            "benchmark_model": ["gpt-oss-120b", "gpt-oss-120b"],
+            "accelerator": ["b200", "b300"],
+            "framework": ["trt", None],
+            "precision": ["fp4", None],
+            "concurrency": [128, None],
+            "median_tokens_per_s_per_user": [78.4, None],
+            "imax_output_tokens_per_s_per_gpu": [9781.0, None],
+            "mlperf_tokens_per_s_per_gpu": [10930.0, 13832.0],
+            "usd_neocloud": [2.34, 2.808],
+            "imax_usd_per_mtok_neocloud": [0.0664, None],
+            "mlperf_usd_per_mtok_neocloud": [0.0595, 0.0564],
+            "api_median_usd_per_mtok": [0.75, 0.75],
+        }
+    )
+    html = hv.inference_cost_gt(costs, "neocloud").as_raw_html()
+    for text in ("trt fp4 c128", "B300", "$2.34", "$0.066", "9,781", "Sources:"):
+        assert text in html
+    assert "None" not in html

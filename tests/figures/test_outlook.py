@@ -207,3 +207,28 @@ def test_outlook_rows_put_each_forecast_on_the_trend_it_extrapolates(result):
     assert after["factor_per_year"] == pytest.approx(since["factor_per_year"])
     assert whole["pi_high"] == pytest.approx(result["forecast_summary"]["pi_high_at_until"])
     assert "Forecast price on" in views.outlook_gt(result).as_raw_html()
+
+
+def test_window_fits_gt_sets_the_paper_window_beside_2026():
+    t = pl.DataFrame(
+        {
+            "benchmark": ["aa-intelligence-index"],
+            "score_source": ["aa-leaderboards-oolong"],
+            "sample": ["frontier"],
+            "n": [10],
+            "start_date": [date(2023, 1, 1)],
+            "end_date": [date(2026, 7, 1)],
+            "factor_per_year": [15.9],
+            "ci90_low": [8.4],
+            "ci90_high": [29.8],
+            "n_short": [5],
+            "end_short": [date(2025, 10, 1)],
+            "factor_short": [37.2],
+            "ci90_low_short": [None],
+            "ci90_high_short": [None],
+        }
+    )
+    html = views.window_fits_gt(t).as_raw_html()
+    assert "To the end of the paper&#x27;s data" in html or "To the end of the paper's data" in html
+    assert "Artificial Analysis Intelligence Index (Artificial Analysis, latest snapshot)" in html
+    assert "37.2" in html and "15.9" in html

@@ -7,6 +7,7 @@ from datetime import date
 import polars as pl
 import pytest
 
+from analysis.methods import fixed_capability as fc
 from analysis.methods.fixed_capability import staircase, thresholds, trend, trends
 from analysis.methods.trends import InsufficientData
 
@@ -134,3 +135,67 @@ def test_trends_without_enough_points_is_an_empty_frame_with_numeric_columns():
     # Concatenated with a benchmark that has trends, the numbers stay numbers.
     both = pl.concat([trends(LADDER, "humaneval"), trends(LADDER.head(2), "mmlu")])
     assert both.schema["factor_per_year"] == pl.Float64 and both.height == 1
+
+
+# --- one score snapshot per series ---------------------------------------------------------------
+
+
+def test_snapshot_scores_take_one_snapshot_and_a_model_s_highest_setting():
+    aa = pl.DataFrame(
+        {
+            "model_id": ["m", "m", "n", "m", None],
+            "snapshot_date": [date(2026, 7, 10)] * 3 + [date(2026, 4, 10), date(2026, 7, 10)],
+            "intelligence_index": [40.0, 52.0, 30.0, 99.0, 70.0],
+        }
+    )
+    got = fc.snapshot_scores(aa)
+    # The April value (99, another scale) and the unresolved row are left out.
+    assert got.select("model_id", "score").rows() == [("m", 52.0), ("n", 30.0)]
+    assert fc.snapshot_scores(aa, snapshot=date(2026, 4, 10))["score"].to_list() == [99.0]
+    with pytest.raises(
+        ValueError, match="no intelligence_index values in the snapshot of 2026-01-01"
+    ):
+        fc.snapshot_scores(aa, snapshot=date(2026, 1, 1))
+
+
+def test_export_scores_read_every_row_an_export_stands_behind():
+    scores = pl.DataFrame(
+        {
+            "model_id": ["a", "b", "c", "a"],
+            "benchmark": ["eci"] * 4,
+            "score": [120.0, 130.0, 140.0, 125.0],
+            "source_id": ["hub", "hub-2026", "hub", "hub-2026"],
+            "source_ids": ["hub;hub-2026", "hub-2026", "hub", None],
+        }
+    )
+    got = fc.export_scores(scores, "eci", "hub-2026")
+    # a: shared row (120) and own row (125, source_ids empty -> source_id) -> highest 125; c: not in it.
+    assert got.rows() == [("a", 125.0), ("b", 130.0)]
+    with pytest.raises(ValueError, match="no gpqa-diamond rows from source 'hub-2026'"):
+        fc.export_scores(scores, "gpqa-diamond", "hub-2026")
+
+
+def test_window_comparison_fits_the_same_threshold_on_the_short_and_the_full_window():
+    # Threshold 40 (model a). Prices fall 10x a year to the cut, then 2x a year after it.
+    rows, price = [], 1000.0
+    for year in range(2020, 2024):
+        rows.append((f"s{year}", date(year, 1, 1), price, 41.0))
+        price /= 10
+    for year in range(2024, 2028):
+        price /= 2
+        rows.append((f"l{year}", date(year, 1, 1), price, 41.0))
+    o = obs([("a", date(2019, 12, 31), 2000.0, 40.0), *rows])
+    w = fc.window_comparison(o, "humaneval", date(2023, 1, 1))
+    row = w.filter(pl.col("threshold_model") == "a").row(0, named=True)
+    # Short window: 2019-12-31 + four yearly points falling 10x (after a 2x first step).
+    short = trend(o.filter(pl.col("date") <= date(2023, 1, 1)), "humaneval", "a", 40.0)
+    assert row["factor_short"] == pytest.approx(short["factor_per_year"])
+    assert row["n_short"] == 5 and row["n_full"] == 9
+    assert row["factor_full"] < row["factor_short"]
+
+
+def test_cheapest_reaching_is_the_staircase_level_on_a_day():
+    got = fc.cheapest_reaching(LADDER, 45.0, date(2023, 12, 31))
+    assert (got["model"], got["price"]) == ("f", 1.0)
+    with pytest.raises(InsufficientData, match="by 2022-01-01"):
+        fc.cheapest_reaching(LADDER, 45.0, date(2022, 1, 1))

@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 from analysis.methods import gpu_prices as gp
+from analysis.methods.claims import claim_row
 
 
 def _months(n: int, start: date = date(2022, 1, 1)) -> list[date]:
@@ -323,6 +324,6 @@ def test_claim_checks_keep_the_order_asked_and_add_the_finding():
     assert checks["claim_id"].to_list() == ["b", "a"]
     assert checks["data_shows"].to_list() == ["not in the data", "49% in the data"]
     assert checks["value_high"].to_list() == [None, 75.0]
-    assert gp.claim_row(claims, "b")["claim"] == "B is 2x"
+    assert claim_row(claims, "b")["claim"] == "B is 2x"
     with pytest.raises(LookupError, match="no claim_id 'zz'"):
-        gp.claim_row(claims, "zz")
+        claim_row(claims, "zz")

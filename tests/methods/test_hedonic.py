@@ -230,3 +230,52 @@ def test_cheapest_reaching_takes_the_cheapest_model_at_the_score_by_the_date():
     assert hedonic.cheapest_reaching(models, 55.0, date(2024, 12, 31))["model_id"] == "late"
     with pytest.raises(InsufficientData, match="no observation scores at least 80 by 2024-06-30"):
         hedonic.cheapest_reaching(models, 80.0, date(2024, 6, 30))
+
+
+# --- one score snapshot per series ---------------------------------------------------------------
+
+
+def test_an_index_rescaled_per_snapshot_takes_every_score_from_one_source():
+    rows = pl.DataFrame(
+        {
+            "model_id": ["a", "b", "b", "c"],
+            "benchmark": ["aa-intelligence-index"] * 4,
+            "score": [60.0, 55.0, 30.0, 20.0],
+            # c is scored only by the newer leaderboard, on its own (lower) scale.
+            "source_id": ["gundlach-inference"] * 2 + ["aa-leaderboards-oolong"] * 2,
+        }
+    )
+    got = hedonic.model_scores(rows, "aa-intelligence-index")
+    assert got.select("model_id", "score").rows() == [("a", 60.0), ("b", 55.0)]
+    assert set(got["score_source"]) == {"gundlach-inference"}
+    # A percent-correct benchmark still fills a model's gap from the next source.
+    gpqa = rows.with_columns(pl.lit("gpqa-diamond").alias("benchmark"))
+    assert hedonic.model_scores(gpqa, "gpqa-diamond")["model_id"].to_list() == ["a", "b", "c"]
+
+
+def test_window_fits_recover_each_window_s_rate():
+    """Models priced at 10x per year less until 2024-07-01, then at 2x per year: the short window
+    recovers 10x, the full one a slower rate."""
+    obs = synthetic(n=400, noise=0.05).with_columns(pl.lit(False).alias("open_weights"))
+    cutoff = date(2024, 7, 1)
+    later = obs.filter(pl.col("date") > cutoff)
+    # Re-price the later models on a 2x-per-year trend continuing from the cutoff.
+    days_after = (later["date"] - pl.lit(cutoff)).dt.total_days()
+    slow = later.with_columns(
+        (pl.col("price") * np.exp((np.log(10) - np.log(2)) / 365 * days_after)).alias("price")
+    )
+    obs = pl.concat([obs.filter(pl.col("date") <= cutoff), slow]).sort("date")
+    got = hedonic.window_fits(obs, "synthetic", "src", cutoff, samples=("all",)).row(0, named=True)
+    assert got["n_short"] == obs.filter(pl.col("date") <= cutoff).height
+    assert got["n"] == 400
+    assert got["ci90_low_short"] <= 10.0 <= got["ci90_high_short"]
+    assert 2.0 < got["factor_per_year"] < got["factor_short"]
+    assert got["end_short"] <= cutoff
+
+
+def test_window_fits_keep_a_sample_too_small_to_fit():
+    obs = synthetic(n=30).with_columns(pl.lit(False).alias("open_weights"))
+    got = hedonic.window_fits(obs, "synthetic", "src", date(2023, 1, 20), samples=("all",))
+    row = got.row(0, named=True)
+    assert row["n_short"] < hedonic.MIN_POINTS and row["factor_short"] is None
+    assert row["factor_per_year"] is not None

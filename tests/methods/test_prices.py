@@ -169,6 +169,32 @@ def test_price_in_force_reads_spells(on, expected):
     assert prices.price_in_force(_spells(), on)["output_usd_per_mtok"].to_list() == expected
 
 
+def test_an_open_spell_ends_where_a_later_version_opens_the_next():
+    """A version cut from a release adds the new price's spell and leaves the released one open
+    (released rows are never rewritten): the new spell closes it the day before it begins."""
+    later = pl.DataFrame(
+        {
+            "model_id": ["o3"],
+            "provider": ["openai"],
+            "date": [date(2026, 7, 24)],
+            "valid_from": [date(2026, 7, 24)],
+            "valid_to": [None],
+            "output_usd_per_mtok": [4.0],
+        }
+    )
+    both = pl.concat([_spells(), later], how="diagonal_relaxed")
+    out = {d: prices.price_in_force(both, d)["output_usd_per_mtok"].to_list() for d in (
+        date(2026, 7, 23), date(2026, 7, 24), date(2026, 11, 1))}  # fmt: skip
+    assert out == {date(2026, 7, 23): [8.0], date(2026, 7, 24): [4.0], date(2026, 11, 1): [4.0]}
+    # another seller's spell does not close it
+    other = later.with_columns(pl.lit("azure").alias("provider"))
+    mixed = pl.concat([_spells(), other], how="diagonal_relaxed")
+    assert prices.price_in_force(mixed, date(2026, 8, 1))["output_usd_per_mtok"].to_list() == [
+        8.0,
+        4.0,
+    ]
+
+
 def test_price_in_force_on_a_release_without_spells_is_the_latest_observation():
     old = (
         _spells()

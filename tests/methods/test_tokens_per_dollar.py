@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import hardware_frames as frames
 import polars as pl
 import pytest
 
@@ -292,49 +293,6 @@ def test_cheapest_by_round_per_accelerator():
 
 # ---------------------------------------------------------------- the floor-to-API ladder
 
-ROUND_DATE = date(2025, 9, 4)
-
-
-def _specs() -> pl.DataFrame:
-    return pl.DataFrame(
-        {
-            "gpu": ["h100-sxm", "b200"],
-            "fp16_tflop_per_s": [989.4, 2250.0],
-            "fp8_tflop_per_s": [None, 4500.0],
-            "memory_bandwidth_tb_per_s": [3.35, 8.0],
-        }
-    )
-
-
-def _models() -> pl.DataFrame:
-    return pl.DataFrame(
-        {
-            "model_id": list(tpd.MLPERF_MODEL_IDS.values()),
-            "parameters_b": [70.0, 405.0, 8.0, 46.7, 671.0],
-            "active_parameters_b": [None, None, None, 12.9, 37.0],
-        }
-    )
-
-
-def _costs(accelerator: str, usd_per_gpu_hour: float, tokens_per_s: float) -> pl.DataFrame:
-    return pl.DataFrame(
-        {
-            "round": ["v5.1"],
-            "date": [ROUND_DATE],
-            "base_model": ["llama2-70b"],
-            "scenario": ["Offline"],
-            "accelerator": [accelerator],
-            "submitter": ["NVIDIA"],
-            "system": ["DGX"],
-            "tokens_per_s_per_accelerator": [tokens_per_s],
-            "usd_per_gpu_hour": [usd_per_gpu_hour],
-            "price_gpu": [accelerator],
-            "price_month": [date(2025, 9, 1)],
-            "price_pricing": ["on-demand"],
-            "hardware_usd_per_mtok": [tpd.usd_per_mtok(usd_per_gpu_hour, tokens_per_s)],
-        }
-    )
-
 
 def _token_prices(output_prices: dict[str, float]) -> pl.DataFrame:
     n = len(output_prices)
@@ -365,9 +323,9 @@ def test_floor_to_api_ratio_hand_computed():
 
 def test_cost_ladder_rungs_and_ratios_hand_computed():
     # H100 SXM at $2/h doing 3,500 tokens/s: 12.6 M tokens per hour -> $0.158730 per M.
-    costs = _costs("h100-sxm", 2.0, 3500.0)
+    costs = frames.costs("h100-sxm", 2.0, 3500.0)
     prices = _token_prices({"together": 0.9, "deepinfra": 0.7, "unspecified": 0.1})
-    row = tpd.cost_ladder(costs, _specs(), _models(), prices).row(0, named=True)
+    row = tpd.cost_ladder(costs, frames.specs(), frames.models(), prices).row(0, named=True)
     floor = 2.0 / (989.4e12 / 140e9 * 3600 / 1e6)  # FP16: the chip data has no H100 FP8 rate
     hardware = 2.0 / 12.6
     assert row["precision"] == "fp16"
@@ -383,8 +341,10 @@ def test_cost_ladder_rungs_and_ratios_hand_computed():
 
 
 def test_cost_ladder_uses_fp8_where_the_chip_data_has_it():
-    costs = _costs("b200", 6.0, 12_000.0)
-    row = tpd.cost_ladder(costs, _specs(), _models(), _token_prices({"a": 2.0})).row(0, named=True)
+    costs = frames.costs("b200", 6.0, 12_000.0)
+    row = tpd.cost_ladder(costs, frames.specs(), frames.models(), _token_prices({"a": 2.0})).row(
+        0, named=True
+    )
     assert row["precision"] == "fp8"
     assert row["bound_tokens_per_s"] == pytest.approx(4500e12 / 140e9)
 
@@ -429,3 +389,58 @@ def test_top_accelerators_of_one_scenario_by_number_of_results():
     top = tpd.top_accelerators(summary, scenario="Offline", top=2)
     assert top["accelerator"].to_list() == ["h100-sxm", "h100-sxm", "a100"]
     assert set(top["scenario"].to_list()) == {"Offline"}
+
+
+# ---------------------------------------------------------------- one submitter, round on round
+
+
+def _rounds() -> pl.DataFrame:
+    rows = [
+        # round, submitter, system, accelerator, base model, scenario, tokens/s per accelerator
+        ("v5.1", "CW", "old", "gb300", "r1", "Offline", 100.0),
+        ("v5.1", "Other", "o", "gb300", "r1", "Offline", 120.0),  # the best v5.1 result
+        ("v5.1", "Other", "o", "gb200", "r1", "Server", 50.0),
+        ("v6.0", "CW", "new", "gb300", "r1", "Offline", 240.0),
+        ("v6.0", "CW", "new2", "gb300", "r1", "Offline", 180.0),
+        ("v6.0", "CW", "new", "gb200", "r1", "Server", 75.0),
+        ("v6.0", "CW", "new", "gb300", "oss", "Offline", 500.0),  # not in v5.1
+        ("v6.0", "Other", "x", "gb300", "r1", "Offline", 999.0),  # not the submitter
+    ]
+    cols = ["round", "submitter", "system", "accelerator", "base_model", "scenario"]
+    return pl.DataFrame(rows, schema=[*cols, "tokens_per_s_per_accelerator"], orient="row")
+
+
+def test_submitter_gain_sets_the_best_result_against_the_previous_round():
+    gain = tpd.submitter_gain(_rounds(), submitter="CW", to_round="v6.0", from_round="v5.1")
+    rows = {(r["accelerator"], r["scenario"]): r for r in gain.iter_rows(named=True)}
+    assert set(rows) == {("gb300", "Offline"), ("gb200", "Server")}  # oss has no v5.1 result
+    gb300 = rows[("gb300", "Offline")]
+    assert gb300["ratio"] == pytest.approx(240 / 120)
+    assert gb300["own_ratio"] == pytest.approx(240 / 100)
+    gb200 = rows[("gb200", "Server")]
+    assert gb200["ratio"] == pytest.approx(75 / 50)
+    assert gb200["own_ratio"] is None
+
+
+@pytest.mark.parametrize(
+    ("accelerator", "vendor"),
+    [("mi355x", "AMD"), ("gaudi2", "Intel"), ("arc-pro-b60", "Intel"), ("h100-sxm", "NVIDIA")],
+)
+def test_accelerator_vendor(accelerator, vendor):
+    assert tpd.accelerator_vendor(accelerator) == vendor
+
+
+def test_vendors_by_submitter_counts_vendors_per_round():
+    rows = pl.DataFrame(
+        {
+            "round": ["v6.0", "v6.0", "v6.0", "v6.0"],
+            "date": [date(2026, 3, 26)] * 4,
+            "submitter": ["Cisco", "Cisco", "Cisco", "Solo"],
+            "system": ["a", "b", "b", "c"],
+            "accelerator": ["b300", "mi350x", "mi350x", "h200"],
+        }
+    )
+    out = tpd.vendors_by_submitter(rows)
+    cisco = out.filter(pl.col("submitter") == "Cisco").row(0, named=True)
+    assert (cisco["n_systems"], cisco["vendors"], cisco["n_vendors"]) == (2, ["AMD", "NVIDIA"], 2)
+    assert out.filter(pl.col("submitter") == "Solo")["n_vendors"][0] == 1

@@ -20,7 +20,7 @@ def test_released_data_starts_at_gpt3_davinci_at_60_dollars():
     assert set(series["basis"]) <= {"1:1 blend", "3:1 blend of a single-priced model (= 1:1)"}
     assert fits["data_version"] == data.current_version()
     assert fits["a16z_window"]["end_month"] == date(2024, 11, 1)
-    assert series["month"].max() <= date.fromisoformat(fits["data_version"])
+    assert series["month"].max() <= results.version_date(fits["data_version"])
 
 
 def test_results_are_computed_once_per_version():

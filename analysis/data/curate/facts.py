@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis.data.curate.spells import row_id
+from analysis.data.curate.spells import HAND_ENTERED, row_id
 
 # Epoch's hub export writes fractions to many decimals, the stitching files percent strings to
 # one; the same run differs by at most 0.05 percentage points between them.
@@ -49,7 +49,10 @@ def curate_scores(scores: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     df = scores.with_columns(
         pl.col("source_id").map_elements(_rank, return_dtype=pl.Int64).alias("_rank")
     ).sort("model_id", "benchmark", "date", "score", "_rank", "source_locator")
-    key = ["model_id", "benchmark", "unit", "date"]
+    # A hand-entered score (`data add`) is its own measurement, kept as its reader entered it.
+    hand = pl.col("source_id").str.starts_with(HAND_ENTERED)
+    df = df.with_columns(pl.when(hand).then(pl.col("source_locator")).alias("_own"))
+    key = ["model_id", "benchmark", "unit", "date", "_own"]
     # Consecutive scores (sorted) closer than the tolerance form one measurement.
     gap = (pl.col("score") - pl.col("score").shift(1).over(key)).fill_null(float("inf"))
     df = df.with_columns((gap > SCORE_TOLERANCE).cum_sum().over(key).alias("_m"))
@@ -66,7 +69,15 @@ def curate_scores(scores: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     df = df.with_columns(
         pl.struct(*key, "_m")
         .map_elements(
-            lambda s: row_id("bs", s["model_id"], s["benchmark"], s["unit"], s["date"], s["_m"]),
+            lambda s: row_id(
+                "bs",
+                s["model_id"],
+                s["benchmark"],
+                s["unit"],
+                s["date"],
+                s["_m"],
+                *([s["_own"]] if s["_own"] is not None else []),
+            ),
             return_dtype=pl.String,
         )
         .alias("row_id")
@@ -82,7 +93,7 @@ def curate_scores(scores: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     ).unique(["row_id", "source_id", "source_locator"], maintain_order=True)
     # The first source in precedence (then the lowest score of a merged group, as sorted)
     # gives the row's own score, name and locator.
-    kept = df.filter(pl.col("_pos") == 1).drop("_rank", "_m", "_pos")
+    kept = df.filter(pl.col("_pos") == 1).drop("_rank", "_m", "_pos", "_own")
     return kept, obs.cast(OBS_SCHEMA)
 
 

@@ -331,9 +331,12 @@ RULES: list[Rule] = [
 NEEDS_MODELS = {"placeholder_price", "before_release"}
 
 
-def apply(tables: dict[str, pl.DataFrame]) -> tuple[dict[str, pl.DataFrame], list[dict]]:
+def apply(
+    tables: dict[str, pl.DataFrame], counted: dict[str, pl.Series] | None = None
+) -> tuple[dict[str, pl.DataFrame], list[dict]]:
     """Add `flags` to each flagged table; return the tables and a count per rule:
-    `{rule, table, flagged, not_evaluable, rows}`."""
+    `{rule, table, flagged, not_evaluable, rows}`. `counted` (a mask per table) counts only
+    those rows: the rows a new version adds, judged beside the release's."""
     out = dict(tables)
     counts = []
     for name in ("token_prices", "gpu_hour_prices", "benchmark_scores"):
@@ -349,6 +352,11 @@ def apply(tables: dict[str, pl.DataFrame]) -> tuple[dict[str, pl.DataFrame], lis
                     f"rule {rule.id} returned {res.flagged.len()} values for {df.height} rows"
                 )
             flagged = res.flagged.fill_null(False) & res.evaluable.fill_null(False)
+            mask = (
+                counted[name]
+                if counted and name in counted
+                else pl.repeat(True, df.height, eager=True)
+            )
             ids.append(
                 pl.Series(
                     rule.id, [rule.id if f else None for f in flagged.to_list()], dtype=pl.String
@@ -358,9 +366,9 @@ def apply(tables: dict[str, pl.DataFrame]) -> tuple[dict[str, pl.DataFrame], lis
                 {
                     "rule": rule.id,
                     "table": name,
-                    "flagged": int(flagged.sum()),
-                    "not_evaluable": int((~res.evaluable.fill_null(False)).sum()),
-                    "rows": df.height,
+                    "flagged": int((flagged & mask).sum()),
+                    "not_evaluable": int((~res.evaluable.fill_null(False) & mask).sum()),
+                    "rows": int(mask.sum()),
                 }
             )
         flags = pl.DataFrame(ids).select(

@@ -242,6 +242,15 @@ class Known:
     open_weights: frozenset[str]  # slugs whose weights some source says are public
     release: dict  # slug -> earliest stated release date
 
+    def merged(self, other: Known) -> Known:
+        """What either knows (the earlier release date where both state one)."""
+        release = dict(other.release)
+        for k, d in self.release.items():
+            release[k] = min(d, release[k]) if release.get(k) else d
+        return Known(
+            self.info_slugs | other.info_slugs, self.open_weights | other.open_weights, release
+        )
+
     def find(self, slug: str) -> tuple[str, str] | None:
         found = models.match_catalog(slug, None)
         if found:
@@ -371,9 +380,14 @@ def _catalog_names() -> dict[str, str]:
     return dict(zip(e["model_id"], e["name"], strict=True))
 
 
-def resolve_names(names: pl.DataFrame, info: pl.DataFrame | None) -> pl.DataFrame:
-    """Distinct (source_id, source_model_name, model_hint) -> model_id and how it is known."""
+def resolve_names(
+    names: pl.DataFrame, info: pl.DataFrame | None, extra: Known | None = None
+) -> pl.DataFrame:
+    """Distinct (source_id, source_model_name, model_hint) -> model_id and how it is known.
+    `extra`: what a release already knows (`Prior.known`), beside this build's `info`."""
     known = known_from(info)
+    if extra is not None:
+        known = known.merged(extra)
     keys = names.select("source_id", "source_model_name", "model_hint").unique(maintain_order=True)
     rows = [
         {"source_id": s, "source_model_name": n, "model_hint": h, **resolve_name(s, n, h, known)}
@@ -492,10 +506,15 @@ def snapshots(family: str, candidates: dict[str, date | None]) -> dict[str, date
 
 
 PRICE_COLS = ["input_usd_per_mtok", "output_usd_per_mtok"]
+# What a moving alias is matched on: the seller's prices of each snapshot, and their dates.
+ALIAS_EVIDENCE = ["model_id", "provider", "date", "last_seen", *PRICE_COLS]
 
 
 def resolve_aliases(
-    prices: pl.DataFrame | pl.LazyFrame, release: dict[str, date | None], identified: set[str]
+    prices: pl.DataFrame | pl.LazyFrame,
+    release: dict[str, date | None],
+    identified: set[str],
+    priced_elsewhere: pl.DataFrame | None = None,
 ) -> pl.DataFrame | pl.LazyFrame:
     """Re-point rows whose model is a moving alias (`moving_alias` true) to a snapshot, by date.
 
@@ -511,7 +530,12 @@ def resolve_aliases(
     decided: dict[int, tuple[str | None, str | None]] = {}
     # Only rows of a snapshot some alias may point at can decide it (a few of many rows).
     pool = sorted({m for snaps in snaps_by_family.values() for m in snaps})
-    others = rows.filter(~pl.col("moving_alias") & pl.col("model_id").is_in(pool)).collect()
+    others = rows.filter(~pl.col("moving_alias")).select(ALIAS_EVIDENCE)
+    if priced_elsewhere is not None:  # a release's price rows: the seller's prices it knows
+        others = pl.concat(
+            [others, priced_elsewhere.lazy().select(ALIAS_EVIDENCE)], how="vertical_relaxed"
+        )
+    others = others.filter(pl.col("model_id").is_in(pool)).collect()
     for r in moving.iter_rows(named=True):
         snaps = snaps_by_family[alias_family(r["model_id"])]
         family = alias_family(r["model_id"])
@@ -585,21 +609,149 @@ def resolve_aliases(
 # --------------------------------------------------------------------------------------------
 
 NAME_KEYS = ["source_id", "source_model_name", "model_hint"]
+SEEN = ["table", "source_id", "source_model_name", "date", "last_seen", "model_id", "offer"]
 
 
-def identify(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+@dataclass(frozen=True)
+class Prior:
+    """How a release identified what it holds, for new observations added to it
+    (`analysis.data.curate.panel`): the same name means the same model in both.
+
+    - `models`: the release's models table (its ids, release dates, open weights);
+    - `seen`: every source name of its price and score rows (from `observations`), with the
+      model and offer it was identified as and the dates the source showed it (`SEEN`);
+    - `priced`: its price rows, the sellers' prices a moving alias is matched against.
+    """
+
+    models: pl.DataFrame
+    seen: pl.DataFrame
+    priced: pl.DataFrame
+
+    def known(self) -> Known:
+        m = self.models
+        named = m.filter(pl.col("identified_by").is_in(["catalog", "source metadata"]))
+        dated = m.filter(pl.col("release_date").is_not_null())
+        return Known(
+            frozenset(named["model_id"]),
+            frozenset(m.filter(pl.col("open_weights").fill_null(False))["model_id"]),
+            dict(zip(dated["model_id"], dated["release_date"], strict=True)),
+        )
+
+    def pins(self, table: str, rows: pl.DataFrame) -> pl.DataFrame:
+        """`_pin_model` and `_pin_offer` for each row (null where the release cannot say):
+        the release's identification of the same source name on a date it saw it, else, for a
+        name that does not move, the one model the release identified it as."""
+        seen = self.seen.filter(pl.col("table") == table).drop("table")
+        on = ["source_id", "source_model_name"]
+        idx = rows.select(pl.int_range(pl.len(), dtype=pl.UInt32).alias("_r"), *on, "date")
+        covered = (
+            idx.join(seen.rename({"date": "_from"}), on=on, how="inner")
+            .filter(
+                (pl.col("_from") <= pl.col("date"))
+                & (pl.coalesce("last_seen", "_from") >= pl.col("date"))
+            )
+            .sort("_r", "_from")
+            .unique("_r", keep="first")
+            .select("_r", pl.col("model_id").alias("_at"), pl.col("offer").alias("_at_offer"))
+        )
+        single = (
+            seen.group_by(on)
+            .agg(pl.struct("model_id", "offer").unique().alias("_ids"))
+            .filter(pl.col("_ids").list.len() == 1)
+            .select(
+                *on,
+                pl.col("_ids").list.first().struct.field("model_id").alias("_one"),
+                pl.col("_ids").list.first().struct.field("offer").alias("_one_offer"),
+            )
+        )
+        pins = (
+            idx.join(covered, on="_r", how="left")
+            .join(single, on=on, how="left", nulls_equal=True)
+            .sort("_r")
+        )
+        use_at = pl.col("_at").is_not_null()
+        use_one = ~use_at & pl.col("_one").is_not_null() & ~pl.col("_moving")
+        pins = pins.with_columns(pl.Series("_moving", rows["moving_alias"].fill_null(False)))
+        return rows.with_columns(
+            pins.select(
+                pl.when(use_at)
+                .then(pl.col("_at"))
+                .when(use_one)
+                .then(pl.col("_one"))
+                .alias("_pin_model"),
+                pl.when(use_at)
+                .then(pl.col("_at_offer"))
+                .when(use_one)
+                .then(pl.col("_one_offer"))
+                .alias("_pin_offer"),
+            )
+        )
+
+
+def _pinned(df: pl.DataFrame) -> pl.DataFrame:
+    """Rows the release identified take its model and offer, and are no longer resolved by date
+    (`_alias` keeps the moving alias they were written as)."""
+    pinned = pl.col("_pin_model").is_not_null()
+    return df.with_columns(
+        pl.when(pinned & pl.col("moving_alias")).then(pl.col("model_id")).alias("_alias"),
+        pl.when(pinned).then(pl.col("_pin_model")).otherwise(pl.col("model_id")).alias("model_id"),
+        pl.when(pinned).then(pl.col("_pin_offer")).otherwise(pl.col("offer")).alias("offer"),
+        (pl.col("moving_alias") & ~pinned).alias("moving_alias"),
+    ).drop("_pin_model", "_pin_offer")
+
+
+def prior_of(
+    models_table: pl.DataFrame,
+    prices: pl.DataFrame,
+    scores: pl.DataFrame,
+    observations: pl.DataFrame,
+) -> Prior:
+    """The `Prior` of a release from its models, token_prices, benchmark_scores, observations."""
+    seen = []
+    for table, df, offer in (
+        ("token_prices", prices, pl.col("offer")),
+        ("benchmark_scores", scores, pl.lit(None, dtype=pl.String)),
+    ):
+        links = observations.filter(pl.col("table") == table)
+        rows = df.select("row_id", "model_id", offer.alias("offer")).unique("row_id")
+        seen.append(
+            links.join(rows, on="row_id", how="inner").select(
+                "table",
+                "source_id",
+                pl.col("source_name").alias("source_model_name"),
+                pl.coalesce("date", "last_seen").alias("date"),
+                "last_seen",
+                "model_id",
+                "offer",
+            )
+        )
+    priced = prices.filter(pl.col("valid_from").is_not_null() & pl.col("alias_of").is_null())
+    return Prior(models_table, pl.concat(seen), priced.select(ALIAS_EVIDENCE))
+
+
+def identify(
+    tables: dict[str, pl.DataFrame], prior: Prior | None = None
+) -> dict[str, pl.DataFrame]:
     """token_prices and benchmark_scores with model_id (and offer, region, alias_of on prices),
     and the models table. `tables` holds the importers' frames (names, no model_id); a
     LazyFrame of prices (too many rows to hold) comes back as a LazyFrame.
 
     Everything is decided per distinct name (and per seller and model for first party), then
-    joined onto the rows, which keep their order."""
+    joined onto the rows, which keep their order.
+
+    With `prior` (a release the rows are added to), a name the release identified keeps its
+    model and offer (`Prior.pins`), and the release's models and prices count as known when
+    names are resolved and moving aliases matched by date."""
     info = tables.get("model_info")
     named = [t for t in ("token_prices", "benchmark_scores") if t in tables]
     if not named:
         return {}
-    names = pl.concat([tables[t].lazy().select(NAME_KEYS) for t in named]).unique().collect()
-    resolved = resolve_names(names, info)
+    # Leaderboard snapshots name models as their source's prices and scores do; they only
+    # take a model_id (by name, no alias-by-date step: AA names dated entries itself).
+    snapshots = tables.get("aa_snapshots")
+    listed = [tables[t] for t in named] + ([snapshots] if snapshots is not None else [])
+    names = pl.concat([df.lazy().select(NAME_KEYS) for df in listed]).unique().collect()
+    resolved = resolve_names(names, info, prior.known() if prior is not None else None)
     info_ids = models.resolve(info, info) if info is not None and not info.is_empty() else None
     # Release dates of identified models, for moving aliases (a preliminary models table).
     prelim = models.build_models_curated(
@@ -610,6 +762,9 @@ def identify(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     )
     identified = set(prelim.filter(pl.col("resolved"))["model_id"])
     release = dict(zip(prelim["model_id"], prelim["release_date"], strict=True))
+    if prior is not None:  # the release's models and their dates, as its build chose them
+        identified |= set(prior.models.filter(pl.col("resolved"))["model_id"])
+        release |= prior.known().release
     regions = resolved.with_columns(
         pl.col("source_model_name").map_elements(region_of, return_dtype=pl.String).alias("region")
     )
@@ -630,15 +785,20 @@ def identify(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
                 pl.lit(None, dtype=pl.Float64).alias("output_usd_per_mtok"),
                 pl.lit(None, dtype=pl.Date).alias("last_seen"),
             )
-        if not isinstance(tables[t], pl.LazyFrame):
+        if not isinstance(tables[t], pl.LazyFrame) or prior is not None:
             df = df.collect()  # rows in memory: joined once, then read a few times
+        if prior is not None:  # a release's name keeps its model (a few rows: `data add`, update)
+            df = _pinned(prior.pins(t, df))
+        priced = prior.priced if prior is not None and t == "token_prices" else None
         if resolved["moving_alias"].any():
-            df = resolve_aliases(df, release, identified).lazy()
+            df = resolve_aliases(df, release, identified, priced).lazy()
         else:  # no name moves: nothing to re-point (and no pass over the rows to find out)
             df = df.lazy().with_columns(
                 pl.lit(None, pl.String).alias("alias_of"),
                 pl.lit(None, pl.String).alias("unresolved_reason"),
             )
+        if prior is not None:  # a pinned alias keeps the name it was written as
+            df = df.with_columns(pl.coalesce("alias_of", "_alias").alias("alias_of")).drop("_alias")
         refs.append(
             df.select(
                 "model_id",
@@ -656,9 +816,29 @@ def identify(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
         if t == "benchmark_scores":
             df = df.drop("provider", "input_usd_per_mtok", "output_usd_per_mtok", "last_seen")
         out[t] = df.drop("model_hint", "namespace", "moving_alias", "unresolved_reason")
+    if snapshots is not None:
+        snap = snapshots.join(resolved, on=NAME_KEYS, how="left", nulls_equal=True)
+        refs.append(
+            snap.lazy().select(
+                "model_id",
+                "source_id",
+                "source_model_name",
+                "identified_by",
+                "namespace",
+                pl.when(pl.col("identified_by").is_null())
+                .then(pl.lit(REASONS["unknown"]))
+                .otherwise(pl.lit(None, dtype=pl.String))
+                .alias("unresolved_reason"),
+                pl.lit(None, dtype=pl.String).alias("alias_of"),
+            )
+        )
+        out["aa_snapshots"] = snap.select(["model_id", *snapshots.columns]).drop("model_hint")
     # One pass over lazy rows gives the references and the sellers of every model.
-    pairs = out["token_prices"].select("model_id", "provider").unique()
-    ref, pairs = pl.collect_all([pl.concat(refs), pairs])
+    if "token_prices" in out:
+        pairs = out["token_prices"].select("model_id", "provider").unique()
+        ref, pairs = pl.collect_all([pl.concat(refs), pairs])
+    else:
+        ref, pairs = pl.concat(refs).collect(), None
     ref = ref.with_columns(
         # a row resolved by date to a snapshot is identified like the snapshot
         pl.when(pl.col("alias_of").is_not_null() & pl.col("unresolved_reason").is_null())
@@ -668,16 +848,21 @@ def identify(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     )
     out["models"] = models.build_models_curated(ref.drop("alias_of"), info_ids)
     # First party: one verdict per seller and model (the model's developer from the table).
-    tp = out["token_prices"]
-    sellers = (
-        pairs.join(out["models"].select("model_id", "developer"), on="model_id", how="left")
-        .with_columns(first_party_expr("provider", "developer"))
-        .drop("developer")
-    )
-    out["token_prices"] = tp.join(
-        sellers.lazy(), on=["model_id", "provider"], how="left", nulls_equal=True,
-        maintain_order="left",
-    )  # fmt: skip
+    dev = out["models"].select("model_id", "developer")
+    if prior is not None:  # a release's model keeps the developer the release gave it
+        dev = pl.concat([prior.models.select(dev.columns), dev]).unique(
+            "model_id", keep="first", maintain_order=True
+        )
+    if pairs is not None:
+        sellers = (
+            pairs.join(dev, on="model_id", how="left")
+            .with_columns(first_party_expr("provider", "developer"))
+            .drop("developer")
+        )
+        out["token_prices"] = out["token_prices"].join(
+            sellers.lazy(), on=["model_id", "provider"], how="left", nulls_equal=True,
+            maintain_order="left",
+        )  # fmt: skip
     for t in named:
         if not isinstance(tables[t], pl.LazyFrame):
             out[t] = out[t].collect()

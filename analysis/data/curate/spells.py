@@ -20,6 +20,8 @@ price long after a cut. This module turns the runs into the facts they report:
   mark `superseded_stale`. `valid_to` is the last day a price is in force: the day before the
   next price's first evidence, else the last date a source saw it, or empty while a source's
   newest snapshot still shows it.
+- **Own rows**: a source of dated price points (Epoch's tables) or a hand entry (`data add`)
+  keeps one row per row it gives (`own_rows`), in force until its next row of the offer.
 - **Facts**: a spell's prices are its run's input, output and blended prices (the fact); cached
   and batch prices come from the first source, in `SOURCE_PRECEDENCE`, that states them.
 
@@ -54,6 +56,9 @@ SOURCE_PRECEDENCE = [
 # is not "still listed". Downstream copies continued by another source: their last snapshot is not the newest
 # evidence (tokencost copies LiteLLM's file and stopped in 2025-09; the RoCry mirror goes on).
 HISTORICAL = frozenset({"epoch-llm-price-trends"})
+# Rows a reader entered by hand (`data add`; their sources' ids start so): each is what its
+# reader read on that day, kept as entered, one row per line, like the dated price points above.
+HAND_ENTERED = "hand-"
 CONTINUED_BY = {"tokencost": "litellm-rocry", "tokencost-yaml": "litellm-rocry"}
 FACT = [
     "input_usd_per_mtok",
@@ -74,6 +79,16 @@ OFFER = [
     "region",
     "currency",
 ]
+
+
+def own_rows(source_id: str) -> bool:
+    """Whether each row of the source stays its own row (dated price points, hand entries)."""
+    return source_id in HISTORICAL or source_id.startswith(HAND_ENTERED)
+
+
+def own_rows_expr(source_id: pl.Expr) -> pl.Expr:
+    """`own_rows` over a column of source ids."""
+    return source_id.is_in(list(HISTORICAL)) | source_id.str.starts_with(HAND_ENTERED)
 
 
 def _rank(source_id: str) -> int:
@@ -140,7 +155,10 @@ def fold_regions(prices: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyF
         regional.lazy()
         .join(df, on=key, how="inner", suffix="_o", nulls_equal=True)
         .filter(
+            # Another key: a key's own runs (a release's and a new snapshot's, `panel.extend`)
+            # are one route, not two.
             (pl.col("_i") != pl.col("_i_o"))
+            & (pl.col("source_model_name") != pl.col("source_model_name_o"))
             & (pl.col("date_o") <= pl.col("_end"))
             & (pl.col("_end_o") >= pl.col("date"))
         )
@@ -246,7 +264,7 @@ def _curate(
         "row_kind": pl.String,
     }
     lf = lf.with_row_index("_i")  # the order the runs were given in breaks ties
-    is_historical = pl.col("source_id").cast(pl.String).is_in(list(HISTORICAL))
+    is_historical = own_rows_expr(pl.col("source_id").cast(pl.String))
     # Dated price points of an analysis's table: few rows, each its own; walked as they are.
     historical: dict[tuple, list[Run]] = {}
     for row in lf.filter(is_historical).drop("_i").collect().iter_rows(named=True):
@@ -615,13 +633,54 @@ def _rows(
         + [kind, pl.col("_row_start").cast(pl.String)],
         separator="\x1f",
     )
-    return rows.with_columns(
+    rows = rows.with_columns(
         key.map_elements(
             lambda s: f"tp-{hashlib.sha1(s.encode()).hexdigest()[:12]}", return_dtype=pl.String
         ).alias("row_id"),
         kind.alias("row_kind"),
         pl.col("_row_start").alias("date"),
         pl.col("_last").alias("last_seen"),
+    )
+    return _stale_ids(lf, every.filter(pl.col("_kind") == 1), rows)
+
+
+def _stale_ids(lf: pl.LazyFrame, stale: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
+    """Two superseded prices of one offer can each leave a stale copy from the same day (and two
+    spells of one price, under two source names): a stale row's id also names the price and the
+    source name of its first run (by date, then name, then walking order)."""
+    if stale.is_empty():
+        return rows
+    by = ["_s", "_kind"]
+    cand = stale.filter(pl.col("date") == pl.col("date").min().over(by))
+    text = (
+        lf.filter(pl.col("_i").is_in(cand["_i"].unique().implode()))
+        .select("_i", pl.col("source_model_name").cast(pl.String), *FACT)
+        .collect()
+    )
+    first = (
+        cand.select(*by, "_i", "_k", "date")
+        .join(text, on="_i")
+        .sort(*by, "date", "source_model_name", "_k")
+        .unique(by, keep="first", maintain_order=True)
+    )
+    few = rows.filter(pl.col("_kind") == 1).select(*by, *OFFER, "_row_start")
+    few = few.join(first.drop("date"), on=by)
+    ids = [
+        row_id(
+            "tp",
+            *(r[c] for c in OFFER),
+            "stale",
+            r["_row_start"],
+            *_fact(r),
+            r["source_model_name"],
+        )
+        for r in few.iter_rows(named=True)
+    ]
+    ids = few.select(*by, pl.Series("_stale_id", ids, dtype=pl.String))
+    return (
+        rows.join(ids, on=by, how="left", maintain_order="left")
+        .with_columns(pl.coalesce("_stale_id", "row_id").alias("row_id"))
+        .drop("_stale_id")
     )
 
 

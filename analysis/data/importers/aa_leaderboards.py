@@ -11,7 +11,7 @@ A snapshot's date is its `meta.fetched_at` (UTC day), which must equal the file 
 
 What is produced:
 
-- `aa_snapshots` (analysis.data.schema_new_tables): one row per model entry per snapshot, as AA
+- `aa_snapshots` (analysis.data.schema): one row per model entry per snapshot, as AA
   showed it: intelligence / coding / agentic index (with AA's "estimated" flag), input, output
   and 3:1 blended price, the cost AA reports to run its index, median output speed, time to first
   token and end-to-end time, context window and parameters. AA re-scores models when the index
@@ -47,10 +47,8 @@ from pathlib import Path
 import polars as pl
 
 from analysis.data.errors import fail
-from analysis.data.importers.common import MODEL_INFO_SCHEMA, locator
-from analysis.data.importers.common import frame as table_frame
+from analysis.data.importers.common import MODEL_INFO_SCHEMA, frame, locator
 from analysis.data.importers.new_sources import file_date, fit_token_price_key, number, spells
-from analysis.data.schema_new_tables import frame
 
 FOLDER = "aa-leaderboards-oolong"
 SOURCE_ID = "aa-leaderboards-oolong"
@@ -159,7 +157,8 @@ def _entry(path: Path, where: str, m: dict) -> dict:
     return {
         "aa_model_id": m["id"],
         "aa_slug": m["slug"],
-        "source_model_name": m["name"],
+        # AA writes one name with a trailing space; the locator keeps the exact entry.
+        "source_model_name": m["name"].strip(),
         "creator": _get(m, "creator", "name"),
         "release_date": _day(path, m.get("release_date"), f"{where}.release_date"),
         "reasoning": _bool(path, f"{where}.reasoning_model", m.get("reasoning_model")),
@@ -271,14 +270,14 @@ def _scores(rows: list[dict]) -> pl.DataFrame:
         {k: v for k, v in r.items() if k != "last_seen"}
         for r in spells(rows, ("source_model_name", "benchmark"), ("score",))
     ]
-    df = table_frame("benchmark_scores", kept, drop=("model_id",))
+    df = frame("benchmark_scores", kept, drop=("model_id",))
     return df.sort("benchmark", "source_model_name", "date")
 
 
 def _token_prices(rows: list[dict], key: list[str] | None) -> pl.DataFrame:
     values = ("input_usd_per_mtok", "output_usd_per_mtok", "blended_usd_per_mtok")
     kept, _ = fit_token_price_key(spells(rows, ("source_model_name",), values), key)
-    df = table_frame("token_prices", kept, drop=("model_id", "first_party"))
+    df = frame("token_prices", kept, drop=("model_id", "first_party"))
     return df.sort("source_model_name", "date")
 
 

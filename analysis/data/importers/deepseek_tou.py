@@ -26,7 +26,7 @@ token_prices rows (provider `deepseek`, or `openai` for gpt-*): one per model x 
 currency x spell. `price_kind` is `off-peak` for the off-peak rate and `list` for the peak rate
 and for an all-day (flat) rate. Miss -> input, out -> output, hit -> cached input; USD rows fill the
 `*_usd_per_mtok` columns, CNY rows the original-currency ones (`cached_input_original_per_mtok`,
-proposed in schema_new_tables). Dates, in UTC:
+in the schema). Dates, in UTC:
 
 - `date`: the first UTC day the rate was billed: the regime's start for off-peak and all-day rates
   (2026-08-16, from 16:00), the day of the first peak hour for the peak rate (2026-08-17 01:00);
@@ -40,7 +40,7 @@ Copies of one source giving the same rate are one spell (first date, last date s
 the earliest copy. The cache-write price (`cache_write`, OpenAI only) has no column and is left
 out.
 
-tou_windows rows (analysis.data.schema_new_tables): the peak windows of each copy with the days
+tou_windows rows (analysis.data.schema): the peak windows of each copy with the days
 they apply on (UTC calendar; every window lies within one Beijing day, checked, so the Beijing
 weekday is the UTC weekday) and the period the rule held. The machine-readable schedules
 (`scheduleUtc` 24 entries, `scheduleBeijing` 7 x 24) must agree with the windows and weekend rule;
@@ -65,7 +65,6 @@ from analysis.data.importers.new_sources import (
     number,
     spells,
 )
-from analysis.data.schema_new_tables import frame as new_frame
 
 FOLDER = "deepseek-tou-ratecards"
 DSH_ID = "deepseek-tou-dsh-meter"
@@ -457,9 +456,7 @@ def build(sources_dir: Path, key: list[str] | None = None) -> dict[str, pl.DataF
     group = ("source_id", "source_model_name", "provider", "price_kind", "currency", "context_tier")
     merged, _ = fit_token_price_key(spells(prices, group, PRICE_VALUES), key)
     tp = frame("token_prices", merged, drop=("model_id", "first_party"))
-    tou = new_frame("tou_windows", windows).sort(
-        "source_id", "effective_from_utc", "start_hour_utc"
-    )
+    tou = frame("tou_windows", windows).sort("source_id", "effective_from_utc", "start_hour_utc")
     return {
         "token_prices": tp.sort("source_id", "source_model_name", "date", "price_kind"),
         "tou_windows": tou,

@@ -30,7 +30,7 @@ Every sources row and locator says whose copy it is. USD per 1M tokens throughou
   modality (`$1.00 (audio)`) is not a context tier and is ignored.
 
 Cache-write prices have no column and are left out everywhere. Long-context tier rows need
-`context_tier` in the token_prices key (schema_new_tables.TOKEN_PRICES_KEY); under today's key
+`context_tier` in the token_prices key; under a key without it
 they are set aside (`new_sources.fit_token_price_key`).
 """
 

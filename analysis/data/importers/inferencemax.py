@@ -7,7 +7,7 @@ run), as **downloaded by a third party**: `github.com/gminneci/mantile`,
 README, Part II §2.3). InferenceMAX is Apache-2.0; mantile states no licence. SemiAnalysis'
 own results live in a database, not in git, so these artefacts are the only copy here.
 
-What a row is (`inference_benchmarks`, analysis.data.schema_new_tables): one serving
+What a row is (`inference_benchmarks`, analysis.data.schema): one serving
 configuration in one run, as the file gives it: throughput per GPU (`tput_per_gpu`, and its
 output and input parts), latencies (TTFT, TPOT, end-to-end) and interactivity (`*_intvty`,
 tokens/s per user). Aggregated runs give `tp`/`ep`/`dp_attention`; disaggregated ones
@@ -41,9 +41,8 @@ import polars as pl
 
 from analysis.data.errors import fail
 from analysis.data.gpus import canonical_gpu
-from analysis.data.importers.common import locator
+from analysis.data.importers.common import frame, locator
 from analysis.data.importers.new_sources import number
-from analysis.data.schema_new_tables import frame
 
 FOLDER = "inferencemax-raw-mantile"
 RAW = "reconcile/sources/inferencemax/raw"

@@ -10,7 +10,7 @@ is the TypeScript `GPU_SPECS` table, one line per GPU:
 The repository's docs call `costh` / `costn` / `costr` the hyperscaler-owning / neocloud /
 3-year-rental GPU hourly costs (USD per GPU-hour) and the app labels `power` kW; the app divides a
 cost by tokens per hour to get $ per million tokens. These are a calculator's assumptions, not
-observed prices: they go to `tco_assumptions` (analysis.data.schema_new_tables), not to
+observed prices: they go to `tco_assumptions` (analysis.data.schema), not to
 gpu_hour_prices.
 
 One row per GPU x ownership model. A comment line saying "temporary" (B300: "using 1.2x B200
@@ -29,9 +29,8 @@ import polars as pl
 
 from analysis.data.errors import fail
 from analysis.data.gpus import canonical_gpu
-from analysis.data.importers.common import locator
+from analysis.data.importers.common import frame, locator
 from analysis.data.importers.new_sources import observed_date, spells
-from analysis.data.schema_new_tables import frame
 
 FOLDER = "inferencex-tco-assumptions"
 SOURCE_ID = "inferencex-tco"

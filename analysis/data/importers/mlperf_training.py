@@ -37,8 +37,7 @@ import polars as pl
 
 from analysis.data.errors import fail
 from analysis.data.gpus import canonical_gpu
-from analysis.data.importers.common import locator, slug
-from analysis.data.schema_new_tables import frame
+from analysis.data.importers.common import frame, locator, slug
 
 FOLDER = "mlperf-training-v5.0-v5.1"
 ROUND_DATES = {"v5.0": "2025-05-30", "v5.1": "2025-11-05"}  # results committed, README II.3.2

@@ -67,7 +67,7 @@ SOURCES = [
         "source_id": HUB_2026_ID,
         "title": "Epoch AI Benchmarking Hub data export, April 2026 (model metadata)",
         "publisher": "Epoch AI (copy in feruiloba/miri-fellowship-inference-scaling)",
-        "url": "https://github.com/feruiloba/miri-fellowship-inference-scaling",
+        "url": "https://github.com/feruiloba/miri-fellowship-inference-scaling/tree/main/data/eci/benchmark_data",
         "licence": "CC-BY (Epoch AI's export note)",
         "retrieved": "2026-04-29",
         "notes": "Model versions with release date, organisation and accessibility, to 2026-04-23.",

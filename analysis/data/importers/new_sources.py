@@ -1,18 +1,13 @@
 """The importers of the ten source folders added on 2026-12-01, and the helpers they share.
 
-`NEW_IMPORTERS` names one module per folder (sources README, Part II), in the form of
-`analysis.data.build.IMPORTERS`, so the build takes them with one line:
-`IMPORTERS = [*IMPORTERS, *NEW_IMPORTERS]`. Each module follows the contract in
+`NEW_IMPORTERS` names one module per folder (sources README, Part II); `analysis.data.build`
+runs them after the importers of the first release. Each follows the contract in
 `analysis/data/importers/__init__.py`.
 
-The helpers below are candidates for `importers/common.py` (left untouched here while it is
-being reworked):
-
-- `token_price_key()` / `fit_token_price_key()`: token_prices rows are keyed by the key the
-  schema has *now*. Sources that state long-context tiers or publish one price in two
-  currencies give rows that only the extended key (`schema_new_tables.TOKEN_PRICES_KEY`) tells
-  apart; under today's key those rows are reduced to the base tier in USD, so the build runs
-  before and after the key change, and the extra rows appear as soon as the key has the columns.
+- `fit_token_price_key()`: rows unique under token_prices' primary key (which holds the
+  long-context tier and the currency, so a base price and its `>200k` tier, or DeepSeek's USD and
+  CNY tables, are separate rows); under an older key without them (a test passes one) a group
+  keeps its base-tier USD row.
 - `spells()`: dated copies of one source giving the same price are one spell (first date seen,
   last date seen), as the table's description says for sampled sources.
 - `file_date()`: the date a file name starts with (`2026-09-23_aimeter__...`): the commit date, or

@@ -28,6 +28,8 @@ from analysis.data.curate.spells import (
     _obs,
     build_spells,
     fold_regions,
+    own_rows,
+    row_id,
     snapshot_dates,
 )
 
@@ -88,6 +90,8 @@ def _stale_row(key, spell: Spell, obs):
     runs = [r for r, _, _ in spell.stale]
     start = min(f for _, f, _ in spell.stale)
     row = _base(key, runs, "stale", start, obs)
+    first = min(runs, key=lambda r: (r.start, r.row["source_model_name"]))
+    row["row_id"] = row_id("tp", *key, "stale", start, *first.fact, first.row["source_model_name"])
     row.update(
         date=start, last_seen=max(t for _, _, t in spell.stale), valid_from=None, valid_to=None
     )
@@ -105,7 +109,7 @@ def reference(prices: pl.DataFrame, newest=None):
         end = row["last_seen"] or row["date"]
         run = Run(row, row["date"], end, _fact(row), row["source_id"])
         key = tuple(row[c] for c in OFFER)
-        if row["source_id"] in HISTORICAL:
+        if own_rows(row["source_id"]):
             historical.setdefault((*key, row["source_id"]), []).append(run)
         else:
             groups.setdefault(key, []).append(run)
@@ -154,8 +158,12 @@ SCHEMA = {
     "batch_output_usd_per_mtok": pl.Float64, "source_id": pl.String,
     "source_model_name": pl.String, "source_locator": pl.String,
 }  # fmt: skip
-# Ranked sources, an unranked one, a copy continued by another, and Epoch's dated table.
-SOURCES = ["genai-prices", "litellm-rocry", "tokencost", "lmarena-catalog", "scrape-x", *HISTORICAL]
+# Ranked sources, an unranked one, a copy continued by another, Epoch's dated table and a hand
+# entry (`data add`).
+SOURCES = [
+    *["genai-prices", "litellm-rocry", "tokencost", "lmarena-catalog", "scrape-x", *HISTORICAL],
+    f"{spells.HAND_ENTERED}reader",
+]
 PRICES = [10.0, 2.0, 0.5, 2.0000000001, 1.0 / 3]  # one pair equal once rounded to 9 places
 
 

@@ -11,7 +11,9 @@ import pytest
 
 from analysis.data.errors import DataError
 from analysis.data.importers import deepseek_tou
-from analysis.data.schema_new_tables import TOKEN_PRICES_KEY
+from analysis.data.schema import TABLES
+
+TOKEN_PRICES_KEY = TABLES["token_prices"].primary_key
 
 FOLDER = "deepseek-tou-ratecards"
 PEAK_UTC = [h in (1, 2, 3, 6, 7, 8, 9) for h in range(24)]

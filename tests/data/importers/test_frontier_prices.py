@@ -10,7 +10,9 @@ import pytest
 
 from analysis.data.errors import DataError
 from analysis.data.importers import frontier_prices
-from analysis.data.schema_new_tables import TOKEN_PRICES_KEY
+from analysis.data.schema import TABLES
+
+TOKEN_PRICES_KEY = TABLES["token_prices"].primary_key
 
 FOLDER = "frontier-price-notes-2026-09"
 AIMETER = """# Pricing and usage verification

@@ -1,0 +1,492 @@
+"""What the "The digests' claims, checked" appendix shows: every claim of the release's `claims`
+table with the evidence a chapter gives for it and the verdict `analysis.methods.claims.verdict`
+decides, and this page's own evidence for the claims no other chapter discusses.
+
+`collect(version)` gathers the `claim_evidence(version)` of each module in `EVIDENCE_MODULES`
+(an explicit list: a module added to the book adds its evidence here by being listed);
+`ledger(version)` is the claims table with evidence and verdict, one row per claim, which the page's
+table, the figure kit's CSV and `python -m analysis claims` all print. The claims whose words make
+them bounds ("up to", "below", "can") are `analysis.methods.claims.BOUNDS`, used here and by every
+chapter that prints a verdict. `compute(version)` returns the frames the page draws and its `Quotes`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cache
+
+import polars as pl
+
+from analysis.methods import claims as cl
+from analysis.methods.claims import Evidence
+from analysis.report import results
+from analysis.report.quote import Quote, Quotes
+
+SLUG = "claims-ledger"
+PAGE = "chapters/claims-ledger.qmd"
+SEC_DEEPSEEK = f"{PAGE}#sec-claims-ledger-deepseek"
+SEC_AGENT = f"{PAGE}#sec-claims-ledger-agent"
+
+# The modules whose `claim_evidence(version)` the ledger gathers: the chapter that discusses
+# each claim gives its evidence; this module gives the claims no chapter discusses.
+EVIDENCE_MODULES = [
+    "analysis.chapters.price_war",
+    "analysis.chapters.tokens_per_dollar",
+    "analysis.chapters.gpu_hour_prices",
+    "analysis.chapters.fixed_capability",
+    "analysis.chapters.claims_ledger",
+]
+
+# The claims a strategy memo would most want settled, in the order the page lists them: the
+# trend every budget extrapolates, two prices a buyer pays, the cheapest way to buy, and what a
+# GPU-hour costs.
+MEMO_CLAIMS = [
+    "epoch-fixed-capability-decline",
+    "open-model-provider-spread",
+    "deepseek-batch-routing-saving",
+    "gemini-3.8-flash-price-doubling",
+    "h100-cloud-price-settled",
+]
+
+# This page's claims: the digest's agent workload and DeepSeek's company news.
+AGENT_CLAIMS = ["agent-bill-output-share", "opus-5-vs-grok-4.6-cost"]
+DEEPSEEK_CLAIMS = [
+    "deepseek-2t-model",
+    "deepseek-raise",
+    "deepseek-revenue-before",
+    "deepseek-revenue-after",
+    "deepseek-revenue-10x",
+]
+OPUS, GROK = "claude-opus-5", "grok-4.6"  # the two models of opus-5-vs-grok-4.6-cost
+DEEPSEEK = "deepseek"  # the developer id of DeepSeek's models in the models table
+# Powers of ten the claims table's units name (unit column: "billion USD (approximate)").
+UNIT_SCALE = {"trillion": 1e12, "billion": 1e9, "million": 1e6}
+
+
+@dataclass(frozen=True)
+class ClaimsLedger:
+    version: str
+    ledger: pl.DataFrame  # methods.claims.ledger: one row per claim (the CSV)
+    table: pl.DataFrame  # the page's table: display columns of the ledger
+    chart: pl.DataFrame  # the ledger with dates as text: the figure's data and the kit's CSV
+    bands: pl.DataFrame  # the verdict rule's bands for the figure (`rule_bands`)
+    verdicts: list[str]  # the verdicts of tested claims, in the rule's order (figure colours)
+    memo: pl.DataFrame  # the table rows of MEMO_CLAIMS
+    q: Quotes
+
+
+# ------------------------------------------------------------------ gathering the evidence
+
+
+def collect(
+    version: str | None = None, modules: list[str] = EVIDENCE_MODULES
+) -> dict[str, Evidence]:
+    """Every Evidence the listed chapter modules give, by claim_id. Raises naming both modules
+    when two give evidence for one claim, and naming the module when it files an Evidence under
+    another claim's id."""
+    found: dict[str, Evidence] = {}
+    owner: dict[str, str] = {}
+    for name in modules:
+        given = importlib.import_module(name).claim_evidence(version)
+        for cid, e in given.items():
+            if e.claim_id != cid:
+                raise ValueError(f"{name}: evidence filed under {cid!r} is for {e.claim_id!r}")
+            if cid in found:
+                raise ValueError(f"claim {cid!r} has evidence from both {owner[cid]} and {name}")
+            found[cid], owner[cid] = e, name
+    return found
+
+
+def bounds() -> dict[str, cl.Bound]:
+    """claim_id -> bound, for `methods.claims.ledger`."""
+    return {cid: bound for cid, (bound, _) in cl.BOUNDS.items()}
+
+
+def claims_with_dates(v: str) -> pl.DataFrame:
+    """The claims table with each digest's date (the `retrieved` date of its source row)."""
+    digests = results.table("sources", v).select(
+        "source_id", pl.col("retrieved").alias("digest_date")
+    )
+    return results.table("claims", v).join(
+        digests, on="source_id", how="left", maintain_order="left"
+    )
+
+
+def ledger(version: str | None = None) -> pl.DataFrame:
+    """The claims table with each claim's evidence and verdict (`methods.claims.ledger`)."""
+    v = results.version(version)
+    return cl.ledger(claims_with_dates(v), collect(v), bounds())
+
+
+# ------------------------------------------------------------------ this page's evidence
+
+
+def usd(value: float, unit: str) -> float:
+    """A claimed amount in US dollars, from its unit's power of ten ("million USD" -> x 1e6)."""
+    scale = [s for word, s in UNIT_SCALE.items() if unit.startswith(word)]
+    if not scale or "USD" not in unit:
+        raise ValueError(f"claims table: unit {unit!r} is not a power of ten of USD")
+    return value * scale[0]
+
+
+def millions(amount_usd: float) -> str:
+    """`$500M`, `$1B`: an amount in dollars as the digest writes it."""
+    if amount_usd >= 1e9:
+        return f"${amount_usd / 1e9:,g}B"
+    return f"${amount_usd / 1e6:,g}M"
+
+
+def revenue_rise(claims: pl.DataFrame) -> dict[str, float]:
+    """The digest's own revenue figures: the rise "from <$500M to ~$1B" implies (after / before,
+    a lower bound since "before" is), and the revenue before that a rise by the headline's
+    factor to the same "after" would need."""
+    before, after = (
+        cl.claim_row(claims, "deepseek-revenue-before"),
+        cl.claim_row(claims, "deepseek-revenue-after"),
+    )
+    headline = cl.claim_row(claims, "deepseek-revenue-10x")["value"]
+    before_usd, after_usd = usd(before["value"], before["unit"]), usd(after["value"], after["unit"])
+    return {
+        "before_usd": before_usd,
+        "after_usd": after_usd,
+        "implied_factor": after_usd / before_usd,
+        "headline_factor": headline,
+        "before_for_headline_usd": after_usd / headline,
+    }
+
+
+def index_cost_ratio(aa: pl.DataFrame, numerator: str, denominator: str) -> pl.DataFrame:
+    """Per Artificial Analysis snapshot holding both models: the median `index_cost_usd` of each
+    model's entries (AA lists reasoning variants as entries of one model) and their ratio."""
+    per = (
+        aa.filter(pl.col("model_id").is_in([numerator, denominator]))
+        .drop_nulls("index_cost_usd")
+        .group_by("snapshot_date", "model_id")
+        .agg(pl.col("index_cost_usd").median())
+    )
+    wide = per.pivot(on="model_id", index="snapshot_date", values="index_cost_usd")
+    if numerator not in wide.columns or denominator not in wide.columns:
+        return pl.DataFrame(schema={"snapshot_date": pl.Date, "ratio": pl.Float64})
+    return (
+        wide.drop_nulls([numerator, denominator])
+        .with_columns((pl.col(numerator) / pl.col(denominator)).alias("ratio"))
+        .sort("snapshot_date")
+    )
+
+
+def opus_grok_evidence(aa: pl.DataFrame, models: pl.DataFrame) -> Evidence:
+    """opus-5-vs-grok-4.6-cost against AA's cost to run its Intelligence Index, for both models in
+    one snapshot; not testable when no snapshot holds both."""
+    cid = "opus-5-vs-grok-4.6-cost"
+    ratios = index_cost_ratio(aa, OPUS, GROK)
+    dates = aa["snapshot_date"].unique().sort()
+    window = f"{dates.min()} to {dates.max()}" if dates.len() else ""
+    if ratios.height:
+        latest = ratios.row(-1, named=True)
+        first, last = ratios["snapshot_date"].min(), ratios["snapshot_date"].max()
+        return Evidence(
+            cid,
+            latest["ratio"],
+            f"Artificial Analysis's cost to run its Intelligence Index, Claude Opus 5 over Grok "
+            f"4.6 in the snapshot of {latest['snapshot_date']} (range over the {ratios.height} "
+            "snapshots holding both): a benchmark run, a different workload than the digest's.",
+            SEC_AGENT,
+            low=ratios["ratio"].min() if ratios.height > 1 else None,
+            high=ratios["ratio"].max() if ratios.height > 1 else None,
+            n=ratios.height,
+            window=f"{first} to {last}",
+        )
+    in_aa = {m: aa.filter(pl.col("model_id") == m).height for m in (OPUS, GROK)}
+    in_models = {m: models.filter(pl.col("model_id") == m).height for m in (OPUS, GROK)}
+    absent = [m for m in (OPUS, GROK) if not in_models[m]]
+    return Evidence(
+        cid,
+        None,
+        f"None of the {dates.len()} Artificial Analysis snapshots ({window}) holds both models "
+        f"({in_aa[OPUS]} rows of {OPUS}, {in_aa[GROK]} of {GROK})"
+        + (f"; {' and '.join(absent)} is in no table of the release" if absent else "")
+        + ". The digest's agent workload (its tokens and each model's bill) would settle the "
+        "claim; AA's index cost for both in one snapshot would test it on a different workload.",
+        SEC_AGENT,
+        n=0,
+        window=window,
+        testable=False,
+    )
+
+
+def largest_model(models: pl.DataFrame, developer: str) -> dict | None:
+    """The developer's model with the most parameters in the models table, or None."""
+    rows = models.filter(pl.col("developer") == developer).drop_nulls("parameters_b")
+    return rows.sort("parameters_b", descending=True).row(0, named=True) if rows.height else None
+
+
+def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
+    """This page's evidence: the agent workload's claims and DeepSeek's company news."""
+    v = results.version(version)
+    claims, models = results.table("claims", v), results.table("models", v)
+    aa = results.table("aa_snapshots", v)
+    rise = revenue_rise(claims)
+    big = largest_model(models, DEEPSEEK)
+    biggest = (
+        f"The largest DeepSeek model in the release, {big['model_id']}, has "
+        f"{big['parameters_b'] / 1000:g} trillion parameters; a"
+        if big
+        else "A"
+    )
+    revenue = "Company revenue is in no table of the release; DeepSeek's own accounts would"
+    return {
+        "agent-bill-output-share": Evidence(
+            "agent-bill-output-share",
+            None,
+            "The release holds prices per token, not any workload's token counts: the digest's "
+            "workload (input, cached, output and reasoning tokens, and the model) would settle it.",
+            SEC_AGENT,
+            testable=False,
+        ),
+        "opus-5-vs-grok-4.6-cost": opus_grok_evidence(aa, models),
+        "deepseek-2t-model": Evidence(
+            "deepseek-2t-model",
+            None,
+            f"{biggest} model still in training is in no source: its model card or technical "
+            "report, once published, would settle it.",
+            SEC_DEEPSEEK,
+            testable=False,
+        ),
+        "deepseek-raise": Evidence(
+            "deepseek-raise",
+            None,
+            "Financing rounds are in no table of the release; an announcement by the company or "
+            "its investors would settle it (the digest says the company has not confirmed it).",
+            SEC_DEEPSEEK,
+            testable=False,
+        ),
+        "deepseek-revenue-before": Evidence(
+            "deepseek-revenue-before", None, f"{revenue} settle it.", SEC_DEEPSEEK, testable=False
+        ),
+        "deepseek-revenue-after": Evidence(
+            "deepseek-revenue-after", None, f"{revenue} settle it.", SEC_DEEPSEEK, testable=False
+        ),
+        "deepseek-revenue-10x": Evidence(
+            "deepseek-revenue-10x",
+            None,
+            f"{revenue} settle it. The digest contradicts its own headline: from under "
+            f"{millions(rise['before_usd'])} to about {millions(rise['after_usd'])} is a rise of "
+            f"more than {Quote(rise['implied_factor'], 'stated_factor').text}, not "
+            f"{Quote(rise['headline_factor'], 'stated_factor').text}, which would need revenue of "
+            f"{millions(rise['before_for_headline_usd'])} before.",
+            SEC_DEEPSEEK,
+            testable=False,
+        ),
+    }
+
+
+# ------------------------------------------------------------------ the page
+
+
+def compute(version: str | None = None) -> ClaimsLedger:
+    """The appendix on data version `version` (None: the current one), once per version and
+    process. Not cached on disk: the disk cache keys on the modules a module imports by name,
+    and this one imports the evidence modules by their names in `EVIDENCE_MODULES`, so an edit
+    there would not be seen; each of them caches its own analysis."""
+    return _compute(results.version(version))
+
+
+@cache
+def _compute(v: str) -> ClaimsLedger:
+    rows = ledger(v)
+    claims = results.table("claims", v)
+    q = Quotes(SLUG)
+    for part in (
+        count_quotes(rows, v),
+        rule_quotes(),
+        bound_quotes(claims),
+        own_quotes(claims, results.table("models", v), results.table("aa_snapshots", v)),
+    ):
+        q.update(part)
+    table = table_rows(rows)
+    return ClaimsLedger(
+        version=v,
+        ledger=rows,
+        table=table,
+        chart=chart_rows(rows),
+        bands=rule_bands(),
+        verdicts=[cl.SUPPORTED, cl.PARTLY, cl.CONTRADICTED],  # untested claims are not drawn
+        memo=memo_rows(table, rows),
+        q=q,
+    )
+
+
+def count_quotes(rows: pl.DataFrame, v: str) -> dict[str, Quote]:
+    """Claims and digests, claims per verdict, and the claims no chapter gives evidence for."""
+    n = cl.verdict_counts(rows)
+    missing = rows.filter(pl.col("section") == "")
+    return {
+        "version": Quote(v),
+        "n_claims": Quote(rows.height, "count"),
+        "n_digests": Quote(rows["digest_file"].n_unique(), "count"),
+        "first_digest": Quote(rows["digest_date"].min(), "day"),
+        "last_digest": Quote(rows["digest_date"].max(), "day"),
+        "n_supported": Quote(n[cl.SUPPORTED], "count"),
+        "n_partly": Quote(n[cl.PARTLY], "count"),
+        "n_contradicted": Quote(n[cl.CONTRADICTED], "count"),
+        "n_untestable": Quote(n[cl.UNTESTABLE], "count"),
+        "n_tested": Quote(rows.height - n[cl.UNTESTABLE], "count"),
+        "n_modules": Quote(len(EVIDENCE_MODULES), "count"),
+        "missing": Quote(
+            ""
+            if missing.height == 0
+            else f"In this rendering {missing.height:,} claims have no chapter's evidence yet; "
+            "the rule counts them as claims that cannot be tested."
+        ),
+    }
+
+
+def rule_quotes() -> dict[str, Quote]:
+    """The verdict rule in words (`methods.claims.rule`) and its two numbers."""
+    words = cl.rule()
+    return {
+        "tolerance": Quote(cl.TOLERANCE, "share"),
+        "partly_factor": Quote(f"{cl.PARTLY_FACTOR:g}"),
+        "rule_supported": Quote(words[cl.SUPPORTED]),
+        "rule_partly": Quote(words[cl.PARTLY]),
+        "rule_contradicted": Quote(words[cl.CONTRADICTED]),
+        "rule_untestable": Quote(words[cl.UNTESTABLE]),
+        "verdict_supported": Quote(cl.SUPPORTED),
+        "verdict_partly": Quote(cl.PARTLY),
+        "verdict_contradicted": Quote(cl.CONTRADICTED),
+        "verdict_untestable": Quote(cl.UNTESTABLE),
+    }
+
+
+def and_join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def bound_quotes(claims: pl.DataFrame) -> dict[str, Quote]:
+    """The claims `cl.BOUNDS` reads as bounds, and the words that make them so."""
+    for cid, (_, words) in cl.BOUNDS.items():
+        if words.lower() not in cl.claim_row(claims, cid)["claim"].lower():
+            raise ValueError(f"cl.BOUNDS: the words {words!r} are not in claim {cid!r}")
+    return {
+        "n_bounds": Quote(len(cl.BOUNDS), "count"),
+        "bound_words": Quote(and_join([f"\u201c{w}\u201d" for _, w in cl.BOUNDS.values()])),
+    }
+
+
+def own_quotes(claims: pl.DataFrame, models: pl.DataFrame, aa: pl.DataFrame) -> dict[str, Quote]:
+    """This page's sections: the claims' words, the revenue figures, the largest DeepSeek model,
+    and the Artificial Analysis snapshots the Opus-Grok claim was looked for in."""
+    rise = revenue_rise(claims)
+    big = largest_model(models, DEEPSEEK)
+    dates = aa["snapshot_date"]
+    q = {
+        f"claim_{cid.replace('-', '_').replace('.', '_')}": Quote(
+            cl.claim_row(claims, cid)["claim"]
+        )
+        for cid in AGENT_CLAIMS + DEEPSEEK_CLAIMS
+    }
+    q.update(
+        {
+            "n_deepseek_claims": Quote(len(DEEPSEEK_CLAIMS), "count"),
+            "revenue_before": Quote(millions(rise["before_usd"])),
+            "revenue_after": Quote(millions(rise["after_usd"])),
+            "revenue_implied_factor": Quote(rise["implied_factor"], "stated_factor"),
+            "revenue_headline_factor": Quote(rise["headline_factor"], "stated_factor"),
+            "revenue_before_for_headline": Quote(millions(rise["before_for_headline_usd"])),
+            "deepseek_largest": Quote(big["model_id"] if big else "none"),
+            "deepseek_largest_trillion": Quote(big["parameters_b"] / 1000 if big else 0, "number"),
+            "aa_n_snapshots": Quote(dates.n_unique(), "count"),
+            "aa_first": Quote(dates.min(), "day"),
+            "aa_last": Quote(dates.max(), "day"),
+            "aa_n_opus": Quote(aa.filter(pl.col("model_id") == OPUS).height, "count"),
+            "aa_n_grok": Quote(aa.filter(pl.col("model_id") == GROK).height, "count"),
+            "opus_id": Quote(OPUS),
+            "grok_id": Quote(GROK),
+        }
+    )
+    return q
+
+
+# ------------------------------------------------------------------ display frames
+
+
+def claimed_text(value: float, high: float | None, unit: str, bound: str) -> str:
+    """The claimed value as the table shows it: `2.85 to 3.5 USD per GPU-hour`, `≤ 50 percent`."""
+    shown = f"{value:g}" if high is None else f"{value:g} to {high:g}"
+    sign = {"<=": "\u2264 ", ">=": "\u2265 "}.get(bound, "")
+    return f"{sign}{shown} {unit}"
+
+
+def evidence_text(row: dict) -> str:
+    """Value (interval), n and window, then the evidence's sentence."""
+    parts = []
+    if row["evidence_value"] is not None:
+        value = Quote(row["evidence_value"], "number").text
+        low, high = row["evidence_low"], row["evidence_high"]
+        if low is not None and high is not None and low != high:
+            value += f" ({Quote((low, high), 'number').text})"
+        parts.append(value)
+    if row["evidence_n"] is not None:
+        parts.append(f"n = {row['evidence_n']:,}")
+    if row["evidence_window"]:
+        parts.append(row["evidence_window"])
+    head = "; ".join(parts)
+    return f"{head}. {row['evidence']}" if head else row["evidence"]
+
+
+def section_link(section: str) -> str:
+    """`chapters/price-war.qmd#sec-x` as a Markdown link to the rendered page's section."""
+    if not section:
+        return ""
+    page, _, anchor = section.partition("#")
+    name = page.removeprefix("chapters/").removesuffix(".qmd")
+    return f"[{name}]({name}.html{'#' + anchor if anchor else ''})"
+
+
+def table_rows(rows: pl.DataFrame) -> pl.DataFrame:
+    """The page's table: one row per claim, in display text."""
+    return pl.DataFrame(
+        [
+            {
+                "claim": f"\u201c{r['claim']}\u201d",
+                "digest": f"{r['digest_date']}" if r["digest_date"] else r["digest_file"],
+                "subject": r["subject"],
+                "claimed": claimed_text(r["claimed"], r["claimed_high"], r["unit"], r["bound"]),
+                "verdict": r["verdict"],
+                "evidence": evidence_text(r),
+                "section": section_link(r["section"]),
+            }
+            for r in rows.iter_rows(named=True)
+        ],
+        schema={c: pl.String for c in ("claim", "digest", "subject", "claimed", "verdict")}
+        | {"evidence": pl.String, "section": pl.String},
+    )
+
+
+def chart_rows(rows: pl.DataFrame) -> pl.DataFrame:
+    """The ledger with dates as ISO text: the figure draws the tested claims, and its data (the
+    figure kit's CSV) is the whole ledger."""
+    return rows.with_columns(pl.col(pl.Date).cast(pl.String))
+
+
+def memo_rows(table: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
+    """The page's table rows of `MEMO_CLAIMS`, in that order."""
+    order = {cid: i for i, cid in enumerate(MEMO_CLAIMS)}
+    picked = table.with_columns(rows["claim_id"]).filter(pl.col("claim_id").is_in(MEMO_CLAIMS))
+    return picked.sort(pl.col("claim_id").replace_strict(order)).drop("claim_id")
+
+
+def rule_bands(tolerance: float = cl.TOLERANCE, factor: float = cl.PARTLY_FACTOR) -> pl.DataFrame:
+    """The verdict rule as bands of evidence over claim: within the tolerance a value is
+    supported, within the factor partly supported."""
+    return pl.DataFrame(
+        {
+            "band": [
+                f"{cl.SUPPORTED}: within {tolerance:.0%}",
+                f"{cl.PARTLY}: within {factor:g}x",
+            ],
+            "low": [1 - tolerance, 1 / factor],
+            "high": [1 + tolerance, factor],
+        }
+    )

@@ -1,0 +1,726 @@
+"""What "The autumn-2026 price war" chapter shows: the frames behind its figures and tables, every
+value its prose quotes, and the evidence for the digest claims it discusses.
+
+`compute(version)` returns a `PriceWar`: the cuts table (`price_war.cuts`), the DeepSeek
+time-of-use heatmap (`time_of_use.hourly_prices`), the CNY cards converted at the month's rate,
+and `q`, the chapter's `Quotes`. `claim_evidence(version)` gives one `claims.Evidence` per claim
+the chapter discusses (the claims ledger gathers them).
+
+Every choice the prose states is a named constant here: the window of the cuts, each new
+model's predecessor, the trend the cuts are set against, the workload a budget is costed on,
+the rate card source and model of the time-of-use section.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from datetime import date
+from functools import cache
+
+import polars as pl
+
+from analysis.data.cache import cached
+from analysis.methods import dispersion, list_prices, price_war, prices
+from analysis.methods import time_of_use as tou
+from analysis.methods.claims import Evidence, claim_row
+from analysis.report import estimates, results
+from analysis.report.quote import Estimate, Quote, Quotes
+
+SLUG = "price-war"
+PAGE = "chapters/price-war.qmd"
+# The price war's window: the September-October 2026 price tables.
+WINDOW = (date(2026, 9, 1), date(2026, 10, 31))
+# Each new model of the window -> the model of the same line and tier it replaced. GPT-6 Astra
+# has no predecessor at its tier (no GPT-5.6 model at its price), so it is not a cut.
+PREDECESSORS = {
+    "claude-opus-5.5": "claude-opus-5",
+    "claude-fable-5.1": "claude-fable-5",
+    "gpt-6-sol": "gpt-5.6-sol",
+    "gpt-6-luna": "gpt-5.6-luna",
+    "gemini-3.8-flash": "gemini-3.7-flash",
+}
+# The trend the cuts are set against: the cheapest-model series the token-prices chapter shows
+# (a16z's monthly minimum, fitted over the full data); the quality-adjusted frontier trend is
+# the robustness check.
+TREND = "a16z-full-window"
+FRONTIER_TREND = "hedonic-gpqa-frontier"
+# A stated workload, millions of tokens a month: an assistant reading three tokens for each
+# one it writes (the 3:1 blend the book uses), with no cache hits.
+WORKLOAD = tou.Workload("assistant, 3:1", input_mtok=300.0, output_mtok=100.0)
+SCHEDULED_MODEL = "gemini-3.8-flash"
+# Time of use: the rate-card copy that states the weekend rule, and the claims' model.
+TOU_SOURCE = "deepseek-tou-dsh-meter"
+TOU_PROVIDER = "deepseek"
+TOU_MODEL = "deepseek-v4-pro"
+TOU_MODELS = ["deepseek-v4-flash", "deepseek-v4-pro"]
+TOU_CURRENCIES = ["USD", "CNY"]
+RISE_CURRENCY = "CNY"  # the flat card survives in the CNY table only
+RISE_BUCKETS = ("input", "output")  # cache-hit rates are a few fen: ratios of them mislead
+OPEN_MODEL_CLAIM = dispersion.CLAIM_ID
+SUB_CENT_CLAIM = "sub-cent-token-rates"
+CNY_CLAIM = "deepseek-flash-idle-price-cny"
+# DeepSeek's Flash models: V4 Flash, and V4.1 Flash (API name deepseek-flash) from 2026-09-10.
+FLASH_MODELS = ["deepseek-v4-flash", "deepseek-flash"]
+
+SECTIONS = {
+    "cuts": f"{PAGE}#sec-price-war-cuts",
+    "gemini": f"{PAGE}#sec-price-war-gemini",
+    "tou": f"{PAGE}#sec-price-war-tou",
+    "cny": f"{PAGE}#sec-price-war-cny",
+    "spread": f"{PAGE}#sec-price-war-spread",
+}
+CLAIM_IDS = [
+    "opus-5.5-input-price",
+    "opus-5.5-output-price",
+    "gpt-6-sol-input-price",
+    "gpt-6-sol-output-price",
+    "gemini-3.8-flash-price-doubling",
+    "deepseek-flash-idle-price-cny",
+    "deepseek-flash-idle-price-usd",
+    "deepseek-api-price-rise",
+    "deepseek-v4-pro-peak-multiple",
+    "deepseek-v4-pro-peak-windows",
+    "deepseek-batch-routing-saving",
+    "glm-5.3-flash-price",
+    "glm-5.3-flash-discount",
+    "open-model-provider-spread",
+    "sub-cent-token-rates",
+]
+# Claimed list prices: claim id -> (model id in the data, price column).
+PRICE_CLAIMS = {
+    "opus-5.5-input-price": ("claude-opus-5.5", "input_usd_per_mtok"),
+    "opus-5.5-output-price": ("claude-opus-5.5", "output_usd_per_mtok"),
+    "gpt-6-sol-input-price": ("gpt-6-sol", "input_usd_per_mtok"),
+    "gpt-6-sol-output-price": ("gpt-6-sol", "output_usd_per_mtok"),
+}
+
+
+@dataclass(frozen=True)
+class PriceWar:
+    """The frames the chapter's figures and tables take, its quotes, and its claim evidence."""
+
+    cuts: pl.DataFrame  # price_war.cuts, with model names: the cuts table and figure
+    hourly: pl.DataFrame  # time_of_use.hourly_prices of the workload on TOU_MODEL: the heatmap
+    rises: pl.DataFrame  # time_of_use.rate_ratios of each time-of-use card against the flat one
+    cny_cards: pl.DataFrame  # the CNY rate cards converted at the month's rate
+    tou_model_name: str  # the heatmap's model and source
+    tou_source: str
+    evidence: dict[str, Evidence]
+    q: Quotes
+
+
+def compute(version: str | None = None) -> PriceWar:
+    """The chapter's analysis of data version `version` (None: the current one), once per
+    version and process."""
+    return _compute(results.version(version))
+
+
+def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
+    """One Evidence per claim id of `CLAIM_IDS`, in the claim's own unit."""
+    return compute(version).evidence
+
+
+def names(models: pl.DataFrame) -> dict[str, str]:
+    """model_id -> name, from the `models` table (the id where it has no name)."""
+    return {r["model_id"]: r["name"] or r["model_id"] for r in models.iter_rows(named=True)}
+
+
+@cache
+@cached  # on disk too: the second output format, and later renders, reuse the result
+def _compute(v: str) -> PriceWar:
+    token_prices, claims, models = (
+        results.table(t, v) for t in ("token_prices", "claims", "models")
+    )
+    fx_rates, windows = results.table("fx_rates", v), results.table("tou_windows", v)
+    named = names(models)
+    q = Quotes(SLUG)
+    evidence: dict[str, Evidence] = {}
+    q["version"] = Quote(v)
+    q["removed"] = Quote(results.removed_text(("token_prices",), v))
+
+    cut_frame = cut_section(token_prices, estimates.estimate(TREND, v), q)
+    frontier = estimates.estimate(FRONTIER_TREND, v)
+    robust = price_war.cuts(
+        token_prices, PREDECESSORS, *WINDOW, (frontier.value, frontier.low, frontier.high)
+    )
+    same = (robust["verdict"] == cut_frame["verdict"]).sum()
+    q["frontier_factor"] = frontier
+    q["n_same_verdict"] = Quote(int(same), "count")
+    evidence.update(price_claims(token_prices, claims))
+
+    evidence.update(gemini_section(token_prices, claims, q))
+    hourly, rises, tou_evidence = tou_section(token_prices, windows, claims, q)
+    evidence.update(tou_evidence)
+    cny_cards, cny_evidence = cny_section(token_prices, fx_rates, claims, named, q)
+    evidence.update(cny_evidence)
+    evidence.update(spread_section(token_prices, models, claims, named, q))
+    evidence.update(lowest_section(token_prices, claims, named, q))
+    evidence.update(glm_evidence(token_prices, claims))
+    missing = set(CLAIM_IDS) ^ set(evidence)
+    if missing:
+        raise AssertionError(f"claim evidence does not match CLAIM_IDS: {sorted(missing)}")
+    return PriceWar(
+        cuts=cut_frame,
+        hourly=hourly,
+        rises=rises,
+        cny_cards=cny_cards,
+        tou_model_name=named.get(TOU_MODEL, TOU_MODEL),
+        tou_source=TOU_SOURCE,
+        evidence={c: evidence[c] for c in CLAIM_IDS},
+        q=q,
+    )
+
+
+# ------------------------------------------------------------------ the cuts
+
+
+def cut_section(token_prices: pl.DataFrame, trend: Estimate, q: Quotes) -> pl.DataFrame:
+    """The cuts, each model named by its id: the `models` table names some predecessors by a
+    benchmark variant (`GPT-5.6 Sol (medium)`) or not at all, which would mislead here."""
+    frame = price_war.cuts(
+        token_prices, PREDECESSORS, *WINDOW, (trend.value, trend.low, trend.high)
+    )
+    frame = frame.with_columns(
+        pl.col("model_id").alias("name"), pl.col("previous_model_id").alias("previous_name")
+    )
+    q["window"] = Quote(WINDOW, "day")
+    q["n_cuts"] = Quote(frame.height, "count")
+    q["trend_factor"] = trend
+    for key, model in {
+        "opus": "claude-opus-5.5",
+        "sol": "gpt-6-sol",
+        "luna": "gpt-6-luna",
+        "fable": "claude-fable-5.1",
+        "gemini": "gemini-3.8-flash",
+    }.items():
+        r = frame.row(frame["model_id"].to_list().index(model), named=True)
+        q[f"{key}_name"] = Quote(r["name"])
+        q[f"{key}_prev_name"] = Quote(r["previous_name"])
+        q[f"{key}_date"] = Quote(r["date"], "day")
+        q[f"{key}_prev_since"] = Quote(r["previous_since"], "day")
+        q[f"{key}_blended"] = Quote(r["blended"], "usd")
+        q[f"{key}_prev_blended"] = Quote(r["previous_blended"], "usd")
+        q[f"{key}_input"] = Quote(r["input"], "usd")
+        q[f"{key}_output"] = Quote(r["output"], "usd")
+        q[f"{key}_prev_input"] = Quote(r["previous_input"], "usd")
+        q[f"{key}_prev_output"] = Quote(r["previous_output"], "usd")
+        q[f"{key}_factor"] = Quote(r["factor"], "factor")
+        q[f"{key}_days"] = Quote(r["days"], "count")
+        q[f"{key}_per_year"] = Quote(r["factor_per_year"], "factor")
+        q[f"{key}_trend_span"] = Quote(r["trend_factor_over_span"], "factor")
+        q[f"{key}_verdict"] = Quote(r["verdict"])
+    # GPT-5.6 Sol was also sold at a promotional price before GPT-6 Sol: the cut against it.
+    sol = frame.row(frame["model_id"].to_list().index("gpt-6-sol"), named=True)
+    promo = (
+        price_war.comparable_rows(token_prices)
+        .filter(
+            pl.col("model_id") == sol["previous_model_id"],
+            pl.col("price_kind") == "promotional",
+            pl.col("date") < sol["date"],
+        )
+        .sort("date")
+    )
+    if promo.height:
+        p = promo.row(-1, named=True)
+        q["sol_promo_input"] = Quote(p["input_usd_per_mtok"], "usd")
+        q["sol_promo_output"] = Quote(p["output_usd_per_mtok"], "usd")
+        q["sol_promo_since"] = Quote(p["date"], "day")
+        q["sol_promo_factor"] = Quote(p[price_war.BLENDED] / sol["blended"], "factor")
+    counts = frame["verdict"].value_counts()
+    for verdict, key in [(price_war.BREAK, "n_break"), (price_war.NO_CUT, "n_no_cut")]:
+        n = counts.filter(pl.col("verdict") == verdict)["count"]
+        q[key] = Quote(int(n[0]) if n.len() else 0, "count")
+    return frame
+
+
+def price_claims(token_prices: pl.DataFrame, claims: pl.DataFrame) -> dict[str, Evidence]:
+    """The claimed list prices against the first-party price tables (digest rows left out)."""
+    rows = price_war.comparable_rows(token_prices).filter(pl.col("price_kind") == "list")
+    out = {}
+    for claim_id, (model, col) in PRICE_CLAIMS.items():
+        own = rows.filter(pl.col("model_id") == model, pl.col("date").is_between(*WINDOW))
+        if own.height == 0:
+            raise LookupError(f"{claim_id}: no list price of {model} in {WINDOW}")
+        sources = sorted({s for ids in own["source_ids"] for s in ids.split(";")})
+        out[claim_id] = Evidence(
+            claim_id,
+            float(own[col].median()),
+            f"First-party list price of {model} ({col}) in the price tables of "
+            f"{', '.join(sources)}, standard context tier, digest rows left out: "
+            f"{own[col].min():g} to {own[col].max():g} USD per 1M tokens.",
+            SECTIONS["cuts"],
+            low=float(own[col].min()),
+            high=float(own[col].max()),
+            n=len(sources),
+            window=f"{own['date'].min()} to {own['last_seen'].max()}",
+        )
+    return out
+
+
+# ------------------------------------------------------------------ Gemini's scheduled doubling
+
+
+def gemini_section(
+    token_prices: pl.DataFrame, claims: pl.DataFrame, q: Quotes
+) -> dict[str, Evidence]:
+    claim = claim_row(claims, "gemini-3.8-flash-price-doubling")
+    on = claim["claim_date"]
+    budget = price_war.scheduled_change(
+        token_prices, SCHEDULED_MODEL, on, WORKLOAD.input_mtok, WORKLOAD.output_mtok
+    )
+    rows = price_war.comparable_rows(token_prices).filter(pl.col("model_id") == SCHEDULED_MODEL)
+    before = rows.filter(pl.col("date") == budget.before_date).row(0, named=True)
+    after = rows.filter(pl.col("date") == on).row(0, named=True)
+    q.update(
+        {
+            "workload_input": Quote(WORKLOAD.input_mtok, "number"),
+            "workload_output": Quote(WORKLOAD.output_mtok, "number"),
+            "gemini_change_date": Quote(on, "day"),
+            "gemini_before_kind": Quote(before["price_kind"]),
+            "gemini_before_input": Quote(before["input_usd_per_mtok"], "usd"),
+            "gemini_before_output": Quote(before["output_usd_per_mtok"], "usd"),
+            "gemini_after_input": Quote(after["input_usd_per_mtok"], "usd"),
+            "gemini_after_output": Quote(after["output_usd_per_mtok"], "usd"),
+            "gemini_bill_before": Quote(budget.before, "usd"),
+            "gemini_bill_after": Quote(budget.after, "usd"),
+            "gemini_bill_factor": Quote(budget.factor, "factor"),
+            "gemini_bill_extra": Quote(budget.after - budget.before, "usd"),
+            "gemini_seen": Quote(before["date"], "day"),
+            "gemini_last_seen": Quote(before["last_seen"], "day"),
+        }
+    )
+    factors = (budget.input_factor, budget.output_factor)
+    return {
+        "gemini-3.8-flash-price-doubling": Evidence(
+            "gemini-3.8-flash-price-doubling",
+            budget.factor,
+            f"Gemini 3.8 Flash's price dated {on} over the one it replaces (first seen "
+            f"{before['date']}, {before['price_kind']}): input x{budget.input_factor:g}, output "
+            f"x{budget.output_factor:g}; a workload of {WORKLOAD.input_mtok:g}M input and "
+            f"{WORKLOAD.output_mtok:g}M output tokens a month costs x{budget.factor:g}.",
+            SECTIONS["gemini"],
+            low=min(factors),
+            high=max(factors),
+            n=2,
+            window=f"{before['date']} to {on}",
+        )
+    }
+
+
+# ------------------------------------------------------------------ DeepSeek time of use
+
+
+def tou_section(
+    token_prices: pl.DataFrame, windows: pl.DataFrame, claims: pl.DataFrame, q: Quotes
+) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, Evidence]]:
+    claim = claim_row(claims, "deepseek-batch-routing-saving")
+    on = claim["claim_date"]
+    at = dt.datetime.combine(on, dt.time(), tzinfo=dt.UTC)
+    live = tou.windows_in_force(windows, at, TOU_SOURCE)
+    schedule = tou.weekly_schedule(live)
+    start = tou.regime_start(windows, TOU_SOURCE)
+    flat_on = start.date() - dt.timedelta(days=1)
+
+    def rates(model: str, kind: str, currency: str) -> tou.Rates:
+        return tou.card(token_prices, model, TOU_PROVIDER, kind, currency, on)
+
+    peak, off = rates(TOU_MODEL, tou.PEAK, "USD"), rates(TOU_MODEL, tou.OFF_PEAK, "USD")
+    hourly = tou.hourly_prices(schedule, peak, off, WORKLOAD)
+    saving = tou.routing_saving(schedule, peak, off, WORKLOAD)
+
+    # Peak / off-peak multiples, every bucket, both currencies.
+    multiples = [
+        r["ratio"]
+        for cur in TOU_CURRENCIES
+        for r in tou.rate_ratios(
+            rates(TOU_MODEL, tou.PEAK, cur), rates(TOU_MODEL, tou.OFF_PEAK, cur), cur
+        )
+    ]
+    workload_multiple = tou.bill(peak, WORKLOAD) / tou.bill(off, WORKLOAD)
+
+    # The rise against the flat card the time-of-use card replaced.
+    rise_rows = []
+    flat_bills, spread_bills = {}, {}
+    for model in TOU_MODELS:
+        flat = tou.card(token_prices, model, TOU_PROVIDER, "list", RISE_CURRENCY, flat_on)
+        pk, op = rates(model, tou.PEAK, RISE_CURRENCY), rates(model, tou.OFF_PEAK, RISE_CURRENCY)
+        for label, card in [("off-peak", op), ("peak", pk)]:
+            rise_rows += [{"model_id": model, **r} for r in tou.rate_ratios(card, flat, label)]
+        flat_bills[model] = tou.bill(flat, WORKLOAD)
+        spread_bills[model] = tou.routing_saving(schedule, pk, op, WORKLOAD).spread
+    rises = pl.DataFrame(rise_rows)
+    counted = rises.filter(pl.col("bucket").is_in(RISE_BUCKETS))
+    pro_rise = spread_bills[TOU_MODEL] / flat_bills[TOU_MODEL]
+
+    weekday, weekend = tou.windows_per_day(live, "mon"), tou.windows_per_day(live, "sat")
+    spans = sorted({(r["start_hour_utc"], r["end_hour_utc"]) for r in live.iter_rows(named=True)})
+    q.update(
+        {
+            "tou_start": Quote(start.date(), "day"),
+            "tou_start_hour": Quote(f"{start:%H:%M} UTC"),
+            "tou_on": Quote(on, "day"),
+            "tou_windows_text": Quote(" and ".join(f"{s:02d}:00-{e:02d}:00" for s, e in spans)),
+            "tou_n_windows": Quote(weekday, "count"),
+            "tou_n_weekend_windows": Quote(weekend, "count"),
+            "tou_peak_hours": Quote(saving.peak_hours_per_week, "count"),
+            "tou_peak_share": Quote(saving.peak_hours_per_week / tou.HOURS_PER_WEEK, "share"),
+            "tou_peak_input": Quote(peak.input, "usd"),
+            "tou_peak_output": Quote(peak.output, "usd"),
+            "tou_off_input": Quote(off.input, "usd"),
+            "tou_off_output": Quote(off.output, "usd"),
+            "tou_multiple": Quote(workload_multiple, "factor"),
+            "tou_multiple_range": Quote(
+                "the same in every bucket of both currencies"
+                if min(multiples) == max(multiples)
+                else f"from {Quote((min(multiples), max(multiples)), 'factor').text} across buckets and currencies"
+            ),
+            "tou_bill_peak": Quote(saving.all_peak, "usd"),
+            "tou_bill_spread": Quote(saving.spread, "usd"),
+            "tou_bill_off": Quote(saving.off_peak, "usd"),
+            "tou_saving_spread": Quote(saving.saving_from_spread, "share"),
+            "tou_saving_peak": Quote(saving.saving_from_peak, "share"),
+            "tou_hour_low": Quote(hourly["price_per_mtok"].min(), "usd"),
+            "tou_hour_high": Quote(hourly["price_per_mtok"].max(), "usd"),
+            "rise_claim": Quote(
+                (
+                    claim_row(claims, "deepseek-api-price-rise")["value"],
+                    claim_row(claims, "deepseek-api-price-rise")["value_high"],
+                ),
+                "stated_factor",
+            ),
+            "rise_flat_on": Quote(flat_on, "day"),
+            "rise_range": Quote((counted["ratio"].min(), counted["ratio"].max()), "factor"),
+            "rise_off_range": Quote(
+                tuple(counted.filter(pl.col("card") == "off-peak")["ratio"].sort()[[0, -1]]),
+                "factor",
+            ),
+            "rise_peak_range": Quote(
+                tuple(counted.filter(pl.col("card") == "peak")["ratio"].sort()[[0, -1]]), "factor"
+            ),
+            "rise_pro_workload": Quote(pro_rise, "factor"),
+            "rise_n": Quote(counted.height, "count"),
+            "rise_cached_max": Quote(
+                rises.filter(pl.col("bucket") == "cached_input")["ratio"].max(), "factor"
+            ),
+        }
+    )
+    window = f"{start.date()} to {on}"
+    rise_claim = claim_row(claims, "deepseek-api-price-rise")
+    evidence = {
+        "deepseek-v4-pro-peak-multiple": Evidence(
+            "deepseek-v4-pro-peak-multiple",
+            workload_multiple,
+            f"{TOU_MODEL} peak over off-peak rate in force on {on} ({TOU_SOURCE}): every bucket in "
+            f"USD and CNY {min(multiples):g}x to {max(multiples):g}x; the stated workload's bill "
+            f"x{workload_multiple:g}.",
+            SECTIONS["tou"],
+            low=min(multiples),
+            high=max(multiples),
+            n=len(multiples),
+            window=window,
+        ),
+        "deepseek-v4-pro-peak-windows": Evidence(
+            "deepseek-v4-pro-peak-windows",
+            float(weekday),
+            f"Peak windows in force on {on} in {TOU_SOURCE}'s newest copy: {weekday} a weekday "
+            f"({' and '.join(f'{s:02d}-{e:02d}' for s, e in spans)} UTC), {weekend} on weekends.",
+            SECTIONS["tou"],
+            n=live.height,
+            window=window,
+        ),
+        "deepseek-batch-routing-saving": Evidence(
+            "deepseek-batch-routing-saving",
+            100 * saving.saving_from_spread,
+            f"{TOU_MODEL}, USD card in force on {on}, workload of {WORKLOAD.input_mtok:g}M input and "
+            f"{WORKLOAD.output_mtok:g}M output tokens a month: moving it off-peak saves "
+            f"{saving.saving_from_spread:.1%} if it was spread evenly over the week's hours "
+            f"({saving.peak_hours_per_week} of {tou.HOURS_PER_WEEK} are peak), "
+            f"{saving.saving_from_peak:.0%} if it all ran in peak hours.",
+            SECTIONS["tou"],
+            low=100 * saving.saving_from_spread,
+            high=100 * saving.saving_from_peak,
+            n=tou.HOURS_PER_WEEK,
+            window=window,
+        ),
+        "deepseek-api-price-rise": Evidence(
+            "deepseek-api-price-rise",
+            pro_rise,
+            f"Time-of-use {RISE_CURRENCY} rates over the flat card in force on {flat_on}, "
+            f"{' and '.join(TOU_MODELS)}, {' and '.join(RISE_BUCKETS)} tokens, off-peak and peak: "
+            f"{counted['ratio'].min():g}x to {counted['ratio'].max():g}x ({counted.height} rates); "
+            f"{TOU_MODEL}'s bill for the stated workload spread over the week x{pro_rise:.3g}.",
+            SECTIONS["tou"],
+            low=float(counted["ratio"].min()),
+            high=float(counted["ratio"].max()),
+            n=counted.height,
+            window=f"{flat_on} to {rise_claim['claim_date']}",
+        ),
+    }
+    return hourly, rises, evidence
+
+
+# ------------------------------------------------------------------ CNY prices
+
+
+def cny_section(
+    token_prices: pl.DataFrame,
+    fx_rates: pl.DataFrame,
+    claims: pl.DataFrame,
+    named: dict[str, str],
+    q: Quotes,
+) -> tuple[pl.DataFrame, dict[str, Evidence]]:
+    """The time-of-use source's CNY cards at the month's rate, beside its separately published
+    USD card; and the digest's conversion of the claimed Flash price."""
+    amounts = ["input_original_per_mtok", "output_original_per_mtok"]
+    source = token_prices.filter(
+        pl.col("provider") == TOU_PROVIDER,
+        pl.col("source_ids").str.contains(TOU_SOURCE),
+        pl.col("model_id").is_in(TOU_MODELS),
+    )
+    cny = prices.to_usd(
+        source.filter(pl.col("currency") == "CNY"),
+        fx_rates,
+        amounts,
+        max_carry_months=list_prices.MAX_FX_CARRY_MONTHS,
+    )
+    usd = source.filter(pl.col("currency") == "USD").select(
+        "model_id",
+        "price_kind",
+        "valid_from",
+        pl.col("input_usd_per_mtok").alias("published_input_usd"),
+        pl.col("output_usd_per_mtok").alias("published_output_usd"),
+    )
+    cards = (
+        cny.join(usd, on=["model_id", "price_kind", "valid_from"], how="left")
+        .with_columns(
+            pl.col("model_id").replace_strict(named, default=pl.col("model_id")).alias("name"),
+            # A list row with an end date is the retired flat card; an open one is the peak rate.
+            pl.when(pl.col("price_kind") == "off-peak")
+            .then(pl.lit("off-peak"))
+            .when(pl.col("valid_to").is_not_null())
+            .then(pl.lit("flat (retired)"))
+            .otherwise(pl.lit("peak"))
+            .alias("card"),
+        )
+        .select(
+            "name",
+            "card",
+            "valid_from",
+            "valid_to",
+            *amounts,
+            "fx_month",
+            "fx_per_usd",
+            *[f"{c}_usd" for c in amounts],
+            "published_input_usd",
+            "published_output_usd",
+        )
+        .sort("name", "valid_from", "card")
+    )
+    paired = cards.filter(pl.col("published_input_usd").is_not_null())
+    gap = (paired["input_original_per_mtok_usd"] / paired["published_input_usd"] - 1).abs().max()
+
+    claim = claim_row(claims, CNY_CLAIM)
+    usd_claim = claim_row(claims, "deepseek-flash-idle-price-usd")
+    at = prices.to_usd(
+        pl.DataFrame({"currency": ["CNY"], "date": [claim["claim_date"]], "cny": [claim["value"]]}),
+        fx_rates,
+        ["cny"],
+        max_carry_months=list_prices.MAX_FX_CARRY_MONTHS,
+    ).row(0, named=True)
+    flash = cards.filter(pl.col("name") == named.get("deepseek-v4-flash", "deepseek-v4-flash"))
+    flash_off = flash.filter(pl.col("card") == "off-peak").row(-1, named=True)
+    off_row = token_prices.filter(
+        pl.col("model_id") == "deepseek-v4-flash",
+        pl.col("price_kind") == "off-peak",
+        pl.col("currency") == "CNY",
+    ).row(0, named=True)
+    q.update(
+        {
+            "fx_month": Quote(cards["fx_month"].max(), "month"),
+            "fx_rate": Quote(cards["fx_per_usd"].max(), "number"),
+            "fx_obs_month": Quote(cards["valid_from"].max(), "month"),
+            "fx_gap": Quote(gap, "share"),
+            "n_cny_cards": Quote(cards.height, "count"),
+            "flash_claim_cny": Quote(claim["value"], "number"),
+            "flash_claim_usd": Quote(usd_claim["value"], "usd"),
+            "flash_claim_date": Quote(claim["claim_date"], "day"),
+            "flash_claim_fx_month": Quote(at["fx_month"], "month"),
+            "flash_claim_at_rate": Quote(at["cny_usd"], "usd"),
+        }
+    )
+    flash_card = _flash_card_evidence(token_prices, claim, off_row)
+    # What the page says of the claimed price follows the evidence: a card of the claim's day
+    # (from a later source, or entered by hand with `data add`) makes it testable.
+    q["flash_card"] = Quote(
+        f"A card seen on {claim['claim_date']} charges {flash_card.value:g} yuan for off-peak "
+        "cache-miss input, as the digest says"
+        if flash_card.testable and abs(flash_card.value - claim["value"]) < 1e-9
+        else (
+            f"A card seen on {claim['claim_date']} charges {flash_card.value:g} yuan for off-peak "
+            "cache-miss input, not what the digest says"
+            if flash_card.testable
+            else f"The price itself the data cannot test: the newest stored card, last seen on "
+            f"{off_row['last_seen']}, still charges {flash_off['input_original_per_mtok']:g} yuan "
+            f"for off-peak cache-miss input, and no copy of the card of {claim['claim_date']} is "
+            "stored"
+        ),
+        "text",
+    )
+    evidence = {
+        CNY_CLAIM: flash_card,
+        "deepseek-flash-idle-price-usd": Evidence(
+            "deepseek-flash-idle-price-usd",
+            float(at["cny_usd"]),
+            f"{claim['value']:g} CNY at FRED's CNY per USD rate of {at['fx_month']:%B %Y} "
+            f"({at['fx_per_usd']:g}; the latest month the series covers before {claim['claim_date']}).",
+            SECTIONS["cny"],
+            n=1,
+            window=f"{at['fx_month']:%Y-%m}",
+        ),
+    }
+    return cards, evidence
+
+
+def _flash_card_evidence(token_prices: pl.DataFrame, claim: dict, newest: dict) -> Evidence:
+    """The claimed off-peak Flash input price against a CNY card of DeepSeek's Flash models seen
+    on the claim's day (a digest's own row is a claim, not evidence); untestable without one."""
+    on = claim["claim_date"]
+    seen = token_prices.filter(
+        pl.col("provider") == "deepseek",
+        pl.col("model_id").is_in(FLASH_MODELS),
+        pl.col("price_kind") == "off-peak",
+        pl.col("currency") == "CNY",
+        ~pl.col("source_id").str.starts_with("digest-"),
+        pl.col("input_original_per_mtok").is_not_null(),
+        pl.col("date") <= on,
+        pl.coalesce("last_seen", "date") >= on,
+    )
+    if seen.is_empty():
+        return Evidence(
+            CNY_CLAIM,
+            None,
+            f"No stored rate card postdates {newest['last_seen']}: the newest off-peak card of "
+            f"DeepSeek's Flash model (V4 Flash, from {newest['valid_from']}) charges "
+            f"{newest['input_original_per_mtok']:g} CNY per 1M cache-miss input tokens; the claim "
+            f"is about the card of {on}. A dated copy of DeepSeek's pricing page after that day "
+            "would settle it.",
+            SECTIONS["cny"],
+            window=f"{newest['valid_from']} to {newest['last_seen']}",
+            testable=False,
+        )
+    values = seen["input_original_per_mtok"]
+    return Evidence(
+        CNY_CLAIM,
+        float(values.median()),
+        f"Off-peak cache-miss input price, CNY per 1M tokens, of DeepSeek's Flash models on the "
+        f"cards seen on {on} ({', '.join(sorted(set(seen['source_id'])))}).",
+        SECTIONS["cny"],
+        low=float(values.min()),
+        high=float(values.max()),
+        n=seen.height,
+        window=f"{on}",
+    )
+
+
+# ------------------------------------------------------------------ the spread of open models
+
+
+def spread_section(
+    token_prices: pl.DataFrame,
+    models: pl.DataFrame,
+    claims: pl.DataFrame,
+    named: dict[str, str],
+    q: Quotes,
+) -> dict[str, Evidence]:
+    """The provider spread of open models in the newest month of the data (dispersion's
+    baseline selection)."""
+    threshold = dispersion.claim_value(claims, OPEN_MODEL_CLAIM)
+    provider_prices = dispersion.provider_prices(token_prices, models)
+    spreads = dispersion.spreads(provider_prices)
+    newest = spreads["month"].max()
+    check = dispersion.claim_check(spreads.filter(pl.col("month") == newest), threshold)
+    top = check["ratio_max_model"]
+    q.update(
+        {
+            "spread_month": Quote(newest, "month"),
+            "spread_claim": Quote(threshold, "stated_factor"),
+            "spread_n_models": Quote(check["n_models"], "count"),
+            "spread_median": Quote(check["ratio_median"], "number"),
+            "spread_p90": Quote(check["ratio_p90"], "number"),
+            "spread_max": Quote(check["ratio_max"], "number"),
+            "spread_max_model": Quote(named.get(top, top)),
+            "spread_hits": Quote(check["n_model_months_reaching"], "count"),
+            "spread_share": Quote(check["share_reaching"], "share"),
+        }
+    )
+    return {
+        OPEN_MODEL_CLAIM: Evidence(
+            OPEN_MODEL_CLAIM,
+            check["ratio_max"],
+            f"Dearest over cheapest provider's blended 3:1 list price of each open model with two "
+            f"or more providers in {newest:%B %Y}: median {check['ratio_median']:.3g}, largest "
+            f"{check['ratio_max']:.3g} ({top}); {check['n_model_months_reaching']} of "
+            f"{check['n_models']} models reach {threshold:g}x.",
+            SECTIONS["spread"],
+            low=check["ratio_median"],
+            high=check["ratio_max"],
+            n=check["n_models"],
+            window=f"{newest:%Y-%m}",
+        )
+    }
+
+
+# ------------------------------------------------------------------ the lowest rates
+
+
+def lowest_section(
+    token_prices: pl.DataFrame, claims: pl.DataFrame, named: dict[str, str], q: Quotes
+) -> dict[str, Evidence]:
+    claim = claim_row(claims, SUB_CENT_CLAIM)
+    on = claim["claim_date"]
+    low = price_war.lowest_rates(token_prices, on)
+    by = {r["bucket"]: r for r in low.iter_rows(named=True)}
+    cheapest = low.sort("usd_per_mtok").row(0, named=True)
+    q.update(
+        {
+            "sub_cent_date": Quote(on, "day"),
+            "low_input": Quote(by["input"]["usd_per_mtok"], "usd"),
+            "low_input_model": Quote(named.get(by["input"]["model_id"], by["input"]["model_id"])),
+            "low_cached": Quote(by["cached input"]["usd_per_mtok"], "usd"),
+            "low_cached_model": Quote(
+                named.get(by["cached input"]["model_id"], by["cached input"]["model_id"])
+            ),
+            "low_output": Quote(by["output"]["usd_per_mtok"], "usd"),
+        }
+    )
+    return {
+        SUB_CENT_CLAIM: Evidence(
+            SUB_CENT_CLAIM,
+            cheapest["usd_per_mtok"],
+            f"Lowest positive USD rate in force on {on}, any seller, digests left out: "
+            + "; ".join(
+                f"{b} {r['usd_per_mtok']:g} ({r['model_id']} at {r['provider']})"
+                for b, r in by.items()
+            )
+            + ".",
+            SECTIONS["spread"],
+            n=int(low["n_rows"].max()),
+            window=str(on),
+        )
+    }
+
+
+def glm_evidence(token_prices: pl.DataFrame, claims: pl.DataFrame) -> dict[str, Evidence]:
+    """GLM-5.3-Flash: the only price in the data is the digest's own row."""
+    rows = token_prices.filter(pl.col("model_id") == "glm-5.3-flash")
+    others = rows.filter(~pl.col("source_id").str.starts_with(price_war.DIGEST_PREFIX))
+    text = (
+        f"The data price GLM-5.3-Flash only in the digest's own row ({others.height} rows from "
+        "other sources); a dated copy of Zhipu's price page (CNY, with the promotion's terms) "
+        "would settle it."
+    )
+    return {
+        cid: Evidence(cid, None, text, SECTIONS["cny"], testable=False)
+        for cid in ("glm-5.3-flash-price", "glm-5.3-flash-discount")
+    }

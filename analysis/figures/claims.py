@@ -1,0 +1,105 @@
+"""The claims-ledger appendix's table and figure.
+
+`ledger_gt` lays out the display rows `analysis.chapters.claims_ledger.table_rows` prepares;
+`ratio_chart` draws each tested claim's evidence against the claim (`ratio_to_claim`, from
+`analysis.methods.claims`) over the verdict rule's bands, which the chapter module gives. The
+chart's data is the whole ledger, so the figure kit's CSV of it is the ledger a memo can cite.
+Nothing is computed here.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import polars as pl
+from great_tables import GT
+
+from analysis.figures.theme import CHART_WIDTH, PALETTE
+
+# Supported, partly supported, contradicted (the order of analysis.methods.claims.VERDICTS).
+VERDICT_COLORS = [PALETTE[2], PALETTE[1], PALETTE[3]]
+
+
+def ledger_gt(rows: pl.DataFrame) -> GT:
+    """One row per claim: its words, digest date, subject, claimed value, verdict, evidence and
+    the section that discusses it (a Markdown link)."""
+    return (
+        GT(rows)
+        .cols_label(
+            claim="Claim",
+            digest="Digest",
+            subject="About",
+            claimed="Claimed",
+            verdict="Verdict",
+            evidence="Evidence",
+            section="Section",
+        )
+        .fmt_markdown(["section"])
+        .cols_align("left")
+        .cols_width(
+            {
+                "claim": "20%",
+                "digest": "8%",
+                "subject": "14%",
+                "claimed": "10%",
+                "verdict": "9%",
+                "evidence": "29%",
+                "section": "10%",
+            }
+        )
+        .sub_missing(missing_text="")
+    )
+
+
+def ratio_chart(ledger: pl.DataFrame, bands: pl.DataFrame, verdicts: list[str]) -> alt.LayerChart:
+    """Each tested claim's evidence over the claim (log scale; 1 is inside the claim), coloured by
+    verdict, with its interval over the same reference (`ratio_low`, `ratio_high`), over `bands` (columns `low`, `high`, `band`: the rule's tolerance and partly bands).
+    `ledger` is the ledger with dates as text (`claims_ledger.chart_rows`); untested claims have
+    no ratio and are not drawn."""
+    order = alt.EncodingSortField("ratio_to_claim", order="ascending")
+    x_scale = alt.Scale(type="log")
+    band = (
+        alt.Chart(bands)
+        .mark_rect(opacity=0.15, color=PALETTE[0])
+        .encode(x=alt.X("low:Q", scale=x_scale), x2="high:Q", tooltip=["band:N"])
+    )
+    y = alt.Y("claim_id:N", sort=order, title=None)
+    whiskers = (
+        alt.Chart()
+        .transform_filter("isValid(datum.ratio_low) && isValid(datum.ratio_to_claim)")
+        .mark_rule(color="#555555")
+        .encode(x=alt.X("ratio_low:Q", scale=x_scale), x2="ratio_high:Q", y=y)
+    )
+    points = (
+        alt.Chart()
+        .transform_filter("isValid(datum.ratio_to_claim)")
+        .mark_point(filled=True, size=70)
+        .encode(
+            x=alt.X(
+                "ratio_to_claim:Q",
+                scale=x_scale,
+                title="Evidence over the claim (1: inside the claimed value, range or bound)",
+            ),
+            y=y,
+            color=alt.Color(
+                "verdict:N",
+                scale=alt.Scale(domain=verdicts, range=VERDICT_COLORS),
+                title="Verdict",
+                legend=alt.Legend(orient="bottom"),
+            ),
+            tooltip=[
+                "claim_id:N",
+                "claim:N",
+                "claimed:Q",
+                "claimed_high:Q",
+                "unit:N",
+                "evidence_value:Q",
+                "verdict:N",
+            ],
+        )
+    )
+    # The ledger is the layer's own data (the kit's main CSV); the bands are a second layer's.
+    return alt.layer(band, whiskers, points, data=ledger).properties(
+        width=CHART_WIDTH,
+        title="The digests' claims against the data",
+        description="Evidence over claim for each tested digest claim",
+    )

@@ -1,0 +1,281 @@
+"""Tests of analysis.chapters.claims_ledger: this page's evidence on hand-made frames and on the
+release (each verdict follows from evidence worked out here from the release rows), the collector,
+the bounds table against the claims' words, what the page prints, the figure kit's CSV and
+`python -m analysis claims`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import date
+
+import polars as pl
+import pytest
+
+from analysis.__main__ import main
+from analysis.book import notebook
+from analysis.chapters import claims_ledger as cl
+from analysis.data import release as data
+from analysis.data.paths import ROOT
+from analysis.methods import claims as rule
+from analysis.methods.claims import Evidence, verdict
+
+OWN = {
+    "agent-bill-output-share",
+    "opus-5-vs-grok-4.6-cost",
+    "deepseek-2t-model",
+    "deepseek-raise",
+    "deepseek-revenue-before",
+    "deepseek-revenue-after",
+    "deepseek-revenue-10x",
+}
+
+
+@pytest.fixture(scope="module")
+def claims() -> pl.DataFrame:
+    return data.load("claims")
+
+
+@pytest.fixture(scope="module")
+def own() -> dict[str, Evidence]:
+    return cl.claim_evidence()
+
+
+@pytest.fixture(scope="module")
+def page() -> cl.ClaimsLedger:
+    return cl.compute()
+
+
+def _row(claims: pl.DataFrame, cid: str) -> dict:
+    return claims.filter(pl.col("claim_id") == cid).row(0, named=True)
+
+
+# ------------------------------------------------------------------ this page's claims
+
+
+def test_claim_evidence_gives_exactly_this_pages_claims(own):
+    assert set(own) == OWN
+    assert all(e.claim_id == cid for cid, e in own.items())
+    qmd = (ROOT / cl.PAGE).read_text(encoding="utf-8")
+    for e in own.values():
+        page, anchor = e.section.split("#")
+        assert page == cl.PAGE and f"{{#{anchor}}}" in qmd, e.section
+
+
+def test_the_opus_grok_claim_is_untestable_because_no_snapshot_holds_both(own, claims):
+    aa = data.load("aa_snapshots")
+    by_day = aa.filter(pl.col("model_id").is_in(["claude-opus-5", "grok-4.6"])).group_by(
+        "snapshot_date"
+    )
+    both = [day for day, rows in by_day if rows["model_id"].n_unique() == 2]
+    e = own["opus-5-vs-grok-4.6-cost"]
+    assert both == [] and not e.testable and e.value is None
+    assert e.n == 0 and e.window == f"{aa['snapshot_date'].min()} to {aa['snapshot_date'].max()}"
+    assert "grok-4.6 is in no table" in e.text
+    assert verdict(_row(claims, e.claim_id)["value"], None, e) == rule.UNTESTABLE
+
+
+def _aa(rows) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=["snapshot_date", "model_id", "index_cost_usd"], orient="row")
+
+
+def test_index_cost_ratio_is_per_snapshot_over_each_models_median_entry():
+    d1, d2 = date(2026, 5, 1), date(2026, 6, 1)
+    aa = _aa(
+        [
+            (d1, "claude-opus-5", 3000.0),  # two entries (reasoning variants): median 2000
+            (d1, "claude-opus-5", 1000.0),
+            (d1, "grok-4.6", 1000.0),
+            (d2, "claude-opus-5", 3500.0),
+            (d2, "grok-4.6", 1000.0),
+            (d2, "other", 1.0),
+            (date(2026, 7, 1), "claude-opus-5", 10.0),  # no Grok this day
+        ]
+    )
+    out = cl.index_cost_ratio(aa, "claude-opus-5", "grok-4.6")
+    assert out["snapshot_date"].to_list() == [d1, d2]
+    assert out["ratio"].to_list() == [2.0, 3.5]
+
+
+def test_with_both_models_the_claim_is_tested_on_the_latest_snapshot():
+    d1, d2 = date(2026, 5, 1), date(2026, 6, 1)
+    aa = _aa(
+        [
+            (d1, "claude-opus-5", 2000.0),
+            (d1, "grok-4.6", 1000.0),
+            (d2, "claude-opus-5", 3500.0),
+            (d2, "grok-4.6", 1000.0),
+        ]
+    )
+    models = pl.DataFrame({"model_id": ["claude-opus-5", "grok-4.6"]})
+    e = cl.opus_grok_evidence(aa, models)
+    assert (e.value, e.low, e.high, e.n) == (3.5, 2.0, 3.5, 2)
+    assert e.window == "2026-05-01 to 2026-06-01" and "different workload" in e.text
+    # 3.6 claimed: the interval 2.0-3.5 holds 3.6 within 10%.
+    assert verdict(3.6, None, e) == rule.SUPPORTED
+    low = cl.opus_grok_evidence(aa.filter(pl.col("snapshot_date") == d1), models)
+    assert (low.value, low.low, low.n) == (2.0, None, 1)
+    assert verdict(3.6, None, low) == rule.PARTLY  # 3.6 / 2.0 = 1.8, within 2x
+
+
+def test_the_revenue_headline_against_the_digests_own_figures(own, claims):
+    before = _row(claims, "deepseek-revenue-before")
+    after = _row(claims, "deepseek-revenue-after")
+    assert before["unit"].startswith("million USD") and after["unit"].startswith("billion USD")
+    before_usd, after_usd = before["value"] * 10**6, after["value"] * 10**9
+    headline = _row(claims, "deepseek-revenue-10x")["value"]
+    rise = cl.revenue_rise(claims)
+    assert rise["implied_factor"] == pytest.approx(after_usd / before_usd)
+    assert rise["before_for_headline_usd"] == pytest.approx(after_usd / headline)
+    text = own["deepseek-revenue-10x"].text
+    assert f"more than {after_usd / before_usd:g}x, not {headline:g}x" in text
+    assert f"${after_usd / headline / 10**6:g}M before" in text
+    for cid in ("deepseek-revenue-before", "deepseek-revenue-after", "deepseek-revenue-10x"):
+        assert verdict(_row(claims, cid)["value"], None, own[cid]) == rule.UNTESTABLE
+
+
+def test_the_largest_deepseek_model_named_is_the_release_largest(own):
+    models = data.load("models").filter(pl.col("developer") == "deepseek")
+    largest = models.sort("parameters_b", descending=True, nulls_last=True).row(0, named=True)
+    text = own["deepseek-2t-model"].text
+    assert f"{largest['model_id']}, has {largest['parameters_b'] / 1000:g} trillion" in text
+
+
+def test_every_own_claim_is_untestable_and_says_what_would_settle_it(own, claims):
+    for cid, e in own.items():
+        r = _row(claims, cid)
+        assert verdict(r["value"], r["value_high"], e) == rule.UNTESTABLE
+        assert "would" in e.text and "settle" in e.text, cid
+
+
+def test_usd_reads_the_units_power_of_ten():
+    assert cl.usd(7.5, "billion USD") == 7.5 * 10**9
+    with pytest.raises(ValueError, match="'percent' is not a power of ten of USD"):
+        cl.usd(60, "percent")
+
+
+# ------------------------------------------------------------------ bounds, collector, ledger
+
+
+def test_the_bounds_are_the_claims_whose_words_or_units_say_so(claims):
+    for cid, (bound, words) in rule.BOUNDS.items():
+        assert bound in ("<=", ">=")
+        assert words.lower() in _row(claims, cid)["claim"].lower(), cid
+    # Upper bounds are the claims whose unit says so; lower bounds the claims of what "can" be.
+    by_unit = claims.filter(pl.col("unit").str.contains("upper bound|up to"))["claim_id"]
+    uppers = {cid for cid, (bound, _) in rule.BOUNDS.items() if bound == "<="}
+    assert set(by_unit) == uppers
+    can = claims.filter(pl.col("claim").str.contains(r"\bcan\b"))["claim_id"]
+    assert set(can) == set(rule.BOUNDS) - uppers
+
+
+def test_every_claim_has_exactly_one_evidence(claims):
+    assert set(cl.collect()) == set(claims["claim_id"])
+
+
+def test_every_evidence_links_a_section_of_a_page_the_book_renders():
+    pages = {p.relative_to(ROOT).as_posix(): p for p in notebook.book_files(ROOT)}
+    for cid, e in cl.collect().items():
+        page, _, anchor = e.section.partition("#")
+        assert page in pages, f"{cid}: {page} is not a page of the book"
+        assert anchor and f"{{#{anchor}" in pages[page].read_text(encoding="utf-8"), (cid, anchor)
+
+
+def test_the_collector_names_both_modules_of_a_claim_given_twice():
+    name = "analysis.chapters.claims_ledger"
+    with pytest.raises(ValueError, match=f"has evidence from both {name} and {name}"):
+        cl.collect(modules=[name, name])
+
+
+def test_the_ledger_is_one_row_per_claim_with_the_rules_verdict(claims):
+    out = cl.ledger()
+    assert out["claim_id"].to_list() == claims["claim_id"].to_list()
+    evidence = cl.collect()
+    bounds = cl.bounds()
+    for r in out.iter_rows(named=True):
+        e = evidence.get(r["claim_id"])
+        expected = verdict(r["claimed"], r["claimed_high"], e, bounds.get(r["claim_id"], "="))
+        assert r["verdict"] == expected
+    sources = data.load("sources")
+    digests = dict(zip(sources["source_id"], sources["retrieved"], strict=True))
+    assert out["digest_date"].to_list() == [digests[s] for s in claims["source_id"]]
+
+
+# ------------------------------------------------------------------ what the page prints
+
+
+def test_the_counts_the_page_prints(page, claims):
+    t = page.q.texts()
+    verdicts = page.ledger["verdict"].to_list()
+    assert t["n_claims"] == f"{claims.height}"
+    assert t["n_digests"] == f"{claims['digest_file'].n_unique()}"
+    counts = [verdicts.count(v) for v in rule.VERDICTS]
+    assert [t[k] for k in ("n_supported", "n_partly", "n_contradicted", "n_untestable")] == [
+        f"{n}" for n in counts
+    ]
+    assert sum(counts) == claims.height
+    no_evidence = claims.height - len(cl.collect())
+    assert (t["missing"] == "") == (no_evidence == 0)
+    if no_evidence:
+        assert t["missing"].startswith(f"In this rendering {no_evidence} claims")
+    assert t["tolerance"] == "10%" and t["partly_factor"] == "2"  # TOLERANCE, PARTLY_FACTOR
+    assert t["rule_supported"] == rule.rule()[rule.SUPPORTED]
+    assert (
+        t["bound_words"] == "\u201cbelow 1 cent\u201d, \u201cup to 50%\u201d, \u201c<$500M\u201d, "
+        "\u201ccan cost 9x more\u201d and \u201ccan reportedly halve bills\u201d"
+    )
+
+
+def test_the_table_and_the_memo_rows(page, claims):
+    assert page.table.height == claims.height
+    first = page.table.row(0, named=True)
+    assert first["claim"] == f"\u201c{claims['claim'][0]}\u201d"
+    assert first["section"].startswith("[claims-ledger](claims-ledger.html#sec-claims-ledger-")
+    memo_claims = [f"\u201c{_row(claims, cid)['claim']}\u201d" for cid in cl.MEMO_CLAIMS]
+    assert page.memo["claim"].to_list() == memo_claims
+
+
+def test_display_texts():
+    assert cl.claimed_text(2.85, 3.5, "USD per GPU-hour", "=") == "2.85 to 3.5 USD per GPU-hour"
+    assert cl.claimed_text(0.01, None, "USD", "<=") == "\u2264 0.01 USD"
+    row = {
+        "evidence_value": 2.4123,
+        "evidence_low": 1.9,
+        "evidence_high": 3.1,
+        "evidence_n": 1200,
+        "evidence_window": "2026-09-01 to 2026-10-31",
+        "evidence": "Median of rows.",
+    }
+    assert (
+        cl.evidence_text(row)
+        == "2.41 (1.90 to 3.10); n = 1,200; 2026-09-01 to 2026-10-31. Median of rows."
+    )
+    same = {**row, "evidence_low": 2.0, "evidence_high": 2.0, "evidence_value": 2.0}
+    assert cl.evidence_text(same).startswith("2.00; n = 1,200;")  # a point interval: no range
+    assert cl.section_link("chapters/price-war.qmd#sec-x") == "[price-war](price-war.html#sec-x)"
+    assert cl.section_link("") == ""
+
+
+def test_the_figure_kit_csv_is_the_ledger(page, tmp_path, monkeypatch):
+    from analysis.book.show import show
+    from analysis.figures import claims as fig
+
+    monkeypatch.setenv("BOOK_FIGURE_KIT", str(tmp_path))
+    monkeypatch.setenv("BOOK_CHAPTER", cl.SLUG)
+    show(fig.ratio_chart(page.chart, page.bands, page.verdicts), "claims-ledger-ratios")
+    folder = tmp_path / cl.SLUG
+    rows = list(csv.DictReader(io.StringIO((folder / "claims-ledger-ratios.csv").read_text())))
+    assert [r["claim_id"] for r in rows] == page.ledger["claim_id"].to_list()
+    assert [r["verdict"] for r in rows] == page.ledger["verdict"].to_list()
+    assert list(rows[0]) == list(rule.LEDGER_SCHEMA)
+    record = json.loads((folder / "claims-ledger-ratios.json").read_text())
+    assert record["data_version"] == page.version
+
+
+def test_the_command_line_prints_one_csv_row_per_claim(claims, capsys):
+    assert main(["claims"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["claim_id"] for r in rows] == claims["claim_id"].to_list()
+    assert list(rows[0]) == list(rule.LEDGER_SCHEMA)
+    assert {r["verdict"] for r in rows} <= set(rule.VERDICTS)
