@@ -16,7 +16,8 @@ The polars chain is the project's code:
 - validate: `analysis.data.rules.check_csv`, the one pass `data validate` and `data.load` make,
   writing the typed valid rows to Parquet as it goes (`parquet=`) instead of holding them;
 - load: the two small tables; the prices are a lazy scan of those files;
-- curate: `analysis/data/build.py::curate` step for step (`curate_lazily`): `identity.identify`
+- curate: `analysis/data/curate/panel.py::curate` (what `build.curate` runs) step for step
+  (`curate_lazily`): `identity.identify`
   on the lazy prices, the identified runs written once to Parquet, `spells.curate_prices_lazily`
   (observations, one per run, streamed to Parquet), `facts.curate_scores`, `flags.apply`; on
   panels up to 1M rows it is checked to give build.curate's tables and observations;
@@ -150,27 +151,24 @@ def model_info(models):
 
 
 def curate_lazily(merged: dict, observations: Path) -> tuple[dict, list[dict]]:
-    """`analysis/data/build.py::curate`, step for step, with the prices read lazily (from the
-    validated Parquet files; the identified runs written once to another) and the price
-    observations, one per run, streamed to a Parquet file instead of held: identity, the
-    original-currency rule, spells, scores, flags.
-    `same_as_build` checks it gives build.curate's tables and observations."""
+    """`analysis/data/curate/panel.py::curate` (the build's curation, no release to extend),
+    step for step, with the prices read lazily (from the validated Parquet files; the
+    identified runs written once to another) and the price observations, one per run, streamed
+    to a Parquet file instead of held: identity, the original-currency rule, spells, scores,
+    flags. `same_as_build` checks it gives build.curate's tables and observations."""
     import polars as pl
 
-    from analysis.data.build import ORIGINAL_CURRENCY
-    from analysis.data.curate import facts, flags, identity, spells
-    from analysis.data.schema import CURATION_COLUMNS, PRICE_CURATION_COLUMNS
+    from analysis.data.curate import facts, flags, identity, panel, spells
 
-    derived = {c.name for c in CURATION_COLUMNS} | {"model_id"}
-    derived_prices = derived | {c.name for c in PRICE_CURATION_COLUMNS} | {"first_party"}
     merged = dict(merged)
-    for t, cols in (("token_prices", derived_prices), ("benchmark_scores", derived)):
+    for t in ("token_prices", "benchmark_scores"):
+        cols = panel.DERIVED_PRICES if t == "token_prices" else panel.DERIVED
         have = merged[t].collect_schema().names()
         merged[t] = merged[t].drop([c for c in have if c in cols])
     out = identity.identify(merged)
     usd = pl.col("currency") == "USD"
     tp = out["token_prices"].with_columns(
-        [pl.when(usd).then(None).otherwise(pl.col(c)).alias(c) for c in ORIGINAL_CURRENCY]
+        [pl.when(usd).then(None).otherwise(pl.col(c)).alias(c) for c in panel.ORIGINAL_CURRENCY]
     )
     # The identified runs, once, to a file the spell passes read column by column.
     identified = observations.with_name("identified.parquet")

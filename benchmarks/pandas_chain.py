@@ -211,6 +211,30 @@ def row_ids(df: pd.DataFrame, kind: str, start: pd.Series) -> list[str]:
     return [f"tp-{hashlib.sha1(k.encode()).hexdigest()[:12]}" for k in keys]
 
 
+def stale_ids(tp: pd.DataFrame, runs: pd.DataFrame, rows: pd.DataFrame) -> list[str]:
+    """A stale row's id also names its price and its first run's source name (by date, then
+    name), as spells keys it: two superseded prices can each leave a stale copy on one day."""
+    first = runs[runs["date"] == runs.groupby("_s")["date"].transform("min")]
+    first = first.assign(_name=tp["source_model_name"].take(first["_i"]).to_numpy())
+    name = first.sort_values(["_s", "date", "_name", "_k"]).drop_duplicates("_s")
+    name = name.set_index("_s")["_name"]
+
+    def value(v):
+        return None if pd.isna(v) else v
+
+    return [
+        spells.row_id(
+            "tp",
+            *(value(r[c]) for c in OFFER),
+            "stale",
+            r["_row_start"].date(),
+            *(None if pd.isna(r[c]) else round(float(r[c]), 9) for c in FACT),
+            name[r["_s"]],
+        )
+        for _, r in rows.iterrows()
+    ]
+
+
 def spell_rows(tp, runs, kind, info, sources, still=None) -> pd.DataFrame:
     """One row per spell (as spells._base makes it) from its runs of one kind."""
     by = "_s"
@@ -230,6 +254,8 @@ def spell_rows(tp, runs, kind, info, sources, still=None) -> pd.DataFrame:
     rows = tp.take(earliest["_i"]).drop(columns=EXTRA).assign(_s=earliest[by].to_numpy())
     rows = rows.join(per, on=by).join(info, on=by)
     rows["row_id"] = row_ids(rows, kind, rows["_row_start"])
+    if kind == "stale":
+        rows["row_id"] = stale_ids(tp, runs, rows)
     rows["row_kind"] = kind
     rows["date"], rows["last_seen"] = rows["_row_start"], rows["_last"]
     if kind == "spell":
