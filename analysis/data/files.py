@@ -87,6 +87,8 @@ class RawTable:
     skip_rows: set[int] = field(default_factory=set)
     # (row, column) cells already reported as bad bytes.
     bad_bytes: set[tuple[int, str]] = field(default_factory=set)
+    # Read by the slow path (`recover`): lines may have more fields than the header.
+    recovered: bool = False
 
     def lazy(self) -> pl.LazyFrame:
         assert self.frame is not None
@@ -246,11 +248,18 @@ def structure_error(err: Exception) -> bool:
     )
 
 
-def _odd_lines(path: Path, width: int) -> tuple[int, list[tuple[int, int, str | None]]]:
+def _odd_lines(
+    path: Path, width: int, longer: bool = True
+) -> tuple[int, list[tuple[int, int, str | None]]]:
     """(lines in the file, and every line that is not `width` comma-separated fields or holds a
     quote or is blank: (line number, 0 = the header; fields counted as commas + 1; its text
     where it holds a quote or is blank, for the csv module)). Counted with numpy a block at a
-    time, so the file is never held (a polars scan of it as lines holds most of it)."""
+    time, so the file is never held (a polars scan of it as lines holds most of it).
+
+    `longer=False`: no line has more than `width` fields (polars read the file as it is, and
+    it refuses such a line). Then a block whose lines without quotes hold `width - 1` commas
+    each on average holds exactly that many on each: only its commas are counted, and only its
+    quoted lines are looked at one by one."""
     total, odd, carry = 0, [], b""
     with Path(path).open("rb") as fh:
         while True:
@@ -259,29 +268,48 @@ def _odd_lines(path: Path, width: int) -> tuple[int, list[tuple[int, int, str | 
             if not data:
                 break
             cut = data.rfind(b"\n") + 1 if chunk else len(data)
-            block, carry = data[:cut], data[cut:]
+            block, carry = memoryview(data)[:cut], data[cut:]  # (a view: no copy of the block)
             if not block:
                 continue
             buf = np.frombuffer(block, dtype=np.uint8)
             ends = np.flatnonzero(buf == 10)
             if not chunk and (len(ends) == 0 or ends[-1] != len(buf) - 1):
                 ends = np.append(ends, len(buf))  # a last line without a newline
+            quotes = np.flatnonzero(buf == 34)
+            if not longer and width > 1:
+                lines = np.unique(np.searchsorted(ends, quotes))
+                firsts = np.where(lines > 0, ends[lines - 1] + 1, 0)
+                commas = [
+                    int(np.count_nonzero(buf[a:b] == 44))
+                    for a, b in zip(firsts, ends[lines], strict=True)
+                ]
+                plain = len(ends) - len(lines)
+                if np.count_nonzero(buf == 44) - sum(commas) == (width - 1) * plain:
+                    for i, a, n in zip(lines, firsts, commas, strict=True):
+                        text = bytes(block[a : ends[i]]).decode("utf-8", "replace")
+                        odd.append((total + int(i), n + 1, text))
+                    total += len(ends)
+                    continue
             starts = np.concatenate([[0], ends[:-1] + 1])
             size = ends - starts
             cr = buf[np.clip(ends - 1, 0, len(buf) - 1)] == 13
             # commas of a line: those before its end less those before the line before's end
             commas = np.diff(np.searchsorted(np.flatnonzero(buf == 44), ends), prepend=0)
             quoted = np.zeros(len(ends), dtype=bool)
-            quoted[np.searchsorted(ends, np.flatnonzero(buf == 34))] = True
+            quoted[np.searchsorted(ends, quotes)] = True
             text = quoted | (size == 0) | ((size == 1) & cr)
             for i in np.flatnonzero(text | (commas + 1 != width)):
-                line = block[starts[i] : ends[i]].decode("utf-8", "replace") if text[i] else None
+                line = (
+                    bytes(block[starts[i] : ends[i]]).decode("utf-8", "replace")
+                    if text[i]
+                    else None
+                )
                 odd.append((total + int(i), int(commas[i]) + 1, line))
             total += len(ends)
     return total, odd
 
 
-def short_rows(path: Path, rows, width: int, n_rows: int) -> dict[int, int]:
+def short_rows(path: Path, rows, width: int, n_rows: int, longer: bool = True) -> dict[int, int]:
     """Field counts of the given rows (1-based; a list or a polars Series) where they differ
     from `width`.
 
@@ -289,12 +317,13 @@ def short_rows(path: Path, rows, width: int, n_rows: int) -> dict[int, int]:
     release's last column, `flags`, is mostly empty: that can be most rows). When every row is
     one line (no quoted line breaks: the file has a line per row), a line without quotes has
     one field more than it has commas; the csv module splits the quoted and blank ones.
-    Otherwise the csv module walks the file.
+    Otherwise the csv module walks the file. `longer=False`: no line has more fields than
+    `width` (the file was read as it is), which lets most lines be counted in bulk.
     """
     if len(rows) == 0:
         return {}
     wanted = pl.Series("n", rows, dtype=pl.UInt32).sort()
-    total, odd = _odd_lines(path, width)
+    total, odd = _odd_lines(path, width, longer)
     counts = {}
     if total == n_rows + 1:
         # of the odd lines, the rows asked for (`wanted` ascends: a binary search)
@@ -477,7 +506,7 @@ def recover(path: Path, columns: list[str]) -> RawTable:
             raise
         frame, problems, skip = slow_rows(path, columns)
     enc, cells = encoding_problems(path, frame, columns)
-    return RawTable(Path(path), columns, frame, enc + problems, skip, cells)
+    return RawTable(Path(path), columns, frame, enc + problems, skip, cells, recovered=True)
 
 
 # --- raw public files, before a build reads them ---------------------------------------------

@@ -312,18 +312,24 @@ def check_csv(
     out.problems.extend(found.problems)
     out.notes.extend(found.notes)
     if frame:
-        assert seen.typed is not None and seen.typed_flagged is not None
-        typed = sink.scan() if sink is not None else seen.typed.lazy()
-        valid = typed.filter(~pl.col(ROW).is_in(pl.Series(found.bad_rows, dtype=pl.UInt32)))
+        dropped = pl.col(ROW).is_in(pl.Series(found.bad_rows, dtype=pl.UInt32).implode())
         # A row the quick pass flagged that no rule names (cannot happen with the rules as they
         # are; see Rule.quick) is data all the same: it goes back in its place.
-        named = {p.row for p in out.problems if p.row is not None}
-        spared = seen.typed_flagged.filter(~pl.col(ROW).is_in(list(named)))
-        if not spared.is_empty():
-            valid = pl.concat([valid, spared.lazy()]).sort(ROW)
-        if sink is not None:
+        named = pl.Series(
+            sorted({p.row for p in out.problems if p.row is not None}), dtype=pl.UInt32
+        )
+        if sink is not None:  # every row was written, with its quick flag
+            flagged = pl.col(FLAGGED)
+            valid = sink.scan().filter(
+                (~flagged & ~dropped) | (flagged & ~pl.col(ROW).is_in(named.implode()))
+            )
             out.lazy = valid.select(kept)
         else:
+            assert seen.typed is not None and seen.typed_flagged is not None
+            valid = seen.typed.lazy().filter(~dropped)
+            spared = seen.typed_flagged.filter(~pl.col(ROW).is_in(named.implode()))
+            if not spared.is_empty():
+                valid = pl.concat([valid, spared.lazy()]).sort(ROW)
             out.frame = valid.select(kept).collect()
     return out
 
@@ -375,6 +381,7 @@ def _typed(lf: pl.LazyFrame, spec: Table, columns: list[str]) -> pl.LazyFrame:
     )
 
 
+FLAGGED = "\x00bad"  # a row some rule (in its quick form) flags
 # Rows per batch of the one pass over a table: big enough for polars to work in parallel on,
 # small enough that a batch's raw text, typed values and rule flags stay well under 1 GB.
 BATCH_ROWS = 250_000
@@ -433,33 +440,24 @@ def _scan(
         )
         n += out.height
         # Flagged rows are kept as the file gave them; their rules are told apart later.
-        flagged.append(
-            _own(
-                out.filter(pl.col("\x00any")).select(
-                    ROW, *[pl.col(raw(c)).alias(c) for c in columns]
-                )
-            )
-        )
+        # (Columns are picked before rows are: a filter copies every column it is given.)
+        text = out.select(ROW, *[pl.col(raw(c)).alias(c) for c in columns])
+        flagged.append(_own(text.filter(out["\x00any"])))
         keys.append(out.select(ROW, "\x00key", "\x00short"))
         slot = (out["\x00key"].to_numpy() & (SLOTS - 1)).astype(np.int64)
         maybe = met[slot] | out["\x00key"].is_duplicated().to_numpy()
         met[slot] = True
         if maybe.any():
-            keytext.append(
-                _own(
-                    out.filter(pl.Series(maybe)).select(
-                        ROW, *[pl.col(raw(c)).alias(c) for c in key]
-                    )
-                )
-            )
-        if keep is not None:
-            good = out.filter(~pl.col("\x00bad")).select(ROW, *keep)
-            if sink is not None:
-                sink.write(good)
-            else:
-                # Own text buffers: the batch's buffers also hold the columns not kept.
-                typed.append(_own(good))
-            typed_flagged.append(_own(out.filter(pl.col("\x00bad")).select(ROW, *keep)))
+            keytext.append(_own(text.select(ROW, *key).filter(pl.Series(maybe))))
+        if sink is not None:
+            # Every row, with its flag: the rows to leave out are known after the pass, and
+            # reading them back filters them out (no copy of the batch here).
+            sink.write(out.select(ROW, *keep, FLAGGED))
+        elif keep is not None:
+            kept = out.select(ROW, *keep)
+            # Own text buffers: the batch's buffers also hold the columns not kept.
+            typed.append(_own(kept.filter(~out[FLAGGED])))
+            typed_flagged.append(_own(kept.filter(out[FLAGGED])))
     text = pl.DataFrame(schema={ROW: pl.UInt32, **{c: pl.String for c in columns}})
     no_keys = pl.DataFrame(schema={ROW: pl.UInt32, "\x00key": pl.UInt64, "\x00short": pl.Boolean})
     if keep is not None:
@@ -467,7 +465,7 @@ def _scan(
         typed.append(nothing)
         typed_flagged.append(nothing)
         if sink is not None and sink.parts == 0:
-            sink.write(nothing)
+            sink.write(nothing.with_columns(pl.lit(False).alias(FLAGGED)))
     return _Seen(
         n,
         pl.concat([text, *flagged]),
@@ -514,7 +512,11 @@ def _problems(
         .select(ROW, "first")
     )
     short = seen.keys.filter(pl.col("\x00short"))[ROW]
-    width = files.short_rows(path, short, len(columns), seen.rows) if len(short) else {}
+    width = (
+        files.short_rows(path, short, len(columns), seen.rows, longer=scanned.recovered)
+        if len(short)
+        else {}
+    )
     problems = [files.width_problem(path, r, n, len(columns)) for r, n in sorted(width.items())]
     skip = set(scanned.skip_rows) | set(width)
     if seen.flagged.is_empty() and dups.is_empty():
@@ -556,11 +558,6 @@ def _problems(
     )
     whole = broken.filter(pl.col("whole_row")).select(ROW).unique()
     skipped = pl.concat([whole[ROW], pl.Series(sorted(skip), dtype=pl.UInt32)])
-    values = (
-        hits.select(ROW, *[pl.col(raw(c)).alias(c) for c in columns])
-        .unpivot(index=ROW, variable_name="\x00column", value_name="\x00value")
-        .rename({"\x00column": "column", "\x00value": "value"})
-    )
     bad_cells = pl.DataFrame(
         [(r, c) for r, c in scanned.bad_bytes],
         schema={ROW: pl.UInt32, "column": pl.String},
@@ -571,7 +568,17 @@ def _problems(
         .join(bad_cells, on=[ROW, "column"], how="anti")
         .sort(ROW, "priority")
         .unique([ROW, "column"], keep="first", maintain_order=True)
-        .join(values, on=[ROW, "column"], how="left")
+        .with_row_index("\x00n")
+    )
+    # Each cell's raw value, looked up column by column (not every cell of every flagged row).
+    looked = [
+        part.join(hits.select(ROW, pl.col(raw(c)).alias("value")), on=ROW, how="left")
+        for (c,), part in cells.partition_by("column", as_dict=True).items()
+    ]
+    cells = (
+        pl.concat(looked).sort("\x00n").drop("\x00n")
+        if looked
+        else cells.drop("\x00n").with_columns(pl.lit(None, pl.String).alias("value"))
     )
     notes = [
         f"{path}: {n} row(s) break a rule that applies only to versions released after this one "
@@ -582,8 +589,14 @@ def _problems(
         .iter_rows()
     ]
     cells = cells.filter(~pl.col("note_only"))
+    hints: dict[tuple[str, str | None], str] = {}  # bad values repeat: each is explained once
     for r, col, value, rule in cells.select(ROW, "column", "value", "rule").iter_rows():
-        why = hint(spec.column(col), value) if rule.startswith("type-error") else ""
+        if rule.startswith("type-error"):
+            why = hints.get((col, value))
+            if why is None:
+                why = hints[(col, value)] = hint(spec.column(col), value)
+        else:
+            why = ""
         problems.append(Problem(str(path), r, col, value, rule + why))
     for r, rule in broken.filter(pl.col("whole_row")).select(ROW, "rule").iter_rows():
         if r not in skip:
