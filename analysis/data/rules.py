@@ -430,14 +430,14 @@ def _scan(
     # earlier key, so its key cells are kept (for the message) -- one pass, no second read.
     met = np.zeros(SLOTS, dtype=bool)
     n = 0
-    for batch in lf.collect_batches(chunk_size=BATCH_ROWS):
-        out = (
-            _typed(batch.lazy(), spec, columns)
-            .with_columns(judged)
-            .with_columns(checks)
-            .select(ROW, *flags, *[raw(c) for c in columns], *(keep or []))
-            .collect()
-        )
+    # The streaming engine reads, types and judges the rows as one pipeline, a batch at a time.
+    query = (
+        _typed(lf, spec, columns)
+        .with_columns(judged)
+        .with_columns(checks)
+        .select(ROW, *flags, *[raw(c) for c in columns], *(keep or []))
+    )
+    for out in query.collect_batches(chunk_size=BATCH_ROWS):
         n += out.height
         # Flagged rows are kept as the file gave them; their rules are told apart later.
         # (Columns are picked before rows are: a filter copies every column it is given.)
@@ -504,12 +504,18 @@ def _problems(
     key is reported only where the key's cells are themselves valid.
     """
     path = scanned.path
+    # Repeated keys by a sort of the key hashes (rows in file order: a stable sort keeps each
+    # key's rows in order, so the first of a run is its first row); cheaper than hashing them.
+    keys = seen.keys.select(ROW, "\x00key")
+    if not keys[ROW].is_sorted():  # (the streaming engine gives batches in order; be safe)
+        keys = keys.sort(ROW)
+    by_key = keys.sort("\x00key", maintain_order=True)
+    repeat = (by_key["\x00key"] == by_key["\x00key"].shift(1)).fill_null(False)
     dups = (
-        seen.keys.select(ROW, "\x00key")
-        .filter(pl.col("\x00key").is_duplicated())
-        .with_columns(pl.col(ROW).min().over("\x00key").alias("first"))
-        .filter(pl.col(ROW) != pl.col("first"))
+        by_key.with_columns(pl.when(~repeat).then(pl.col(ROW)).forward_fill().alias("first"))
+        .filter(repeat)
         .select(ROW, "first")
+        .sort(ROW)
     )
     short = seen.keys.filter(pl.col("\x00short"))[ROW]
     width = (
