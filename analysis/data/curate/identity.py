@@ -116,6 +116,25 @@ def per_distinct(fn, dtype: pl.DataType):
     return apply
 
 
+def attach(rows: pl.LazyFrame, table: pl.DataFrame, on: list[str]) -> pl.LazyFrame:
+    """`rows` left-joined to `table` on `on` (nulls equal; each key once in `table`, and every
+    key of `rows` in it), the rows in their order. A few thousand keys over millions of rows:
+    they are joined on a hash of the key, not on its strings (the plain join where two keys
+    of `table` hash alike or a name is taken)."""
+    key = pl.struct([pl.col(c).cast(pl.String) for c in on]).hash(14)
+    cols = [c for c in table.columns if c not in on]
+    hashes = table.select(key.alias("\x00k"))["\x00k"]
+    taken = set(cols) & set(rows.collect_schema().names())
+    if taken or hashes.n_unique() < table.height:
+        return rows.join(table.lazy(), on=on, how="left", nulls_equal=True, maintain_order="left")
+    right = table.select(cols).with_columns(hashes).lazy()
+    return (
+        rows.with_columns(key.alias("\x00k"))
+        .join(right, on="\x00k", how="left", maintain_order="left")
+        .drop("\x00k")
+    )
+
+
 def first_party_expr(provider: str = "provider", developer: str = "developer") -> pl.Expr:
     """`is_first_party` over two columns (null where it is unknown)."""
     return (
@@ -773,13 +792,9 @@ def identify(
     for t in named:
         lazy = tables[t].lazy()
         if t == "token_prices":
-            df = lazy.join(
-                regions.lazy(), on=NAME_KEYS, how="left", nulls_equal=True, maintain_order="left"
-            )
+            df = attach(lazy, regions, NAME_KEYS)
         else:
-            df = lazy.join(
-                resolved.lazy(), on=NAME_KEYS, how="left", nulls_equal=True, maintain_order="left"
-            ).with_columns(
+            df = attach(lazy, resolved, NAME_KEYS).with_columns(
                 pl.lit(None, dtype=pl.String).alias("provider"),
                 pl.lit(None, dtype=pl.Float64).alias("input_usd_per_mtok"),
                 pl.lit(None, dtype=pl.Float64).alias("output_usd_per_mtok"),
@@ -859,10 +874,7 @@ def identify(
             .with_columns(first_party_expr("provider", "developer"))
             .drop("developer")
         )
-        out["token_prices"] = out["token_prices"].join(
-            sellers.lazy(), on=["model_id", "provider"], how="left", nulls_equal=True,
-            maintain_order="left",
-        )  # fmt: skip
+        out["token_prices"] = attach(out["token_prices"], sellers, ["model_id", "provider"])
     for t in named:
         if not isinstance(tables[t], pl.LazyFrame):
             out[t] = out[t].collect()
