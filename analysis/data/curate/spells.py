@@ -298,6 +298,15 @@ def _curate(
     return table, obs.select(*OBS_SCHEMA, *ORDER)
 
 
+def _duplicated(values: pl.Series) -> pl.Series:
+    """`values.is_duplicated()` by a sort (a hash table of millions of values costs more)."""
+    order = values.arg_sort()
+    by_value = values.gather(order)
+    same = (by_value == by_value.shift(1)).fill_null(False)
+    repeated = same | same.shift(-1, fill_value=False)
+    return pl.repeat(False, values.len(), eager=True).scatter(order, repeated)
+
+
 def _walk(first_runs: pl.DataFrame, sources: list[str]) -> tuple[pl.Series, pl.DataFrame]:
     """`build_spells` over each offer's first run per source and price stretch (sorted by offer
     and walking order): the spell each of them joins (numbered across offers, in output
@@ -430,7 +439,7 @@ def _spells(
     w = w.with_columns(
         stretch.fill_null(True).cum_sum().alias("_stretch"),
         # a locator its source gives more than once (by hash; confirmed exactly where it counts)
-        pl.col("_h").is_duplicated().alias("_rep"),
+        _duplicated(w["_h"]).alias("_rep"),
     ).drop("_h")
     first = w.filter(pl.struct("_stretch", "_src").is_first_distinct())
     joined, info = _walk(first, sources)

@@ -224,3 +224,10 @@ def test_the_same_walk_on_the_book_s_own_examples():
         want, want_obs = reference(prices)
         got, got_obs = spells.curate_prices(prices)
         assert got.equals(want) and got_obs.equals(want_obs)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_duplicated_by_a_sort_is_polars_is_duplicated(seed):
+    rng = random.Random(seed)
+    values = pl.Series([rng.randrange(50) for _ in range(rng.randrange(0, 200))], dtype=pl.UInt64)
+    assert spells._duplicated(values).equals(values.is_duplicated(), check_names=False)
