@@ -600,10 +600,11 @@ def _rows(
         pl.col("_from").min().alias("_row_start"),
         pl.col("_in_force").max().alias("_last"),
     )
-    # Cached and batch prices: the first run, in precedence, that states each.
+    # Cached and batch prices: the first run, in precedence, that states each (one sort for
+    # the three).
+    ranked = every.select(*by, "_rank", "date", "_k", "_i", "_x").sort(*by, "_rank", "date", "_k")
     stating = [
-        every.filter((pl.col("_x") & (1 << j)) > 0)
-        .sort(*by, "_rank", "date", "_k")
+        ranked.filter((pl.col("_x") & (1 << j)) > 0)
         .unique(by, keep="first", maintain_order=True)
         .select(*by, pl.col("_i").alias(f"\x00{c}"))
         for j, c in enumerate(EXTRA)
