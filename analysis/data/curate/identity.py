@@ -628,6 +628,9 @@ def resolve_aliases(
 # --------------------------------------------------------------------------------------------
 
 NAME_KEYS = ["source_id", "source_model_name", "model_hint"]
+# References and sellers read from the distinct names where they follow from them (see
+# `identify`; off only to test it against reading them from every row).
+BY_NAME = True
 SEEN = ["table", "source_id", "source_model_name", "date", "last_seen", "model_id", "offer"]
 
 
@@ -768,8 +771,12 @@ def identify(
     # Leaderboard snapshots name models as their source's prices and scores do; they only
     # take a model_id (by name, no alias-by-date step: AA names dated entries itself).
     snapshots = tables.get("aa_snapshots")
-    listed = [tables[t] for t in named] + ([snapshots] if snapshots is not None else [])
-    names = pl.concat([df.lazy().select(NAME_KEYS) for df in listed]).unique().collect()
+    # Each table's distinct names (and sellers): one pass over its rows.
+    sold = {t: NAME_KEYS + (["provider"] if t == "token_prices" else []) for t in named}
+    distinct = pl.collect_all([tables[t].lazy().select(sold[t]).unique() for t in named])
+    keys = dict(zip(named, distinct, strict=True))
+    listed = [keys[t] for t in named] + ([snapshots] if snapshots is not None else [])
+    names = pl.concat([df.select(NAME_KEYS) for df in listed]).unique()
     resolved = resolve_names(names, info, prior.known() if prior is not None else None)
     info_ids = models.resolve(info, info) if info is not None and not info.is_empty() else None
     # Release dates of identified models, for moving aliases (a preliminary models table).
@@ -787,6 +794,9 @@ def identify(
     regions = resolved.with_columns(
         pl.col("source_model_name").map_elements(region_of, return_dtype=pl.String).alias("region")
     )
+    # Where no name moves and no release pins one, a row's model and how it is known follow
+    # from its name alone: the references and sellers come from the distinct names.
+    by_name = BY_NAME and prior is None and not resolved["moving_alias"].any()
     out: dict[str, pl.DataFrame] = {}
     refs = []
     for t in named:
@@ -814,8 +824,14 @@ def identify(
             )
         if prior is not None:  # a pinned alias keeps the name it was written as
             df = df.with_columns(pl.coalesce("alias_of", "_alias").alias("alias_of")).drop("_alias")
+        referenced = df
+        if by_name:
+            referenced = attach(keys[t].lazy(), resolved, NAME_KEYS).with_columns(
+                pl.lit(None, pl.String).alias("alias_of"),
+                pl.lit(None, pl.String).alias("unresolved_reason"),
+            )
         refs.append(
-            df.select(
+            referenced.select(
                 "model_id",
                 "source_id",
                 "source_model_name",
@@ -850,7 +866,15 @@ def identify(
         out["aa_snapshots"] = snap.select(["model_id", *snapshots.columns]).drop("model_hint")
     # One pass over lazy rows gives the references and the sellers of every model.
     if "token_prices" in out:
-        pairs = out["token_prices"].select("model_id", "provider").unique()
+        pairs = (
+            (
+                attach(keys["token_prices"].lazy(), resolved, NAME_KEYS)
+                if by_name
+                else out["token_prices"]
+            )
+            .select("model_id", "provider")
+            .unique()
+        )
         ref, pairs = pl.collect_all([pl.concat(refs), pairs])
     else:
         ref, pairs = pl.concat(refs).collect(), None
