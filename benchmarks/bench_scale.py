@@ -170,12 +170,13 @@ def curate_lazily(merged: dict, observations: Path) -> tuple[dict, list[dict]]:
     tp = out["token_prices"].with_columns(
         [pl.when(usd).then(None).otherwise(pl.col(c)).alias(c) for c in panel.ORIGINAL_CURRENCY]
     )
-    # The identified runs, once, to a file the spell passes read column by column.
+    # The identified runs, once, to a file the spell passes read column by column (read whole,
+    # never filtered by value: no statistics to write).
     identified = observations.with_name("identified.parquet")
-    tp.sink_parquet(identified, compression="lz4")
+    tp.sink_parquet(identified, compression="lz4", statistics=False)
     tables = {"models": out["models"]}
     tables["token_prices"], price_obs = spells.curate_prices_lazily(pl.scan_parquet(identified))
-    price_obs.sink_parquet(observations, compression="lz4")
+    price_obs.sink_parquet(observations, compression="lz4", statistics=False)
     tables["benchmark_scores"], score_obs = facts.curate_scores(out["benchmark_scores"])
     tables, counts = flags.apply(tables)
     tables["observations"] = pl.concat([pl.scan_parquet(observations), score_obs.lazy()])
