@@ -26,6 +26,7 @@ table that validates always loads, and one that loads has validated.
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
@@ -489,6 +490,23 @@ class _Found:
     bad_rows: list[int]  # rows to leave out of a loaded frame (duplicates past the first)
 
 
+def _repeated_keys(keys: pl.DataFrame) -> pl.DataFrame:
+    """Rows whose key hash an earlier row has (`ROW`), and that earlier row's number (`first`),
+    by a sort of the hashes: rows in file order, a stable sort keeps each key's rows in order,
+    so the first of a run is its first row (cheaper than a hash table of every key)."""
+    keys = keys.select(ROW, "\x00key")
+    if not keys[ROW].is_sorted():  # (the streaming engine gives batches in order; be safe)
+        keys = keys.sort(ROW)
+    by_key = keys.sort("\x00key", maintain_order=True)
+    repeat = (by_key["\x00key"] == by_key["\x00key"].shift(1)).fill_null(False)
+    return (
+        by_key.with_columns(pl.when(~repeat).then(pl.col(ROW)).forward_fill().alias("first"))
+        .filter(repeat)
+        .select(ROW, "first")
+        .sort(ROW)
+    )
+
+
 def _problems(
     scanned: files.RawTable,
     seen: _Seen,
@@ -504,38 +522,51 @@ def _problems(
     key is reported only where the key's cells are themselves valid.
     """
     path = scanned.path
-    # Repeated keys by a sort of the key hashes (rows in file order: a stable sort keeps each
-    # key's rows in order, so the first of a run is its first row); cheaper than hashing them.
-    keys = seen.keys.select(ROW, "\x00key")
-    if not keys[ROW].is_sorted():  # (the streaming engine gives batches in order; be safe)
-        keys = keys.sort(ROW)
-    by_key = keys.sort("\x00key", maintain_order=True)
-    repeat = (by_key["\x00key"] == by_key["\x00key"].shift(1)).fill_null(False)
-    dups = (
-        by_key.with_columns(pl.when(~repeat).then(pl.col(ROW)).forward_fill().alias("first"))
-        .filter(repeat)
-        .select(ROW, "first")
-        .sort(ROW)
-    )
     short = seen.keys.filter(pl.col("\x00short"))[ROW]
-    width = (
-        files.short_rows(path, short, len(columns), seen.rows, longer=scanned.recovered)
-        if len(short)
-        else {}
-    )
+    every = [*rows, *rules]
+    names = [f"\x00r{i}" for i in range(len(every))]
+    key = [c for c in spec.primary_key if c in columns]
+    # The short rows' fields are counted from the file (numpy, a core of its own) while polars
+    # finds the repeated keys and the rules each flagged row broke.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        counting = (
+            pool.submit(
+                files.short_rows, path, short, len(columns), seen.rows, longer=scanned.recovered
+            )
+            if len(short)
+            else None
+        )
+        dups = _repeated_keys(seen.keys)
+        if not seen.flagged.is_empty() or not dups.is_empty():
+            hits = (
+                _typed(seen.flagged.lazy(), spec, columns)
+                .with_columns(
+                    r.bad.fill_null(False).alias(nm) for r, nm in zip(every, names, strict=True)
+                )
+                .select(ROW, *[raw(c) for c in columns], *names)
+                .collect()
+            )
+            catalogue = pl.DataFrame(
+                {
+                    "rule_id": names,
+                    "priority": list(range(len(every))),
+                    "column": [r.column or "" for r in every],
+                    "rule": [r.rule for r in every],
+                    "note_only": [r.note_only for r in every],
+                    "whole_row": [r.column is None for r in every],
+                }
+            )
+            broken = (
+                hits.select(ROW, *names)
+                .unpivot(index=ROW, variable_name="rule_id", value_name="hit")
+                .filter(pl.col("hit"))
+                .join(catalogue, on="rule_id")
+            )
+        width = counting.result() if counting is not None else {}
     problems = [files.width_problem(path, r, n, len(columns)) for r, n in sorted(width.items())]
     skip = set(scanned.skip_rows) | set(width)
     if seen.flagged.is_empty() and dups.is_empty():
         return _Found(problems, [], sorted(width))
-    every = [*rows, *rules]
-    names = [f"\x00r{i}" for i in range(len(every))]
-    key = [c for c in spec.primary_key if c in columns]
-    hits = (
-        _typed(seen.flagged.lazy(), spec, columns)
-        .with_columns(r.bad.fill_null(False).alias(nm) for r, nm in zip(every, names, strict=True))
-        .select(ROW, *[raw(c) for c in columns], *names)
-        .collect()
-    )
     keytext = seen.keytext
     missing = dups[ROW].filter(~dups[ROW].is_in(keytext[ROW].implode()))
     if not missing.is_empty():  # cannot happen (every repeat lands on a marked slot); be safe
@@ -546,22 +577,6 @@ def _problems(
             .collect(engine="streaming")
         )
         keytext = pl.concat([keytext, more])
-    catalogue = pl.DataFrame(
-        {
-            "rule_id": names,
-            "priority": list(range(len(every))),
-            "column": [r.column or "" for r in every],
-            "rule": [r.rule for r in every],
-            "note_only": [r.note_only for r in every],
-            "whole_row": [r.column is None for r in every],
-        }
-    )
-    broken = (
-        hits.select(ROW, *names)
-        .unpivot(index=ROW, variable_name="rule_id", value_name="hit")
-        .filter(pl.col("hit"))
-        .join(catalogue, on="rule_id")
-    )
     whole = broken.filter(pl.col("whole_row")).select(ROW).unique()
     skipped = pl.concat([whole[ROW], pl.Series(sorted(skip), dtype=pl.UInt32)])
     bad_cells = pl.DataFrame(
