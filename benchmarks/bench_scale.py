@@ -156,6 +156,8 @@ def curate_lazily(merged: dict, observations: Path) -> tuple[dict, list[dict]]:
     identified runs written once to another) and the price observations, one per run, streamed
     to a Parquet file instead of held: identity, the original-currency rule, spells, scores,
     flags. `same_as_build` checks it gives build.curate's tables and observations."""
+    from concurrent.futures import ThreadPoolExecutor
+
     import polars as pl
 
     from analysis.data.curate import facts, flags, identity, panel, spells
@@ -176,9 +178,15 @@ def curate_lazily(merged: dict, observations: Path) -> tuple[dict, list[dict]]:
     tp.sink_parquet(identified, compression="lz4", statistics=False)
     tables = {"models": out["models"]}
     tables["token_prices"], price_obs = spells.curate_prices_lazily(pl.scan_parquet(identified))
-    price_obs.sink_parquet(observations, compression="lz4", statistics=False)
-    tables["benchmark_scores"], score_obs = facts.curate_scores(out["benchmark_scores"])
-    tables, counts = flags.apply(tables)
+    # The observations are written while the scores are curated and the flags judged (neither
+    # reads them).
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        sunk = pool.submit(
+            price_obs.sink_parquet, observations, compression="lz4", statistics=False
+        )
+        tables["benchmark_scores"], score_obs = facts.curate_scores(out["benchmark_scores"])
+        tables, counts = flags.apply(tables)
+        sunk.result()
     tables["observations"] = pl.concat([pl.scan_parquet(observations), score_obs.lazy()])
     # Counted from the file's metadata and the scores' rows (a count over the concatenation
     # would read every row back).
