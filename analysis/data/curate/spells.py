@@ -588,14 +588,6 @@ def _rows(
     # The earliest run: only runs on the first date, of the best-ranked source, can be it.
     cand = every.filter(pl.col("date") == pl.col("date").min().over(by))
     cand = cand.filter(pl.col("_rank") == pl.col("_rank").min().over(by))
-    wanted = lf.filter(pl.col("_i").is_in(cand["_i"].unique().implode()))
-    text = wanted.select("_i", pl.col("source_locator").cast(pl.String)).collect()
-    earliest = (
-        cand.join(text, on="_i")
-        .sort(*by, "source_locator", "_k")
-        .unique(by, keep="first", maintain_order=True)
-        .select(*by, "_i")
-    )
     per_row = every.group_by(by).agg(
         pl.col("_from").min().alias("_row_start"),
         pl.col("_in_force").max().alias("_last"),
@@ -620,12 +612,20 @@ def _rows(
     )
     derived = ["valid_from", "valid_to", "row_id", "source_ids", "row_kind"]
     schema = lf.collect_schema()
-    wanted = pl.concat([earliest["_i"], *[f[:, -1] for f in stating]]).unique()
-    # One read of the few runs a row takes its values from.
+    first_stale = _first_stale(every.filter(pl.col("_kind") == 1))
+    wanted = pl.concat([cand["_i"], *[f[:, -1] for f in stating], first_stale["_i"]]).unique()
+    # One read of the few runs a row may take its values from (a read of every column).
     base = (
         lf.filter(pl.col("_i").is_in(wanted.implode()))
         .drop([c for c in derived if c in schema])
         .collect()
+    )
+    text = base.select("_i", pl.col("source_locator").cast(pl.String))
+    earliest = (
+        cand.join(text, on="_i")
+        .sort(*by, "source_locator", "_k")
+        .unique(by, keep="first", maintain_order=True)
+        .select(*by, "_i")
     )
     rows = earliest.join(base.drop(EXTRA), on="_i").drop("_i")
     for c, f in zip(EXTRA, stating, strict=True):
@@ -651,22 +651,23 @@ def _rows(
         pl.col("_row_start").alias("date"),
         pl.col("_last").alias("last_seen"),
     )
-    return _stale_ids(lf, every.filter(pl.col("_kind") == 1), rows)
+    return _stale_ids(first_stale, base, rows)
 
 
-def _stale_ids(lf: pl.LazyFrame, stale: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
+def _first_stale(stale: pl.DataFrame) -> pl.DataFrame:
+    """The runs a stale row's first run is among: those on its first date."""
+    return stale.filter(pl.col("date") == pl.col("date").min().over(["_s", "_kind"]))
+
+
+def _stale_ids(cand: pl.DataFrame, base: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
     """Two superseded prices of one offer can each leave a stale copy from the same day (and two
     spells of one price, under two source names): a stale row's id also names the price and the
-    source name of its first run (by date, then name, then walking order)."""
-    if stale.is_empty():
+    source name of its first run (by date, then name, then walking order). `cand`: the stale
+    rows' `_first_stale` runs, whose values `base` holds."""
+    if cand.is_empty():
         return rows
     by = ["_s", "_kind"]
-    cand = stale.filter(pl.col("date") == pl.col("date").min().over(by))
-    text = (
-        lf.filter(pl.col("_i").is_in(cand["_i"].unique().implode()))
-        .select("_i", pl.col("source_model_name").cast(pl.String), *FACT)
-        .collect()
-    )
+    text = base.select("_i", pl.col("source_model_name").cast(pl.String), *FACT)
     first = (
         cand.select(*by, "_i", "_k", "date")
         .join(text, on="_i")
