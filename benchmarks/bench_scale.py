@@ -5,22 +5,28 @@
 
 A synthetic but realistic panel (`benchmarks/synthetic.py`: thousands of models, ~100 providers,
 daily observations over four years, 2% of rows broken the ways hand edits break them) goes through
-the chain: validate, load, curate, blend, the cheapest-price staircase, the trend fits and the
-provider spread. Each engine runs the whole chain in a fresh process, so its memory is its own;
-each step prints its time and the process's peak resident memory during it (Linux VmHWM, reset
-before each step through /proc/self/clear_refs). The pandas chain does the same steps with the
-same rules, vectorised as a careful pandas user would write them, and the table compares results
-(problem counts, staircase points, spreads) as well as times.
+the chain: validate, load, curate (identity, spells, flags), blend, the cheapest-price staircase,
+the trend fits and the provider spread. Each engine runs the whole chain in a fresh process, so
+its memory is its own; each step prints its time, the process's peak resident memory (Linux
+VmHWM, reset before each step through /proc/self/clear_refs) and its peak anonymous memory
+(RssAnon, sampled every 10 ms). The table compares results (problems, curated rows,
+observations, flags, staircase points, fits, spreads) as well as times.
 
-The polars chain uses the project's own code: `analysis.data.rules` for validate and load (the
-functions `data validate` and `data.load` run), `analysis.methods.prices` for the blend and the
-one-price-per-model-date selection, `analysis.methods.fixed_capability` for thresholds and
-observations, `analysis.methods.trends.fit_log_trend` for the fits and
-`analysis.methods.dispersion` for the spread. One step is not the library's: the staircase walk
-(`fixed_capability.staircase` loops over rows in Python, about a second per threshold per
-million observations); the benchmark uses the equivalent vectorised walk (a row joins when its
-price is below the running minimum of the rows before it, `cum_min`) and checks it gives the same
-points as the library's on the first benchmark.
+The polars chain is the project's code:
+- validate: `analysis.data.rules.check_csv`, the one pass `data validate` and `data.load` make,
+  writing the typed valid rows to Parquet as it goes (`parquet=`) instead of holding them;
+- load: the two small tables; the prices are a lazy scan of those files;
+- curate: `analysis/data/curate/panel.py::curate` (what `build.curate` runs) step for step
+  (`curate_lazily`): `identity.identify`
+  on the lazy prices, the identified runs written once to Parquet, `spells.curate_prices_lazily`
+  (observations, one per run, streamed to Parquet), `facts.curate_scores`, `flags.apply`; on
+  panels up to 1M rows it is checked to give build.curate's tables and observations;
+- then `prices.clean` (flagged rows out), `prices.blended_price` and
+  `one_price_per_model_date`, `fixed_capability.thresholds` and `staircase`,
+  `trends.fit_log_trend`, `dispersion.provider_prices` and `spreads`, on the curated table.
+
+The pandas chain (`pandas_chain.py`) does the same steps with the same rules, vectorised as a
+careful pandas user would, and the same Parquet file between validate and load.
 """
 
 from __future__ import annotations
@@ -33,32 +39,23 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-# The columns the chain reads (every column is validated; the loaded frame keeps these).
-CHAIN_COLUMNS = [
-    "model_id",
-    "provider",
-    "first_party",
-    "date",
-    "last_seen",
-    "input_usd_per_mtok",
-    "output_usd_per_mtok",
-    "blended_usd_per_mtok",
-    "blend",
-    "currency",
-    "price_kind",
-    "context_tier",
-    "quantization",
-    "source_model_name",
-    "source_id",
-]
 BENCHMARKS = ["mmlu", "gpqa-diamond", "arena-elo"]
+
+
+def imported_columns() -> list[str]:
+    """The token_prices columns an importer gives: the curation derives the others (model id,
+    first party, offer, region, spells, row ids, flags) and drops whatever is there."""
+    from analysis.data.schema import CURATION_COLUMNS, PRICE_CURATION_COLUMNS, TABLES
+
+    derived = {c.name for c in CURATION_COLUMNS + PRICE_CURATION_COLUMNS}
+    derived |= {"model_id", "first_party"}
+    return [c for c in TABLES["token_prices"].column_names if c not in derived]
 
 
 # --- measuring ---------------------------------------------------------------------------------
@@ -131,24 +128,91 @@ class Steps:
 # --- the polars chain --------------------------------------------------------------------------
 
 
-def ordered(obs):
-    """The library's walking order (`fixed_capability._ordered`): by date, cheapest first."""
-    return obs.drop_nulls(["date", "price", "score"]).sort(
-        ["date", "price", "model"], maintain_order=True
-    )
-
-
-def vectorised_staircase(ordered_obs, threshold: float):
-    """`fixed_capability.staircase` without the Python loop: in the walking order, a model joins
-    when its price is below the minimum of every earlier qualifying row."""
+def model_info(models):
+    """The synthetic models table as a source describing its models (what `identity` resolves
+    names against), in the importers' `model_info` shape."""
     import polars as pl
 
-    o = ordered_obs.filter(pl.col("score") >= threshold)
-    prior = pl.col("price").cum_min().shift(1).fill_null(float("inf"))
-    return o.filter(pl.col("price") < prior).select("model", "date", "price", "score")
+    from analysis.data.importers.common import MODEL_INFO_SCHEMA
+
+    return models.select(
+        pl.lit("scrape-a").alias("source_id"),
+        pl.col("model_id").alias("source_model_name"),
+        pl.lit(None, pl.String).alias("model_hint"),
+        "name",
+        "organization",
+        "release_date",
+        "open_weights",
+        "parameters_b",
+        "active_parameters_b",
+        "reasoning",
+        pl.format("models.csv#{}", "model_id").alias("source_locator"),
+    ).cast(MODEL_INFO_SCHEMA)
 
 
-def polars_chain(folder: Path) -> dict:
+def curate_lazily(merged: dict, observations: Path) -> tuple[dict, list[dict]]:
+    """`analysis/data/curate/panel.py::curate` (the build's curation, no release to extend),
+    step for step, with the prices read lazily (from the validated Parquet files; the
+    identified runs written once to another) and the price observations, one per run, streamed
+    to a Parquet file instead of held: identity, the original-currency rule, spells, scores,
+    flags. `same_as_build` checks it gives build.curate's tables and observations."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import polars as pl
+
+    from analysis.data.curate import facts, flags, identity, panel, spells
+
+    merged = dict(merged)
+    for t in ("token_prices", "benchmark_scores"):
+        cols = panel.DERIVED_PRICES if t == "token_prices" else panel.DERIVED
+        have = merged[t].collect_schema().names()
+        merged[t] = merged[t].drop([c for c in have if c in cols])
+    out = identity.identify(merged)
+    usd = pl.col("currency") == "USD"
+    tp = out["token_prices"].with_columns(
+        [pl.when(usd).then(None).otherwise(pl.col(c)).alias(c) for c in panel.ORIGINAL_CURRENCY]
+    )
+    # The identified runs, once, to a file the spell passes read column by column (read whole,
+    # never filtered by value: no statistics to write).
+    identified = observations.with_name("identified.parquet")
+    tp.sink_parquet(identified, compression="lz4", statistics=False)
+    tables = {"models": out["models"]}
+    tables["token_prices"], price_obs = spells.curate_prices_lazily(pl.scan_parquet(identified))
+    # The observations are written while the scores are curated and the flags judged (neither
+    # reads them).
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        sunk = pool.submit(
+            price_obs.sink_parquet, observations, compression="lz4", statistics=False
+        )
+        tables["benchmark_scores"], score_obs = facts.curate_scores(out["benchmark_scores"])
+        tables, counts = flags.apply(tables)
+        sunk.result()
+    tables["observations"] = pl.concat([pl.scan_parquet(observations), score_obs.lazy()])
+    # Counted from the file's metadata and the scores' rows (a count over the concatenation
+    # would read every row back).
+    tables["n_observations"] = (
+        pl.scan_parquet(observations).select(pl.len()).collect().item() + score_obs.height
+    )
+    return tables, counts
+
+
+def same_as_build(merged: dict, tables: dict) -> bool:
+    """The lazy curation's tables and observations are build.curate's (observations compared
+    as sets of rows: the lazy ones come in file order)."""
+    import polars as pl
+
+    from analysis.data import build
+
+    eager = {t: f.collect() if isinstance(f, pl.LazyFrame) else f for t, f in merged.items()}
+    want, _ = build.curate(eager)
+    for t in ("models", "token_prices", "benchmark_scores"):
+        if not tables[t].equals(want[t]):
+            return False
+    got_obs = tables["observations"].collect()
+    return got_obs.sort(got_obs.columns).equals(want["observations"].sort(got_obs.columns))
+
+
+def polars_chain(folder: Path, check: bool) -> dict:
     import polars as pl
 
     from analysis.data import rules
@@ -157,33 +221,44 @@ def polars_chain(folder: Path) -> dict:
 
     steps = Steps()
     tp_path = folder / "token_prices.csv"
+    work = folder / "_polars"
     refs = {t: rules.key_values(folder / f"{t}.csv", t) for t in ("models", "sources")}
 
-    checked = steps.run("validate", lambda: rules.check_csv(tp_path, "token_prices", refs=refs))
+    def validate():
+        # The loader's one pass: every rule, and the typed valid rows written to Parquet.
+        return rules.check_csv(
+            tp_path, "token_prices", refs=refs, keep=imported_columns(), parquet=work / "tp"
+        )
+
+    checked = steps.run("validate (typed rows to Parquet)", validate)
     result = {"problems": len(checked.problems)}
-    del checked
 
     def load():
-        tp = rules.check_csv(
-            tp_path, "token_prices", refs=refs, frame=True, keep=CHAIN_COLUMNS
-        ).frame
         models = rules.check_csv(folder / "models.csv", "models", frame=True).frame
         scores = rules.check_csv(
-            folder / "benchmark_scores.csv", "benchmark_scores", frame=True
+            folder / "benchmark_scores.csv", "benchmark_scores", refs=refs, frame=True
         ).frame
-        return tp, models, scores
+        return checked.lazy, models, scores
 
-    tp, models, scores = steps.run("load", load)
-    result["rows_loaded"] = tp.height
-
-    # SLOT (issue 9): curate -- model identity, price spells, anomaly flags -- goes here, on
-    # `tp`, once analysis/data gives it; until then the step passes the rows through.
-    tp = steps.run("curate (slot for issue 9)", lambda: tp)
+    tp, models, scores = steps.run("load (prices: a lazy scan)", load)
+    result["rows_loaded"] = tp.select(pl.len()).collect().item()
+    hint = pl.lit(None, pl.String).alias("model_hint")
+    merged = {
+        "token_prices": tp.with_columns(hint),
+        "benchmark_scores": scores.with_columns(hint),
+        "model_info": model_info(models),
+    }
+    tables, counts = steps.run(
+        "curate (identity, spells, flags)",
+        lambda: curate_lazily(merged, work / "observations.parquet"),
+    )
+    result |= curated_result(tables, counts)
+    clean_tp, _ = prices.clean(tables["token_prices"])
+    models, scores = tables["models"], tables["benchmark_scores"]
 
     def blend():
-        # Lazy: the filter materialises only the five columns the selection reads.
         priced = (
-            tp.lazy()
+            clean_tp.lazy()
             .filter((pl.col("currency") == "USD") & (pl.col("price_kind") == "list"))
             .with_columns(prices.blended_price().alias("price"))
             .filter(pl.col("price") > 0)
@@ -195,31 +270,20 @@ def polars_chain(folder: Path) -> dict:
     per_date = steps.run("blend + one price per model-date", blend)
     reasoning = models.filter(pl.col("reasoning").fill_null(False))["model_id"].implode()
 
-    def observations(b: str):
-        return (
-            per_date.join(fixed_capability.model_scores(scores, b), on="model_id", how="inner")
-            .filter(~pl.col("model_id").is_in(reasoning))
-            .select(pl.col("model_id").alias("model"), "date", "price", "score")
-        )
-
     def staircases():
         out = {}
         for b in BENCHMARKS:
-            obs = observations(b)
-            walk = ordered(obs)
+            obs = (
+                per_date.join(fixed_capability.model_scores(scores, b), on="model_id")
+                .filter(~pl.col("model_id").is_in(reasoning))
+                .select(pl.col("model_id").alias("model"), "date", "price", "score")
+            )
             for t in fixed_capability.thresholds(obs, b).iter_rows(named=True):
-                out[(b, t["model"], t["score"])] = vectorised_staircase(walk, t["score"])
+                out[(b, t["model"], t["score"])] = fixed_capability.staircase(obs, t["score"])
         return out
 
     stairs = steps.run("cheapest-price staircases", staircases)
     result["staircase_points"] = sum(s.height for s in stairs.values())
-    # Untimed: the vectorised walk gives the library's points (its highest threshold, the
-    # shortest of its Python loops).
-    obs = observations(BENCHMARKS[0])
-    top = fixed_capability.thresholds(obs, BENCHMARKS[0])["score"].max()
-    result["staircase_same_as_library"] = fixed_capability.staircase(obs, top).equals(
-        vectorised_staircase(ordered(obs), top)
-    )
 
     def fits():
         return [
@@ -233,257 +297,42 @@ def polars_chain(folder: Path) -> dict:
     result["median_factor"] = sorted(factors)[len(factors) // 2] if factors else None
 
     def spread():
-        pp = dispersion.provider_prices(tp, models)
-        return dispersion.spreads(pp)
+        return dispersion.spreads(dispersion.provider_prices(clean_tp, models))
 
     sp = steps.run("provider spread", spread)
     result["spread_model_months"] = sp.height
     result["spread_ratio_sum"] = float(sp["blended_ratio"].sum())
+    if check:  # untimed, after every step: the benchmark's curation is the build's
+        result["curation_same_as_build"] = same_as_build(merged, tables)
     return {"steps": steps.rows, "result": result}
+
+
+def curated_result(tables: dict, counts: list[dict]) -> dict:
+    """What the curation made, for comparing the engines: rows per kind, observations, flags."""
+    tp = tables["token_prices"]
+    kinds = (
+        tp["row_kind"].value_counts().rows()
+        if hasattr(tp, "height")
+        else tp["row_kind"].value_counts().items()
+    )
+    return {
+        "curated_rows": dict(sorted(kinds)),
+        "observations": tables["n_observations"],
+        "models": tables["models"].shape[0],
+        "flagged": {c["rule"]: c["flagged"] for c in counts if c["flagged"]},
+    }
 
 
 # --- the pandas chain --------------------------------------------------------------------------
 
 
-def pandas_chain(folder: Path) -> dict:
-    import numpy as np
-    import pandas as pd
+def pandas_chain(folder: Path, check: bool) -> dict:
+    import pandas_chain as chain
 
-    from analysis.data import providers
-    from analysis.data.rules import DATE_RE, EXCEL_ERRORS
-    from analysis.data.schema import FUTURE_DAYS, TABLES
-    from analysis.methods import dispersion, fixed_capability
     from analysis.methods.trends import fit_log_trend
 
-    number = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
     steps = Steps()
-    today = pd.Timestamp(date.today())
-
-    def read(table: str) -> pd.DataFrame:
-        return pd.read_csv(
-            folder / f"{table}.csv", dtype=str, keep_default_na=False, na_filter=False
-        )
-
-    def judge(table: str, df: pd.DataFrame, refs: dict) -> tuple[pd.Series, int, dict]:
-        """Per row: broke a rule?; the count of problems; typed columns. Same rules as polars."""
-        spec = TABLES[table]
-        bad_cells = pd.DataFrame(index=df.index)
-        typed = {}
-        for col in spec.columns:
-            s = df[col.name]
-            present = s != ""
-            bad = pd.Series(False, index=df.index)
-            if col.type == "string":
-                bad |= s.isin(EXCEL_ERRORS) | (s.str.strip() != s)
-                t = s.where(present)
-            elif col.type == "number":
-                ok = s.str.fullmatch(number)
-                t = pd.to_numeric(s.where(ok & present), errors="coerce")
-                t = t.where(np.isfinite(t))
-                bad |= present & t.isna()
-            elif col.type == "integer":
-                ok = s.str.fullmatch(r"[+-]?\d+")
-                t = pd.to_numeric(s.where(ok & present), errors="coerce").astype("Int64")
-                bad |= present & t.isna()
-            elif col.type == "date":
-                ok = s.str.fullmatch(DATE_RE.strip("^$"))
-                t = pd.to_datetime(s.where(ok & present), format="%Y-%m-%d", errors="coerce")
-                bad |= present & t.isna()
-                bad |= t > today + pd.Timedelta(days=FUTURE_DAYS)
-                if col.minimum is not None:
-                    bad |= t < pd.Timestamp(col.minimum)
-            else:  # boolean
-                t = s.map({"true": True, "false": False})
-                bad |= present & t.isna()
-            if col.required:
-                bad |= ~present
-            if col.type == "number" and col.minimum is not None:
-                bad |= t < col.minimum
-            if col.enum is not None:
-                bad |= present & ~s.isin(col.enum)
-            if col.pattern is not None:
-                bad |= present & ~s.str.fullmatch(col.pattern.strip("^$"))
-            for fk_cols, target, _ in spec.foreign_keys:
-                if fk_cols == [col.name] and target in refs:
-                    bad |= present & ~s.isin(refs[target])
-            bad_cells[col.name] = bad.fillna(True).astype(bool)
-            typed[col.name] = t
-        row_bad = bad_cells.any(axis=1)
-        key = spec.primary_key
-        key_bad = bad_cells[key].any(axis=1).to_numpy()
-        # A repeated key is a problem where neither it nor its first occurrence has a bad cell.
-        first = df.groupby(key, sort=False).ngroup()
-        first_row = (
-            pd.Series(np.arange(len(df))).groupby(first.to_numpy()).transform("min").to_numpy()
-        )
-        dup = first_row != np.arange(len(df))
-        reported = dup & ~key_bad & ~key_bad[first_row]
-        return row_bad | dup, int(bad_cells.to_numpy().sum()) + int(reported.sum()), typed
-
-    refs = {
-        "models": read("models")["model_id"].unique(),
-        "sources": read("sources")["source_id"].unique(),
-    }
-
-    def validate():
-        df = read("token_prices")
-        return judge("token_prices", df, refs)[1]
-
-    result = {"problems": steps.run("validate", validate)}
-
-    def load():
-        df = read("token_prices")
-        bad, _, typed = judge("token_prices", df, refs)
-        tp = pd.DataFrame({c: typed[c] for c in CHAIN_COLUMNS})[~bad.to_numpy()]
-        mdf = read("models")
-        _, _, mt = judge("models", mdf, {})
-        models = pd.DataFrame(mt)
-        sdf = read("benchmark_scores")
-        _, _, st = judge("benchmark_scores", sdf, refs)
-        return tp.reset_index(drop=True), models, pd.DataFrame(st)
-
-    tp, models, scores = steps.run("load", load)
-    result["rows_loaded"] = len(tp)
-    tp = steps.run("curate (slot for issue 9)", lambda: tp)
-
-    def blend():
-        listed = tp[(tp["currency"] == "USD") & (tp["price_kind"] == "list")]
-        both = listed["input_usd_per_mtok"].notna() & listed["output_usd_per_mtok"].notna()
-        given = listed["blended_usd_per_mtok"].where(listed["blend"] == "3:1")
-        price = ((3 * listed["input_usd_per_mtok"] + listed["output_usd_per_mtok"]) / 4).where(
-            both, given
-        )
-        v = listed.assign(price=price)
-        v = v[v["price"] > 0]
-        # As prices.one_price_per_model_date: first party where there is one, else the median.
-        fp = v[v["first_party"].astype(bool)]
-        first = fp.groupby(["model_id", "date"], as_index=False).agg(
-            price=("price", "min"), n_providers=("price", "size")
-        )
-        first["selection"] = "first-party"
-        keys = pd.MultiIndex.from_frame(first[["model_id", "date"]])
-        rest = v[~pd.MultiIndex.from_frame(v[["model_id", "date"]]).isin(keys)]
-        rest = rest.groupby(["model_id", "date"], as_index=False).agg(
-            price=("price", "median"), n_providers=("provider", "nunique")
-        )
-        rest["selection"] = "median of " + rest["n_providers"].astype(str) + " providers"
-        return pd.concat([first, rest]).sort_values(["model_id", "date"], kind="stable")
-
-    per_date = steps.run("blend + one price per model-date", blend)
-    reasoning = set(models.loc[models["reasoning"].fillna(False).astype(bool), "model_id"])
-
-    def thresholds(obs: pd.DataFrame, b: str) -> pd.DataFrame:
-        o = obs.sort_values(["date", "price", "model"], kind="stable")
-        best = o.groupby("date")["score"].max().sort_index().cummax().rename("best_so_far")
-        top = o.join(best, on="date")
-        top = top[top["score"] >= top["best_so_far"]]
-        floor = fixed_capability.MIN_THRESHOLD.get(b)
-        if floor is not None:
-            top = top[top["score"] >= floor]
-        return top.sort_values("date", kind="stable").drop_duplicates(["model", "score"])
-
-    def staircases():
-        out = {}
-        for b in BENCHMARKS:
-            sc = scores[scores["benchmark"] == b].groupby("model_id")["score"].median()
-            obs = per_date.join(sc, on="model_id", how="inner")
-            obs = obs[~obs["model_id"].isin(reasoning)].rename(columns={"model_id": "model"})
-            obs = obs.dropna(subset=["date", "price", "score"]).sort_values(
-                ["date", "price", "model"], kind="stable"
-            )
-            for t in thresholds(obs, b).itertuples():
-                o = obs[obs["score"] >= t.score]
-                prior = o["price"].cummin().shift(1).fillna(np.inf)
-                out[(b, t.model, t.score)] = o[o["price"] < prior]
-        return out
-
-    stairs = steps.run("cheapest-price staircases", staircases)
-    result["staircase_points"] = sum(len(s) for s in stairs.values())
-
-    def fits():
-        return [
-            fit_log_trend(
-                [d.date() for d in s["date"]], s["price"].to_list(), min_points=4
-            ).factor_per_year
-            for s in stairs.values()
-            if len(s) >= fixed_capability.MIN_POINTS
-        ]
-
-    factors = steps.run("trend fits", fits)
-    result["fits"] = len(factors)
-    result["median_factor"] = sorted(factors)[len(factors) // 2] if factors else None
-
-    def spread():
-        open_ids = set(models.loc[models["open_weights"].fillna(False).astype(bool), "model_id"])
-        r = tp[
-            tp["model_id"].isin(open_ids)
-            & (tp["price_kind"] == "list")
-            & (tp["currency"] == "USD")
-            & (tp["context_tier"].fillna("") == "")
-            & (tp["provider"] != dispersion.NO_PROVIDER)
-            & (tp["output_usd_per_mtok"] > 0)
-            & ~tp["source_model_name"].str.endswith(":free")
-        ].copy()
-        canon = r["provider"].map(providers.CANONICAL).fillna(r["provider"])
-        r["company"] = canon.map(providers.SELLERS).fillna(canon)
-        r["aggregator"] = r["provider"].isin(dispersion.AGGREGATORS)
-        named = r["source_model_name"].str.contains(dispersion.QUANTISED_NAME, regex=True)
-        stated = r["quantization"]
-        r["quantised"] = np.where(
-            stated.notna(), ~stated.str.lower().isin(dispersion.FULL_PRECISION), named
-        )
-        r["blended_3to1_usd_per_mtok"] = (
-            3 * r["input_usd_per_mtok"] + r["output_usd_per_mtok"]
-        ) / 4
-        start = r["date"].dt.year * 12 + r["date"].dt.month - 1
-        last = r["last_seen"].fillna(r["date"])
-        n = ((last.dt.year * 12 + last.dt.month - 1) - start).clip(lower=0) + 1
-        r = r.loc[r.index.repeat(n)]
-        m = start.loc[r.index].to_numpy() + r.groupby(level=0).cumcount().to_numpy()
-        r["month"] = pd.to_datetime({"year": m // 12, "month": m % 12 + 1, "day": 1}).to_numpy()
-        endpoint = ["model_id", "month", "provider", "source_id", "source_model_name", "price_kind"]
-        latest = r.sort_values("date", kind="stable").groupby(endpoint, sort=False).tail(1).copy()
-        latest["endpoint"] = latest["provider"] + " " + latest["source_model_name"]
-        latest["promotional"] = latest["price_kind"] == "promotional"
-        latest["_b"] = latest["blended_3to1_usd_per_mtok"].fillna(np.inf)
-        latest = latest.sort_values(["_b", "output_usd_per_mtok", "endpoint"], kind="stable")
-        g = latest.groupby(["model_id", "month", "company", "source_id"], sort=False)
-        cols = [
-            "input_usd_per_mtok",
-            "output_usd_per_mtok",
-            "blended_3to1_usd_per_mtok",
-            "endpoint",
-            "quantised",
-            "promotional",
-        ]
-        per_source = g[cols].first()
-        per_source["first_party"] = g["first_party"].any()
-        per_source["aggregator"] = g["aggregator"].all()
-        per_source = per_source.reset_index().sort_values("source_id", kind="stable")
-        g = per_source.groupby(["model_id", "month", "company"], sort=False)
-        pp = g[["input_usd_per_mtok", "output_usd_per_mtok", "blended_3to1_usd_per_mtok"]].median()
-        pp["aggregator"] = g["aggregator"].all()
-        pp = pp.reset_index().rename(columns={"company": "provider"})
-        upstream = (~pp["aggregator"]).groupby([pp["model_id"], pp["month"]]).transform("any")
-        pp = pp[~pp["aggregator"] | ~upstream].sort_values("provider", kind="stable")
-        g = pp.groupby(["model_id", "month"])
-        out = pd.DataFrame({"n_providers": g.size()})
-        for name, col in [
-            ("output", "output_usd_per_mtok"),
-            ("blended", "blended_3to1_usd_per_mtok"),
-        ]:
-            x = g[col]
-            out[f"{name}_min"], out[f"{name}_max"] = x.min(), x.max()
-            out[f"{name}_q25"], out[f"{name}_median"] = x.quantile(0.25), x.median()
-            out[f"{name}_q75"] = x.quantile(0.75)
-            out[f"{name}_ratio"] = out[f"{name}_max"] / out[f"{name}_min"]
-            out[f"{name}_cheapest"] = x.idxmin().map(pp["provider"])
-            out[f"{name}_priciest"] = x.idxmax().map(pp["provider"])
-        return out.reset_index()
-
-    sp = steps.run("provider spread", spread)
-    result["spread_model_months"] = len(sp)
-    result["spread_ratio_sum"] = float(sp["blended_ratio"].sum())
+    result = chain.chain(folder, steps, imported_columns(), BENCHMARKS, fit_log_trend)
     return {"steps": steps.rows, "result": result}
 
 
@@ -548,16 +397,19 @@ def machine() -> str:
     )
 
 
-def child(engine: str, folder: str) -> None:
+def child(engine: str, folder: str, check: str) -> None:
     fn = polars_chain if engine == "polars" else pandas_chain
-    print(json.dumps(fn(Path(folder)), default=str))
+    print(json.dumps(fn(Path(folder), check == "check"), default=str))
 
 
-def run_child(engine: str, folder: Path) -> dict:
+def run_child(engine: str, folder: Path, check_build: bool) -> dict:
     load_before = os.getloadavg()
     check = cpu_check()
+    flag = "check" if check_build else "no-check"
     out = subprocess.run(
-        [sys.executable, __file__, "--child", engine, str(folder)], capture_output=True, text=True
+        [sys.executable, __file__, "--child", engine, str(folder), flag],
+        capture_output=True,
+        text=True,
     )
     if out.returncode != 0:
         return {
@@ -585,7 +437,7 @@ def main() -> None:
         default=None,
         help="folder for the panels (default: a temporary folder, kept between runs)",
     )
-    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(*args.child)
@@ -599,7 +451,8 @@ def main() -> None:
             f"\n{rows:,} token-price rows ({meta['bad_cells']:,} broken cells, "
             f"{meta['duplicate_rows']:,} duplicated rows): {folder}"
         )
-        runs = {e: run_child(e, folder) for e in args.engines}
+        # The lazy curation is checked against build.curate (in memory) on panels up to 1M rows.
+        runs = {e: run_child(e, folder, rows <= 1_000_000) for e in args.engines}
         for e, r in runs.items():
             if "error" in r:
                 print(f"  {e}: FAILED: {r['error']}")

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from analysis.data.errors import DataError, Problem
@@ -86,6 +87,8 @@ class RawTable:
     skip_rows: set[int] = field(default_factory=set)
     # (row, column) cells already reported as bad bytes.
     bad_bytes: set[tuple[int, str]] = field(default_factory=set)
+    # Read by the slow path (`recover`): lines may have more fields than the header.
+    recovered: bool = False
 
     def lazy(self) -> pl.LazyFrame:
         assert self.frame is not None
@@ -245,42 +248,98 @@ def structure_error(err: Exception) -> bool:
     )
 
 
-def short_rows(path: Path, rows: list[int], width: int, n_rows: int) -> dict[int, int]:
-    """Field counts of the given rows (1-based) where they differ from `width`.
+def _odd_lines(
+    path: Path, width: int, longer: bool = True
+) -> tuple[int, list[tuple[int, int, str | None]]]:
+    """(lines in the file, and every line that is not `width` comma-separated fields or holds a
+    quote or is blank: (line number, 0 = the header; fields counted as commas + 1; its text
+    where it holds a quote or is blank, for the csv module)). Counted with numpy a block at a
+    time, so the file is never held (a polars scan of it as lines holds most of it).
 
-    Only a row whose last cell is empty can be short, so only those rows are looked at: when every
-    row is one line (no quoted line breaks; polars counts the lines), their lines are picked out
-    of one polars pass; otherwise the csv module walks the file.
+    `longer=False`: no line has more than `width` fields (polars read the file as it is, and
+    it refuses such a line). Then a block whose lines without quotes hold `width - 1` commas
+    each on average holds exactly that many on each: only its commas are counted, and only its
+    quoted lines are looked at one by one."""
+    total, odd, carry = 0, [], b""
+    with Path(path).open("rb") as fh:
+        while True:
+            chunk = fh.read(CHUNK)
+            data = carry + chunk
+            if not data:
+                break
+            cut = data.rfind(b"\n") + 1 if chunk else len(data)
+            block, carry = memoryview(data)[:cut], data[cut:]  # (a view: no copy of the block)
+            if not block:
+                continue
+            buf = np.frombuffer(block, dtype=np.uint8)
+            ends = np.flatnonzero(buf == 10)
+            if not chunk and (len(ends) == 0 or ends[-1] != len(buf) - 1):
+                ends = np.append(ends, len(buf))  # a last line without a newline
+            quotes = np.flatnonzero(buf == 34)
+            if not longer and width > 1:
+                lines = np.unique(np.searchsorted(ends, quotes))
+                firsts = np.where(lines > 0, ends[lines - 1] + 1, 0)
+                commas = [
+                    int(np.count_nonzero(buf[a:b] == 44))
+                    for a, b in zip(firsts, ends[lines], strict=True)
+                ]
+                plain = len(ends) - len(lines)
+                if np.count_nonzero(buf == 44) - sum(commas) == (width - 1) * plain:
+                    for i, a, n in zip(lines, firsts, commas, strict=True):
+                        text = bytes(block[a : ends[i]]).decode("utf-8", "replace")
+                        odd.append((total + int(i), n + 1, text))
+                    total += len(ends)
+                    continue
+            starts = np.concatenate([[0], ends[:-1] + 1])
+            size = ends - starts
+            cr = buf[np.clip(ends - 1, 0, len(buf) - 1)] == 13
+            # commas of a line: those before its end less those before the line before's end
+            commas = np.diff(np.searchsorted(np.flatnonzero(buf == 44), ends), prepend=0)
+            quoted = np.zeros(len(ends), dtype=bool)
+            quoted[np.searchsorted(ends, quotes)] = True
+            text = quoted | (size == 0) | ((size == 1) & cr)
+            for i in np.flatnonzero(text | (commas + 1 != width)):
+                line = (
+                    bytes(block[starts[i] : ends[i]]).decode("utf-8", "replace")
+                    if text[i]
+                    else None
+                )
+                odd.append((total + int(i), int(commas[i]) + 1, line))
+            total += len(ends)
+    return total, odd
+
+
+def short_rows(path: Path, rows, width: int, n_rows: int, longer: bool = True) -> dict[int, int]:
+    """Field counts of the given rows (1-based; a list or a polars Series) where they differ
+    from `width`.
+
+    Only a row whose last cell is empty can be short, so only those rows are looked at (a
+    release's last column, `flags`, is mostly empty: that can be most rows). When every row is
+    one line (no quoted line breaks: the file has a line per row), a line without quotes has
+    one field more than it has commas; the csv module splits the quoted and blank ones.
+    Otherwise the csv module walks the file. `longer=False`: no line has more fields than
+    `width` (the file was read as it is), which lets most lines be counted in bulk.
     """
-    if not rows:
+    if len(rows) == 0:
         return {}
-    lines = pl.scan_csv(
-        path,
-        has_header=False,
-        separator="\x1f",
-        quote_char=None,
-        schema={"line": pl.String},
-        row_index_name="n",
-        encoding="utf8-lossy",
-    )
-    try:
-        total = lines.select(pl.len()).collect().item()
-        picked = lines.filter(pl.col("n").is_in(rows)).collect() if total == n_rows + 1 else None
-    except pl.exceptions.ComputeError:  # a \x1f byte in the file: walk it instead
-        picked = None
-    if picked is not None:
-        counts = {
-            r: len(next(csv.reader([line or ""])))
-            for r, line in zip(picked["n"], picked["line"], strict=True)
-        }
+    wanted = pl.Series("n", rows, dtype=pl.UInt32).sort()
+    total, odd = _odd_lines(path, width, longer)
+    counts = {}
+    if total == n_rows + 1:
+        # of the odd lines, the rows asked for (`wanted` ascends: a binary search)
+        n = pl.Series([o[0] for o in odd], dtype=pl.UInt32)
+        at = wanted.search_sorted(n).clip(0, len(wanted) - 1)
+        asked = (wanted.gather(at) == n).to_list()
+        for (r, fields, text), ok in zip(odd, asked, strict=True):
+            if ok:
+                counts[r] = fields if text is None else len(next(csv.reader([text])))
     else:
-        counts = {}
-        wanted = set(rows)
+        wanted_rows = set(wanted.to_list())
         with Path(path).open(newline="", encoding="utf-8", errors="replace") as fh:
             reader = csv.reader(fh)
             next(reader, None)
             for i, rec in enumerate(reader, start=1):
-                if i in wanted:
+                if i in wanted_rows:
                     counts[i] = len(rec)
     return {r: n for r, n in counts.items() if n != width}
 
@@ -447,7 +506,7 @@ def recover(path: Path, columns: list[str]) -> RawTable:
             raise
         frame, problems, skip = slow_rows(path, columns)
     enc, cells = encoding_problems(path, frame, columns)
-    return RawTable(Path(path), columns, frame, enc + problems, skip, cells)
+    return RawTable(Path(path), columns, frame, enc + problems, skip, cells, recovered=True)
 
 
 # --- raw public files, before a build reads them ---------------------------------------------

@@ -26,6 +26,7 @@ table that validates always loads, and one that loads has validated.
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
@@ -257,6 +258,7 @@ class Checked:
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     frame: pl.DataFrame | None = None
+    lazy: pl.LazyFrame | None = None  # with `parquet`: the valid rows, read from the files
 
 
 def check_csv(
@@ -269,6 +271,7 @@ def check_csv(
     today: date | None = None,
     frame: bool = False,
     keep: list[str] | None = None,
+    parquet: Path | None = None,
 ) -> Checked:
     """Check one table's CSV; with `frame`, also return the typed frame of its valid rows.
 
@@ -276,6 +279,9 @@ def check_csv(
     names its own). `version`: the data version (rules newer than it become notes). `refs`:
     the key values of the tables foreign keys point at (None: foreign keys not checked).
     `keep`: the columns of the returned frame (default: all; every column is checked anyway).
+    `parquet`: a folder to write the typed valid rows to as the pass goes (one file a batch)
+    instead of holding them: `Checked.lazy` then reads them back, and `frame` stays None. For
+    tables larger than memory holds comfortably; the rows are the same as `frame`'s.
     """
     spec = TABLES[table]
     columns = list(columns or spec.column_names)
@@ -288,15 +294,18 @@ def check_csv(
         return out
     rules = table_rules(spec, columns, version=version, today=today, refs=refs)
     rows = row_rules(columns)
+    frame = frame or parquet is not None
     kept = [c for c in (keep or columns) if c in columns] if frame else None
+    sink = _Sink(Path(parquet)) if parquet is not None else None
     try:
-        seen = _scan(scanned.lazy(), spec, columns, rules, rows, kept)
+        seen = _scan(scanned.lazy(), spec, columns, rules, rows, kept, sink)
     except Exception as err:
         if not files.structure_error(err):
             raise
         scanned = files.recover(path, columns)
         out.problems.extend(scanned.problems)
-        seen = _scan(scanned.lazy(), spec, columns, rules, rows, kept)
+        sink = _Sink(Path(parquet)) if parquet is not None else None
+        seen = _scan(scanned.lazy(), spec, columns, rules, rows, kept, sink)
     out.rows = seen.rows
     if out.rows == 0:
         out.problems.append(Problem(str(path), None, None, None, "table has no rows (header only)"))
@@ -304,16 +313,46 @@ def check_csv(
     out.problems.extend(found.problems)
     out.notes.extend(found.notes)
     if frame:
-        assert seen.typed is not None and seen.typed_flagged is not None
-        frame_ = seen.typed.filter(~pl.col(ROW).is_in(found.bad_rows))
+        dropped = pl.col(ROW).is_in(pl.Series(found.bad_rows, dtype=pl.UInt32).implode())
         # A row the quick pass flagged that no rule names (cannot happen with the rules as they
         # are; see Rule.quick) is data all the same: it goes back in its place.
-        named = {p.row for p in out.problems if p.row is not None}
-        spared = seen.typed_flagged.filter(~pl.col(ROW).is_in(list(named)))
-        if not spared.is_empty():
-            frame_ = pl.concat([frame_, spared]).sort(ROW)
-        out.frame = frame_.select(kept)
+        named = pl.Series(
+            sorted({p.row for p in out.problems if p.row is not None}), dtype=pl.UInt32
+        )
+        if sink is not None:  # every row was written, with its quick flag
+            flagged = pl.col(FLAGGED)
+            valid = sink.scan().filter(
+                (~flagged & ~dropped) | (flagged & ~pl.col(ROW).is_in(named.implode()))
+            )
+            out.lazy = valid.select(kept)
+        else:
+            assert seen.typed is not None and seen.typed_flagged is not None
+            valid = seen.typed.lazy().filter(~dropped)
+            spared = seen.typed_flagged.filter(~pl.col(ROW).is_in(named.implode()))
+            if not spared.is_empty():
+                valid = pl.concat([valid, spared.lazy()]).sort(ROW)
+            out.frame = valid.select(kept).collect()
     return out
+
+
+class _Sink:
+    """The typed rows of a pass, written to a folder of Parquet files, one per batch."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("part-*.parquet"):
+            old.unlink()
+        self.parts = 0
+
+    def write(self, df: pl.DataFrame) -> None:
+        df.write_parquet(
+            self.folder / f"part-{self.parts:06d}.parquet", statistics=False, compression="lz4"
+        )
+        self.parts += 1
+
+    def scan(self) -> pl.LazyFrame:
+        return pl.scan_parquet(self.folder / "part-*.parquet")
 
 
 def key_values(path: Path, table: str, columns: list[str] | None = None) -> list[str] | None:
@@ -343,6 +382,7 @@ def _typed(lf: pl.LazyFrame, spec: Table, columns: list[str]) -> pl.LazyFrame:
     )
 
 
+FLAGGED = "\x00bad"  # a row some rule (in its quick form) flags
 # Rows per batch of the one pass over a table: big enough for polars to work in parallel on,
 # small enough that a batch's raw text, typed values and rule flags stay well under 1 GB.
 BATCH_ROWS = 250_000
@@ -366,6 +406,7 @@ def _scan(
     rules: list[Rule],
     rows: list[Rule],
     keep: list[str] | None,
+    sink: _Sink | None = None,
 ) -> _Seen:
     """The one pass over every row, batch by batch as polars streams the file: each batch is
     parsed, typed and judged by every rule at once (one fused, parallel expression per batch);
@@ -390,45 +431,42 @@ def _scan(
     # earlier key, so its key cells are kept (for the message) -- one pass, no second read.
     met = np.zeros(SLOTS, dtype=bool)
     n = 0
-    for batch in lf.collect_batches(chunk_size=BATCH_ROWS):
-        out = (
-            _typed(batch.lazy(), spec, columns)
-            .with_columns(judged)
-            .with_columns(checks)
-            .select(ROW, *flags, *[raw(c) for c in columns], *(keep or []))
-            .collect()
-        )
+    # The streaming engine reads, types and judges the rows as one pipeline, a batch at a time.
+    query = (
+        _typed(lf, spec, columns)
+        .with_columns(judged)
+        .with_columns(checks)
+        .select(ROW, *flags, *[raw(c) for c in columns], *(keep or []))
+    )
+    for out in query.collect_batches(chunk_size=BATCH_ROWS):
         n += out.height
         # Flagged rows are kept as the file gave them; their rules are told apart later.
-        flagged.append(
-            _own(
-                out.filter(pl.col("\x00any")).select(
-                    ROW, *[pl.col(raw(c)).alias(c) for c in columns]
-                )
-            )
-        )
+        # (Columns are picked before rows are: a filter copies every column it is given.)
+        text = out.select(ROW, *[pl.col(raw(c)).alias(c) for c in columns])
+        flagged.append(_own(text.filter(out["\x00any"])))
         keys.append(out.select(ROW, "\x00key", "\x00short"))
         slot = (out["\x00key"].to_numpy() & (SLOTS - 1)).astype(np.int64)
         maybe = met[slot] | out["\x00key"].is_duplicated().to_numpy()
         met[slot] = True
         if maybe.any():
-            keytext.append(
-                _own(
-                    out.filter(pl.Series(maybe)).select(
-                        ROW, *[pl.col(raw(c)).alias(c) for c in key]
-                    )
-                )
-            )
-        if keep is not None:
+            keytext.append(_own(text.select(ROW, *key).filter(pl.Series(maybe))))
+        if sink is not None:
+            # Every row, with its flag: the rows to leave out are known after the pass, and
+            # reading them back filters them out (no copy of the batch here).
+            sink.write(out.select(ROW, *keep, FLAGGED))
+        elif keep is not None:
+            kept = out.select(ROW, *keep)
             # Own text buffers: the batch's buffers also hold the columns not kept.
-            typed.append(_own(out.filter(~pl.col("\x00bad")).select(ROW, *keep)))
-            typed_flagged.append(_own(out.filter(pl.col("\x00bad")).select(ROW, *keep)))
+            typed.append(_own(kept.filter(~out[FLAGGED])))
+            typed_flagged.append(_own(kept.filter(out[FLAGGED])))
     text = pl.DataFrame(schema={ROW: pl.UInt32, **{c: pl.String for c in columns}})
     no_keys = pl.DataFrame(schema={ROW: pl.UInt32, "\x00key": pl.UInt64, "\x00short": pl.Boolean})
     if keep is not None:
         nothing = _typed(text.lazy(), spec, columns).select(ROW, *keep).collect()
         typed.append(nothing)
         typed_flagged.append(nothing)
+        if sink is not None and sink.parts == 0:
+            sink.write(nothing.with_columns(pl.lit(False).alias(FLAGGED)))
     return _Seen(
         n,
         pl.concat([text, *flagged]),
@@ -452,6 +490,23 @@ class _Found:
     bad_rows: list[int]  # rows to leave out of a loaded frame (duplicates past the first)
 
 
+def _repeated_keys(keys: pl.DataFrame) -> pl.DataFrame:
+    """Rows whose key hash an earlier row has (`ROW`), and that earlier row's number (`first`),
+    by a sort of the hashes: rows in file order, a stable sort keeps each key's rows in order,
+    so the first of a run is its first row (cheaper than a hash table of every key)."""
+    keys = keys.select(ROW, "\x00key")
+    if not keys[ROW].is_sorted():  # (the streaming engine gives batches in order; be safe)
+        keys = keys.sort(ROW)
+    by_key = keys.sort("\x00key", maintain_order=True)
+    repeat = (by_key["\x00key"] == by_key["\x00key"].shift(1)).fill_null(False)
+    return (
+        by_key.with_columns(pl.when(~repeat).then(pl.col(ROW)).forward_fill().alias("first"))
+        .filter(repeat)
+        .select(ROW, "first")
+        .sort(ROW)
+    )
+
+
 def _problems(
     scanned: files.RawTable,
     seen: _Seen,
@@ -467,28 +522,51 @@ def _problems(
     key is reported only where the key's cells are themselves valid.
     """
     path = scanned.path
-    dups = (
-        seen.keys.select(ROW, "\x00key")
-        .filter(pl.col("\x00key").is_duplicated())
-        .with_columns(pl.col(ROW).min().over("\x00key").alias("first"))
-        .filter(pl.col(ROW) != pl.col("first"))
-        .select(ROW, "first")
-    )
-    short = seen.keys.filter(pl.col("\x00short"))[ROW].to_list()
-    width = files.short_rows(path, short, len(columns), seen.rows) if short else {}
+    short = seen.keys.filter(pl.col("\x00short"))[ROW]
+    every = [*rows, *rules]
+    names = [f"\x00r{i}" for i in range(len(every))]
+    key = [c for c in spec.primary_key if c in columns]
+    # The short rows' fields are counted from the file (numpy, a core of its own) while polars
+    # finds the repeated keys and the rules each flagged row broke.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        counting = (
+            pool.submit(
+                files.short_rows, path, short, len(columns), seen.rows, longer=scanned.recovered
+            )
+            if len(short)
+            else None
+        )
+        dups = _repeated_keys(seen.keys)
+        if not seen.flagged.is_empty() or not dups.is_empty():
+            hits = (
+                _typed(seen.flagged.lazy(), spec, columns)
+                .with_columns(
+                    r.bad.fill_null(False).alias(nm) for r, nm in zip(every, names, strict=True)
+                )
+                .select(ROW, *[raw(c) for c in columns], *names)
+                .collect()
+            )
+            catalogue = pl.DataFrame(
+                {
+                    "rule_id": names,
+                    "priority": list(range(len(every))),
+                    "column": [r.column or "" for r in every],
+                    "rule": [r.rule for r in every],
+                    "note_only": [r.note_only for r in every],
+                    "whole_row": [r.column is None for r in every],
+                }
+            )
+            broken = (
+                hits.select(ROW, *names)
+                .unpivot(index=ROW, variable_name="rule_id", value_name="hit")
+                .filter(pl.col("hit"))
+                .join(catalogue, on="rule_id")
+            )
+        width = counting.result() if counting is not None else {}
     problems = [files.width_problem(path, r, n, len(columns)) for r, n in sorted(width.items())]
     skip = set(scanned.skip_rows) | set(width)
     if seen.flagged.is_empty() and dups.is_empty():
         return _Found(problems, [], sorted(width))
-    every = [*rows, *rules]
-    names = [f"\x00r{i}" for i in range(len(every))]
-    key = [c for c in spec.primary_key if c in columns]
-    hits = (
-        _typed(seen.flagged.lazy(), spec, columns)
-        .with_columns(r.bad.fill_null(False).alias(nm) for r, nm in zip(every, names, strict=True))
-        .select(ROW, *[raw(c) for c in columns], *names)
-        .collect()
-    )
     keytext = seen.keytext
     missing = dups[ROW].filter(~dups[ROW].is_in(keytext[ROW].implode()))
     if not missing.is_empty():  # cannot happen (every repeat lands on a marked slot); be safe
@@ -499,29 +577,8 @@ def _problems(
             .collect(engine="streaming")
         )
         keytext = pl.concat([keytext, more])
-    catalogue = pl.DataFrame(
-        {
-            "rule_id": names,
-            "priority": list(range(len(every))),
-            "column": [r.column or "" for r in every],
-            "rule": [r.rule for r in every],
-            "note_only": [r.note_only for r in every],
-            "whole_row": [r.column is None for r in every],
-        }
-    )
-    broken = (
-        hits.select(ROW, *names)
-        .unpivot(index=ROW, variable_name="rule_id", value_name="hit")
-        .filter(pl.col("hit"))
-        .join(catalogue, on="rule_id")
-    )
     whole = broken.filter(pl.col("whole_row")).select(ROW).unique()
     skipped = pl.concat([whole[ROW], pl.Series(sorted(skip), dtype=pl.UInt32)])
-    values = (
-        hits.select(ROW, *[pl.col(raw(c)).alias(c) for c in columns])
-        .unpivot(index=ROW, variable_name="\x00column", value_name="\x00value")
-        .rename({"\x00column": "column", "\x00value": "value"})
-    )
     bad_cells = pl.DataFrame(
         [(r, c) for r, c in scanned.bad_bytes],
         schema={ROW: pl.UInt32, "column": pl.String},
@@ -532,7 +589,17 @@ def _problems(
         .join(bad_cells, on=[ROW, "column"], how="anti")
         .sort(ROW, "priority")
         .unique([ROW, "column"], keep="first", maintain_order=True)
-        .join(values, on=[ROW, "column"], how="left")
+        .with_row_index("\x00n")
+    )
+    # Each cell's raw value, looked up column by column (not every cell of every flagged row).
+    looked = [
+        part.join(hits.select(ROW, pl.col(raw(c)).alias("value")), on=ROW, how="left")
+        for (c,), part in cells.partition_by("column", as_dict=True).items()
+    ]
+    cells = (
+        pl.concat(looked).sort("\x00n").drop("\x00n")
+        if looked
+        else cells.drop("\x00n").with_columns(pl.lit(None, pl.String).alias("value"))
     )
     notes = [
         f"{path}: {n} row(s) break a rule that applies only to versions released after this one "
@@ -543,8 +610,14 @@ def _problems(
         .iter_rows()
     ]
     cells = cells.filter(~pl.col("note_only"))
+    hints: dict[tuple[str, str | None], str] = {}  # bad values repeat: each is explained once
     for r, col, value, rule in cells.select(ROW, "column", "value", "rule").iter_rows():
-        why = hint(spec.column(col), value) if rule.startswith("type-error") else ""
+        if rule.startswith("type-error"):
+            why = hints.get((col, value))
+            if why is None:
+                why = hints[(col, value)] = hint(spec.column(col), value)
+        else:
+            why = ""
         problems.append(Problem(str(path), r, col, value, rule + why))
     for r, rule in broken.filter(pl.col("whole_row")).select(ROW, "rule").iter_rows():
         if r not in skip:

@@ -82,17 +82,14 @@ def thresholds(obs: pl.DataFrame, benchmark: str) -> pl.DataFrame:
 
 
 def staircase(obs: pl.DataFrame, threshold: float) -> pl.DataFrame:
-    """The cheapest-so-far models scoring at least `threshold`, in date order."""
-    rows, running_min = [], float("inf")
-    for r in _ordered(obs).filter(pl.col("score") >= threshold).iter_rows(named=True):
-        if r["price"] < running_min:
-            rows.append(r)
-            running_min = r["price"]
-    return (
-        pl.DataFrame(rows, schema=obs.select("model", "date", "price", "score").schema)
-        if rows
-        else obs.clear()
-    )
+    """The cheapest-so-far models scoring at least `threshold`, in date order: walking the
+    qualifying rows in that order, a row joins when its price is below the running minimum, the
+    lowest price of every row before it (a row that does not join is not below it, so the
+    minimum of the rows that joined is the minimum of all rows before)."""
+    walk = _ordered(obs).filter(pl.col("score") >= threshold)
+    below = pl.col("price") < pl.col("price").cum_min().shift(1, fill_value=float("inf"))
+    steps = walk.filter(below).select("model", "date", "price", "score")
+    return steps if steps.height else obs.clear()
 
 
 def trend(

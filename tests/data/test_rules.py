@@ -243,6 +243,17 @@ def test_loading_with_problems_kept_aside_returns_exactly_the_clean_rows(panel):
     assert got.frame.schema["date"] == pl.Date and got.frame["input_usd_per_mtok"].is_finite().all()
 
 
+def test_rows_written_to_parquet_as_the_pass_goes_are_the_loaded_rows(panel, tmp_path: Path):
+    refs = {t: rules.key_values(panel.folder / f"{t}.csv", t) for t in ("models", "sources")}
+    path, keep = panel.folder / "token_prices.csv", ["model_id", "date", "input_usd_per_mtok"]
+    held = rules.check_csv(path, "token_prices", refs=refs, frame=True, keep=keep)
+    sunk = rules.check_csv(path, "token_prices", refs=refs, keep=keep, parquet=tmp_path / "tp")
+    assert sunk.frame is None and sunk.problems == held.problems
+    # Duplicated keys past the first are found after the pass: left out of the files' rows too.
+    assert sunk.lazy.collect().equals(held.frame)
+    assert len(list((tmp_path / "tp").glob("*.parquet"))) >= 1
+
+
 def test_a_row_the_quick_pass_flags_but_no_rule_names_still_loads(tmp_path: Path):
     """`gpu` is a valid GPU id and also the first column's name: the pass over every row flags it
     as a possible repeated header, the exact rule clears it, and the row is loaded in its place."""
@@ -252,3 +263,6 @@ def test_a_row_the_quick_pass_flags_but_no_rule_names_still_loads(tmp_path: Path
     assert validate_folder(folder) == []
     got = read_table_csv(folder / "gpu_hour_prices.csv", "gpu_hour_prices")
     assert got["gpu"].to_list() == ["gpu"]
+    path = folder / "gpu_hour_prices.csv"
+    sunk = rules.check_csv(path, "gpu_hour_prices", parquet=tmp_path / "gpu")
+    assert sunk.lazy.collect()["gpu"].to_list() == ["gpu"]

@@ -67,6 +67,34 @@ def test_staircase_keeps_cheapest_so_far_and_drops_the_pricier_same_date_point()
     assert staircase(LADDER, 45.0)["model"].to_list() == ["b", "f"]
 
 
+def test_the_vectorised_walk_gives_a_staircase_worked_by_hand():
+    # A series that falls, rebounds, ties on a date and ties a running minimum exactly:
+    # by hand, walking by date (cheapest first on a date), a row joins only below every
+    # earlier price, so 8 (after 5) and the second 5 do not join; of the two on 2024-03-01,
+    # 4 joins first and 4.5 is then above it.
+    series = obs(
+        [
+            ("m1", date(2024, 1, 1), 10.0, 50.0),
+            ("m2", date(2024, 2, 1), 5.0, 55.0),
+            ("m3", date(2024, 2, 15), 8.0, 60.0),
+            ("m4", date(2024, 3, 1), 4.5, 52.0),
+            ("m5", date(2024, 3, 1), 4.0, 51.0),
+            ("m6", date(2024, 4, 1), 5.0, 70.0),
+            ("m7", date(2024, 5, 1), 4.0, 50.0),
+            ("m8", date(2024, 6, 1), 1.0, 49.0),  # below the threshold: never walked
+            ("m9", date(2024, 7, 1), 2.0, 50.0),
+        ]
+    )
+    steps = staircase(series, 50.0)
+    assert steps.rows() == [
+        ("m1", date(2024, 1, 1), 10.0, 50.0),
+        ("m2", date(2024, 2, 1), 5.0, 55.0),
+        ("m5", date(2024, 3, 1), 4.0, 51.0),
+        ("m9", date(2024, 7, 1), 2.0, 50.0),
+    ]
+    assert staircase(series, 99.0).is_empty()
+
+
 def test_trend_on_an_exact_staircase_gives_the_exact_factor():
     # Prices fall exactly 10x per 365 days.
     days = [0, 365, 730, 1095]

@@ -102,6 +102,7 @@ def placeholder_price(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
         & priced  # a free tier (0/0) is an offer, not a placeholder
         & (pl.col("provider") != "unspecified")
     )
+    cand = cand.select("_i", *key, "model_id", "_size", "_start", "_end")  # what pairs read
     pairs = cand.join(cand, on=key, suffix="_o").filter(
         (pl.col("_start_o") <= pl.col("_end")) & (pl.col("_end_o") >= pl.col("_start"))
     )
@@ -155,6 +156,7 @@ def unit_slip(prices: pl.DataFrame) -> Result:
         pl.coalesce("valid_from", "date").alias("_start"),
     )
     cand = df.filter(pl.col("_b").is_not_null() & (pl.col("_b") > 0))
+    cand = cand.select("_i", "model_id", "provider", "_b", "_start", "_end")  # what pairs read
     pairs = cand.join(cand, on="model_id", suffix="_o").filter(
         (pl.col("provider_o") != pl.col("provider"))
         & (pl.col("_start_o") <= pl.col("_end"))

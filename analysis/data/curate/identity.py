@@ -97,11 +97,49 @@ def is_first_party(provider: str | None, developer: str | None) -> bool | None:
     return providers.seller(provider) in _own(developer)
 
 
+def per_distinct(fn, dtype: pl.DataType):
+    """`fn` over a column (a struct column: over its fields) as `map_elements` would apply it,
+    called once per distinct value: a price table repeats a few thousand names and sellers
+    over millions of rows. Nulls stay null without a call, as `map_elements` leaves them."""
+
+    def apply(s: pl.Series) -> pl.Series:
+        df = s.struct.unnest() if s.dtype == pl.Struct else s.to_frame("\x00v")
+        keys = df.unique(maintain_order=True)
+        args = keys.iter_rows()
+        if s.dtype != pl.Struct:
+            args = ((v,) for (v,) in args)
+        values = [None if s.dtype != pl.Struct and a[0] is None else fn(*a) for a in args]
+        keys = keys.with_columns(pl.Series("\x00out", values, dtype=dtype))
+        out = df.join(keys, on=df.columns, how="left", nulls_equal=True, maintain_order="left")
+        return out["\x00out"]
+
+    return apply
+
+
+def attach(rows: pl.LazyFrame, table: pl.DataFrame, on: list[str]) -> pl.LazyFrame:
+    """`rows` left-joined to `table` on `on` (nulls equal; each key once in `table`, and every
+    key of `rows` in it), the rows in their order. A few thousand keys over millions of rows:
+    they are joined on a hash of the key, not on its strings (the plain join where two keys
+    of `table` hash alike or a name is taken)."""
+    key = pl.struct([pl.col(c).cast(pl.String) for c in on]).hash(14)
+    cols = [c for c in table.columns if c not in on]
+    hashes = table.select(key.alias("\x00k"))["\x00k"]
+    taken = set(cols) & set(rows.collect_schema().names())
+    if taken or hashes.n_unique() < table.height:
+        return rows.join(table.lazy(), on=on, how="left", nulls_equal=True, maintain_order="left")
+    right = table.select(cols).with_columns(hashes).lazy()
+    return (
+        rows.with_columns(key.alias("\x00k"))
+        .join(right, on="\x00k", how="left", maintain_order="left")
+        .drop("\x00k")
+    )
+
+
 def first_party_expr(provider: str = "provider", developer: str = "developer") -> pl.Expr:
     """`is_first_party` over two columns (null where it is unknown)."""
     return (
         pl.struct(provider, developer)
-        .map_elements(lambda s: is_first_party(s[provider], s[developer]), return_dtype=pl.Boolean)
+        .map_batches(per_distinct(is_first_party, pl.Boolean()), return_dtype=pl.Boolean)
         .alias("first_party")
     )
 
@@ -492,11 +530,11 @@ ALIAS_EVIDENCE = ["model_id", "provider", "date", "last_seen", *PRICE_COLS]
 
 
 def resolve_aliases(
-    prices: pl.DataFrame,
+    prices: pl.DataFrame | pl.LazyFrame,
     release: dict[str, date | None],
     identified: set[str],
     priced_elsewhere: pl.DataFrame | None = None,
-) -> pl.DataFrame:
+) -> pl.DataFrame | pl.LazyFrame:
     """Re-point rows whose model is a moving alias (`moving_alias` true) to a snapshot, by date.
 
     `release` gives identified models' release dates. Adds `alias_of` (the alias id the row was
@@ -504,19 +542,22 @@ def resolve_aliases(
     """
     snaps_by_family: dict[str, dict] = {}
     cand = {m: release.get(m) for m in identified}
-    rows = prices.with_row_index("_r")
-    moving = rows.filter(pl.col("moving_alias"))
+    rows = prices.lazy().with_row_index("_r")
+    moving = rows.filter(pl.col("moving_alias")).collect()
+    for family in {alias_family(m) for m in moving["model_id"].unique().to_list()}:
+        snaps_by_family[family] = snapshots(family, cand)
     decided: dict[int, tuple[str | None, str | None]] = {}
+    # Only rows of a snapshot some alias may point at can decide it (a few of many rows).
+    pool = sorted({m for snaps in snaps_by_family.values() for m in snaps})
     others = rows.filter(~pl.col("moving_alias")).select(ALIAS_EVIDENCE)
     if priced_elsewhere is not None:  # a release's price rows: the seller's prices it knows
         others = pl.concat(
-            [others, priced_elsewhere.select(ALIAS_EVIDENCE)], how="vertical_relaxed"
+            [others, priced_elsewhere.lazy().select(ALIAS_EVIDENCE)], how="vertical_relaxed"
         )
+    others = others.filter(pl.col("model_id").is_in(pool)).collect()
     for r in moving.iter_rows(named=True):
+        snaps = snaps_by_family[alias_family(r["model_id"])]
         family = alias_family(r["model_id"])
-        if family not in snaps_by_family:
-            snaps_by_family[family] = snapshots(family, cand)
-        snaps = snaps_by_family[family]
         if not snaps:
             # A family without dated snapshots has one: `claude-3-opus-latest` is claude-3-opus.
             ok = family in identified and family != r["model_id"]
@@ -555,6 +596,12 @@ def resolve_aliases(
             fits = live
         # The alias points at the newest snapshot released by then that fits its price.
         decided[r["_r"]] = (fits[-1], None)
+    if not decided:  # no moving alias: nothing to re-point
+        out = rows.with_columns(
+            pl.when(pl.col("moving_alias")).then(pl.col("model_id")).alias("alias_of"),
+            pl.lit(None, pl.String).alias("unresolved_reason"),
+        ).drop("_r")
+        return out if isinstance(prices, pl.LazyFrame) else out.collect()
     idx = list(decided)
     target = pl.DataFrame(
         {
@@ -564,16 +611,16 @@ def resolve_aliases(
         },
         schema={"_r": pl.UInt32, "_target": pl.String, "_reason": pl.String},
     )
-    out = rows.join(target, on="_r", how="left")
-    return (
-        out.with_columns(
+    out = (
+        rows.join(target.lazy(), on="_r", how="left", maintain_order="left")
+        .with_columns(
             pl.when(pl.col("moving_alias")).then(pl.col("model_id")).alias("alias_of"),
             pl.coalesce("_target", "model_id").alias("model_id"),
             pl.col("_reason").alias("unresolved_reason"),
         )
-        .sort("_r")
         .drop("_r", "_target", "_reason")
     )
+    return out if isinstance(prices, pl.LazyFrame) else out.collect()
 
 
 # --------------------------------------------------------------------------------------------
@@ -581,6 +628,9 @@ def resolve_aliases(
 # --------------------------------------------------------------------------------------------
 
 NAME_KEYS = ["source_id", "source_model_name", "model_hint"]
+# References and sellers read from the distinct names where they follow from them (see
+# `identify`; off only to test it against reading them from every row).
+BY_NAME = True
 SEEN = ["table", "source_id", "source_model_name", "date", "last_seen", "model_id", "offer"]
 
 
@@ -705,7 +755,11 @@ def identify(
     tables: dict[str, pl.DataFrame], prior: Prior | None = None
 ) -> dict[str, pl.DataFrame]:
     """token_prices and benchmark_scores with model_id (and offer, region, alias_of on prices),
-    and the models table. `tables` holds the importers' frames (names, no model_id).
+    and the models table. `tables` holds the importers' frames (names, no model_id); a
+    LazyFrame of prices (too many rows to hold) comes back as a LazyFrame.
+
+    Everything is decided per distinct name (and per seller and model for first party), then
+    joined onto the rows, which keep their order.
 
     With `prior` (a release the rows are added to), a name the release identified keeps its
     model and offer (`Prior.pins`), and the release's models and prices count as known when
@@ -717,7 +771,11 @@ def identify(
     # Leaderboard snapshots name models as their source's prices and scores do; they only
     # take a model_id (by name, no alias-by-date step: AA names dated entries itself).
     snapshots = tables.get("aa_snapshots")
-    listed = [tables[t] for t in named] + ([snapshots] if snapshots is not None else [])
+    # Each table's distinct names (and sellers): one pass over its rows.
+    sold = {t: NAME_KEYS + (["provider"] if t == "token_prices" else []) for t in named}
+    distinct = pl.collect_all([tables[t].lazy().select(sold[t]).unique() for t in named])
+    keys = dict(zip(named, distinct, strict=True))
+    listed = [keys[t] for t in named] + ([snapshots] if snapshots is not None else [])
     names = pl.concat([df.select(NAME_KEYS) for df in listed]).unique()
     resolved = resolve_names(names, info, prior.known() if prior is not None else None)
     info_ids = models.resolve(info, info) if info is not None and not info.is_empty() else None
@@ -733,31 +791,47 @@ def identify(
     if prior is not None:  # the release's models and their dates, as its build chose them
         identified |= set(prior.models.filter(pl.col("resolved"))["model_id"])
         release |= prior.known().release
+    regions = resolved.with_columns(
+        pl.col("source_model_name").map_elements(region_of, return_dtype=pl.String).alias("region")
+    )
+    # Where no name moves and no release pins one, a row's model and how it is known follow
+    # from its name alone: the references and sellers come from the distinct names.
+    by_name = BY_NAME and prior is None and not resolved["moving_alias"].any()
     out: dict[str, pl.DataFrame] = {}
     refs = []
     for t in named:
-        df = tables[t].join(resolved, on=NAME_KEYS, how="left", nulls_equal=True)
+        lazy = tables[t].lazy()
         if t == "token_prices":
-            df = df.with_columns(
-                pl.col("source_model_name")
-                .map_elements(region_of, return_dtype=pl.String)
-                .alias("region")
-            )
+            df = attach(lazy, regions, NAME_KEYS)
         else:
-            df = df.with_columns(
+            df = attach(lazy, resolved, NAME_KEYS).with_columns(
                 pl.lit(None, dtype=pl.String).alias("provider"),
                 pl.lit(None, dtype=pl.Float64).alias("input_usd_per_mtok"),
                 pl.lit(None, dtype=pl.Float64).alias("output_usd_per_mtok"),
                 pl.lit(None, dtype=pl.Date).alias("last_seen"),
             )
-        if prior is not None:
+        if not isinstance(tables[t], pl.LazyFrame) or prior is not None:
+            df = df.collect()  # rows in memory: joined once, then read a few times
+        if prior is not None:  # a release's name keeps its model (a few rows: `data add`, update)
             df = _pinned(prior.pins(t, df))
         priced = prior.priced if prior is not None and t == "token_prices" else None
-        df = resolve_aliases(df, release, identified, priced)
+        if resolved["moving_alias"].any():
+            df = resolve_aliases(df, release, identified, priced).lazy()
+        else:  # no name moves: nothing to re-point (and no pass over the rows to find out)
+            df = df.lazy().with_columns(
+                pl.lit(None, pl.String).alias("alias_of"),
+                pl.lit(None, pl.String).alias("unresolved_reason"),
+            )
         if prior is not None:  # a pinned alias keeps the name it was written as
             df = df.with_columns(pl.coalesce("alias_of", "_alias").alias("alias_of")).drop("_alias")
+        referenced = df
+        if by_name:
+            referenced = attach(keys[t].lazy(), resolved, NAME_KEYS).with_columns(
+                pl.lit(None, pl.String).alias("alias_of"),
+                pl.lit(None, pl.String).alias("unresolved_reason"),
+            )
         refs.append(
-            df.select(
+            referenced.select(
                 "model_id",
                 "source_id",
                 "source_model_name",
@@ -768,7 +842,7 @@ def identify(
                 .otherwise(pl.col("unresolved_reason"))
                 .alias("unresolved_reason"),
                 pl.col("alias_of"),
-            )
+            ).unique()  # the models table reads each distinct reference once
         )
         if t == "benchmark_scores":
             df = df.drop("provider", "input_usd_per_mtok", "output_usd_per_mtok", "last_seen")
@@ -776,7 +850,7 @@ def identify(
     if snapshots is not None:
         snap = snapshots.join(resolved, on=NAME_KEYS, how="left", nulls_equal=True)
         refs.append(
-            snap.select(
+            snap.lazy().select(
                 "model_id",
                 "source_id",
                 "source_model_name",
@@ -790,7 +864,21 @@ def identify(
             )
         )
         out["aa_snapshots"] = snap.select(["model_id", *snapshots.columns]).drop("model_hint")
-    ref = pl.concat(refs).with_columns(
+    # One pass over lazy rows gives the references and the sellers of every model.
+    if "token_prices" in out:
+        pairs = (
+            (
+                attach(keys["token_prices"].lazy(), resolved, NAME_KEYS)
+                if by_name
+                else out["token_prices"]
+            )
+            .select("model_id", "provider")
+            .unique()
+        )
+        ref, pairs = pl.collect_all([pl.concat(refs), pairs])
+    else:
+        ref, pairs = pl.concat(refs).collect(), None
+    ref = ref.with_columns(
         # a row resolved by date to a snapshot is identified like the snapshot
         pl.when(pl.col("alias_of").is_not_null() & pl.col("unresolved_reason").is_null())
         .then(pl.lit("catalog"))
@@ -798,14 +886,20 @@ def identify(
         .alias("identified_by")
     )
     out["models"] = models.build_models_curated(ref.drop("alias_of"), info_ids)
+    # First party: one verdict per seller and model (the model's developer from the table).
     dev = out["models"].select("model_id", "developer")
     if prior is not None:  # a release's model keeps the developer the release gave it
         dev = pl.concat([prior.models.select(dev.columns), dev]).unique(
             "model_id", keep="first", maintain_order=True
         )
-    if "token_prices" in out:
-        tp = out["token_prices"].join(dev, on="model_id", how="left")
-        out["token_prices"] = tp.with_columns(first_party_expr("provider", "developer")).drop(
-            "developer"
+    if pairs is not None:
+        sellers = (
+            pairs.join(dev, on="model_id", how="left")
+            .with_columns(first_party_expr("provider", "developer"))
+            .drop("developer")
         )
+        out["token_prices"] = attach(out["token_prices"], sellers, ["model_id", "provider"])
+    for t in named:
+        if not isinstance(tables[t], pl.LazyFrame):
+            out[t] = out[t].collect()
     return out

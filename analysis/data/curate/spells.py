@@ -86,6 +86,11 @@ def own_rows(source_id: str) -> bool:
     return source_id in HISTORICAL or source_id.startswith(HAND_ENTERED)
 
 
+def own_rows_expr(source_id: pl.Expr) -> pl.Expr:
+    """`own_rows` over a column of source ids."""
+    return source_id.is_in(list(HISTORICAL)) | source_id.str.starts_with(HAND_ENTERED)
+
+
 def _rank(source_id: str) -> int:
     return SOURCE_PRECEDENCE.index(source_id) if source_id in SOURCE_PRECEDENCE else 99
 
@@ -119,45 +124,44 @@ class Spell:
     superseded: bool = False
 
 
-def snapshot_dates(runs: pl.DataFrame) -> dict[str, list[date]]:
+def snapshot_dates(runs: pl.DataFrame | pl.LazyFrame) -> dict[str, list[date]]:
     """Every date each source shows anything (its snapshots, as far as the rows tell)."""
     both = pl.concat(
         [
-            runs.select("source_id", pl.col("date").alias("d")),
-            runs.select("source_id", pl.col("last_seen").alias("d")),
+            runs.select(pl.col("source_id").cast(pl.String), pl.col("date").alias("d")),
+            runs.select(pl.col("source_id").cast(pl.String), pl.col("last_seen").alias("d")),
         ]
     ).drop_nulls()
+    pairs = both.unique().sort("source_id", "d")
     out: dict[str, list[date]] = {}
-    for s, d in both.unique().sort("source_id", "d").iter_rows():
+    for s, d in (pairs.collect() if isinstance(pairs, pl.LazyFrame) else pairs).iter_rows():
         out.setdefault(s, []).append(d)
     return out
 
 
-def _first_on_or_after(dates: list[date], lo: date, hi: date) -> date | None:
-    return next((d for d in dates if lo <= d <= hi), None)
-
-
-def _last_before(dates: list[date], lo: date, hi: date) -> date | None:
-    """Last snapshot date in [lo, hi) (the last sighting while the spell was in force)."""
-    found = [d for d in dates if lo <= d < hi]
-    return found[-1] if found else None
-
-
-def fold_regions(prices: pl.DataFrame) -> pl.DataFrame:
+def fold_regions(prices: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyFrame:
     """Drop the region of a regional row priced like the source's cheapest route of the same
     offer on overlapping dates (the same fact under another key)."""
     key = [c for c in OFFER if c != "region"] + ["source_id"]
-    df = prices.with_row_index("_i").with_columns(pl.coalesce("last_seen", "date").alias("_end"))
-    regional = df.filter(pl.col("region").is_not_null())
+    df = (
+        prices.lazy()
+        .with_row_index("_i")
+        .with_columns(pl.coalesce("last_seen", "date").alias("_end"))
+    )
+    regional = df.filter(pl.col("region").is_not_null()).collect()
     if regional.is_empty():
         return prices
-    # Another key: a key's own runs (a release's and a new snapshot's, `panel.extend`) are
-    # one route, not two.
-    pairs = regional.join(df, on=key, how="inner", suffix="_o", nulls_equal=True).filter(
-        (pl.col("_i") != pl.col("_i_o"))
-        & (pl.col("source_model_name") != pl.col("source_model_name_o"))
-        & (pl.col("date_o") <= pl.col("_end"))
-        & (pl.col("_end_o") >= pl.col("date"))
+    pairs = (
+        regional.lazy()
+        .join(df, on=key, how="inner", suffix="_o", nulls_equal=True)
+        .filter(
+            # Another key: a key's own runs (a release's and a new snapshot's, `panel.extend`)
+            # are one route, not two.
+            (pl.col("_i") != pl.col("_i_o"))
+            & (pl.col("source_model_name") != pl.col("source_model_name_o"))
+            & (pl.col("date_o") <= pl.col("_end"))
+            & (pl.col("_end_o") >= pl.col("date"))
+        )
     )
     price = pl.coalesce("input_usd_per_mtok", "blended_usd_per_mtok")
     price_o = pl.coalesce("input_usd_per_mtok_o", "blended_usd_per_mtok_o")
@@ -169,14 +173,15 @@ def fold_regions(prices: pl.DataFrame) -> pl.DataFrame:
             (price_o < price).any().alias("_dearer"),
         )
         .filter(pl.col("_matches_cheaper") | ~pl.col("_dearer"))
+        .collect()
     )
-    fold = set(cheapest["_i"])
-    return df.with_columns(
-        pl.when(pl.col("_i").is_in(list(fold)))
+    out = df.with_columns(
+        pl.when(pl.col("_i").is_in(cheapest["_i"].implode()))
         .then(None)
         .otherwise(pl.col("region"))
         .alias("region")
     ).drop("_i", "_end")
+    return out if isinstance(prices, pl.LazyFrame) else out.collect()
 
 
 def build_spells(runs: list[Run]) -> list[Spell]:
@@ -205,20 +210,18 @@ def build_spells(runs: list[Run]) -> list[Spell]:
     return spells
 
 
-def _split(spell: Spell, snaps: dict[str, list[date]]) -> None:
-    """Cut each run of a superseded spell at its end: what a source showed after is stale."""
-    if not spell.superseded:
-        return
-    kept = []
-    for r in spell.runs:
-        if r.end >= spell.valid_to:
-            lo = max(spell.valid_to, r.start)
-            stale_from = _first_on_or_after(snaps.get(r.source, []), lo, r.end)
-            if stale_from is not None:
-                spell.stale.append((r, stale_from, r.end))
-        if r.start < spell.valid_to:
-            kept.append(r)
-    spell.runs = kept
+OBS_SCHEMA = {
+    "table": pl.String,
+    "row_id": pl.String,
+    "source_id": pl.String,
+    "source_name": pl.String,
+    "source_locator": pl.String,
+    "date": pl.Date,
+    "last_seen": pl.Date,
+}
+# The order `curate_prices` gives observations in (Epoch's rows first, then by offer, spell,
+# spell before stale row, walking order), carried by the lazy observations until collected.
+ORDER = ["_part", "_s", "_kind", "_k"]
 
 
 def curate_prices(
@@ -226,60 +229,470 @@ def curate_prices(
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(token_prices as spells, observations). `prices` are identified runs (model_id, offer,
     region, ...). `newest` gives each source's newest snapshot date (default: from the rows)."""
-    prices = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
-    snaps = snapshot_dates(prices)
+    table, obs = _curate(prices.lazy(), newest)
+    return table, obs.collect().sort(ORDER).drop(ORDER)
+
+
+def curate_prices_lazily(
+    prices: pl.LazyFrame, newest: dict[str, date] | None = None
+) -> tuple[pl.DataFrame, pl.LazyFrame]:
+    """`curate_prices` for more runs than memory holds comfortably: `prices` is read column by
+    column as each step needs it (over a Parquet file it stays on disk), and the observations,
+    one row per run, come back lazily (to sink to a file), in no particular order."""
+    table, obs = _curate(prices.lazy(), newest)
+    return table, obs.drop(ORDER)
+
+
+def _curate(
+    prices: pl.LazyFrame, newest: dict[str, date] | None
+) -> tuple[pl.DataFrame, pl.LazyFrame]:
+    """The walk of `build_spells` is sequential, but it only needs, per offer, each source's
+    first run in every stretch of runs at one price (in walking order): a later run of the same
+    source in the stretch goes where the run before it went (the walk's state changes only by
+    the price the stretch shows). So Python walks those runs alone, and everything per run
+    (cutting runs at the next price, stale segments, provenance) is done on whole columns."""
+    lf = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
+    snaps = snapshot_dates(lf)
     newest = newest or {s: d[-1] for s, d in snaps.items()}
-    groups: dict[tuple, list[Run]] = {}
-    historical: dict[tuple, list[Run]] = {}
-    for row in prices.iter_rows(named=True):
-        end = row["last_seen"] or row["date"]
-        run = Run(row, row["date"], end, _fact(row), row["source_id"])
-        key = tuple(row[c] for c in OFFER)
-        if own_rows(row["source_id"]):
-            historical.setdefault((*key, row["source_id"]), []).append(run)
-        else:
-            groups.setdefault(key, []).append(run)
-    out_rows: list[dict] = []
-    obs: list[dict] = []
-    for key, runs in historical.items():
-        out_rows += _historical_rows(key, runs, newest, obs)
-    for key, runs in groups.items():
-        for spell in build_spells(runs):
-            _split(spell, snaps)
-            if spell.runs:
-                out_rows.append(_spell_row(key, spell, snaps, newest, obs))
-            if spell.stale:
-                out_rows.append(_stale_row(key, spell, obs))
-    cols = [
-        c for c in prices.columns if c not in ("valid_from", "valid_to", "row_id", "source_ids")
-    ]
-    schema = {c: prices.schema[c] for c in cols} | {
+    names = lf.collect_schema()
+    cols = [c for c in names if c not in ("valid_from", "valid_to", "row_id", "source_ids")]
+    schema = {c: names[c] for c in cols} | {
         "valid_from": pl.Date,
         "valid_to": pl.Date,
         "row_id": pl.String,
         "source_ids": pl.String,
         "row_kind": pl.String,
     }
-    table = pl.DataFrame(out_rows, schema=schema, orient="row").with_columns(
+    lf = lf.with_row_index("_i")  # the order the runs were given in breaks ties
+    is_historical = own_rows_expr(pl.col("source_id").cast(pl.String))
+    # Dated price points of an analysis's table: few rows, each its own; walked as they are.
+    historical: dict[tuple, list[Run]] = {}
+    for row in lf.filter(is_historical).drop("_i").collect().iter_rows(named=True):
+        end = row["last_seen"] or row["date"]
+        run = Run(row, row["date"], end, _fact(row), row["source_id"])
+        historical.setdefault((*(row[c] for c in OFFER), row["source_id"]), []).append(run)
+    hist_rows: list[dict] = []
+    hist_obs: list[dict] = []
+    for key, runs in historical.items():
+        hist_rows += _historical_rows(key, runs, newest, hist_obs)
+    table = pl.DataFrame(hist_rows, schema=schema, orient="row")
+    obs = (
+        pl.DataFrame(hist_obs, schema=OBS_SCHEMA, orient="row")
+        .unique(["row_id", "source_id", "source_locator"], keep="first", maintain_order=True)
+        .with_row_index("_s")
+        .with_columns(pl.lit(0, pl.Int8).alias("_part"), pl.lit(0, pl.Int8).alias("_kind"))
+        .with_columns(pl.col("_s").alias("_k"))
+        .select(*OBS_SCHEMA, *ORDER)
+        .lazy()
+    )
+    spelled, spell_obs = _spells(lf.filter(~is_historical), snaps, newest)
+    if spelled is not None:
+        table = pl.concat([table, spelled.select(list(schema)).cast(schema)])
+        obs = pl.concat([obs, spell_obs])
+    table = table.with_columns(
         pl.when(pl.col("context_tier") == "")
         .then(None)
         .otherwise(pl.col("context_tier"))
         .alias("context_tier")
     )
-    observations = pl.DataFrame(
-        obs,
-        schema={
-            "table": pl.String,
-            "row_id": pl.String,
-            "source_id": pl.String,
-            "source_name": pl.String,
-            "source_locator": pl.String,
-            "date": pl.Date,
-            "last_seen": pl.Date,
+    return table, obs.select(*OBS_SCHEMA, *ORDER)
+
+
+def _duplicated(values: pl.Series) -> pl.Series:
+    """`values.is_duplicated()` by a sort (a hash table of millions of values costs more)."""
+    order = values.arg_sort()
+    by_value = values.gather(order)
+    same = (by_value == by_value.shift(1)).fill_null(False)
+    repeated = same | same.shift(-1, fill_value=False)
+    return pl.repeat(False, values.len(), eager=True).scatter(order, repeated)
+
+
+def _walk(first_runs: pl.DataFrame, sources: list[str]) -> tuple[pl.Series, pl.DataFrame]:
+    """`build_spells` over each offer's first run per source and price stretch (sorted by offer
+    and walking order): the spell each of them joins (numbered across offers, in output
+    order), and every spell's start, cut (`valid_to`, the next price's first date) and whether
+    a later price superseded it."""
+    joined: list[int] = []
+    starts, cuts, superseded = [], [], []
+    runs: list[Run] = []
+    offer = None
+
+    def flush() -> None:
+        first = len(starts)
+        for k, spell in enumerate(build_spells(runs)):
+            starts.append(spell.start)
+            cuts.append(spell.valid_to)
+            superseded.append(spell.superseded)
+            for r in spell.runs:
+                joined[r.row] = first + k
+
+    rows = first_runs.select("_g", "date", "_end", "_f", "_src").iter_rows()
+    for n, (g, start, end, fact, src) in enumerate(rows):
+        if g != offer:
+            if runs:
+                flush()
+            runs, offer = [], g
+        joined.append(-1)
+        runs.append(Run(n, start, end, fact, sources[src]))  # row: its place in `first_runs`
+    if runs:
+        flush()
+    info = pl.DataFrame(
+        {"_start": starts, "_cut": cuts, "_sup": superseded},
+        schema={"_start": pl.Date, "_cut": pl.Date, "_sup": pl.Boolean},
+    )
+    return pl.Series("_s", joined, dtype=pl.UInt32), info
+
+
+def _snapshot_near(
+    runs: pl.DataFrame, on: pl.Expr, snaps: pl.DataFrame, strategy: str
+) -> pl.Series:
+    """Per row of `runs` (sorted by `_k`), the source's first snapshot date on or after `on`
+    (strategy "forward") or its last on or before it ("backward"); null where there is none."""
+    if runs.is_empty():
+        return pl.Series("_snap", [], dtype=pl.Date)
+    near = (
+        runs.select("_k", "_src", on.alias("_on"))
+        .sort("_on")
+        .join_asof(
+            snaps,
+            left_on="_on",
+            right_on="_snap",
+            by="_src",
+            strategy=strategy,
+            check_sortedness=False,
+        )
+        .sort("_k")
+    )
+    return near["_snap"]
+
+
+def _spells(
+    lf: pl.LazyFrame, snaps: dict[str, list[date]], newest: dict[str, date]
+) -> tuple[pl.DataFrame | None, pl.LazyFrame | None]:
+    """The spell and stale rows of the non-historical runs `lf` (with `_i`), in the walk's
+    order (offers by first appearance, spells in order, a spell's stale row after it), and
+    their observations, lazily."""
+    src = pl.col("source_id").cast(pl.String)
+    # Offers and facts (the prices, rounded as `_fact` rounds them) are told apart by a hash of
+    # their columns, numbered from the distinct ones (checked to hash apart): no join of
+    # millions of rows on eight strings or six floats.
+    raw = [(pl.col(c) + 0.0).alias(c) for c in FACT]  # + 0.0: -0.0 is 0.0, as Python compares
+    offer_hash = pl.struct(OFFER).hash(14).alias("_oh")
+    fact_hash = pl.struct(raw).hash(14).alias("_fh")  # raw: the same on rows and on `facts`
+    # (Three passes: collected together, polars would hold the rows they share in memory.)
+    # (A hash is the same of the same values: taken on the distinct ones, it is the rows'.)
+    offers = lf.group_by(OFFER).agg(pl.col("_i").min().alias("_first")).collect()
+    offers = offers.with_columns(offer_hash)
+    facts = lf.select(raw).unique().collect().with_columns(fact_hash)
+    seen = lf.select(src.drop_nulls().unique().implode(), pl.len().alias("_n")).collect()
+    if seen["_n"][0] == 0:
+        return None, None
+    if offers["_oh"].n_unique() < offers.height or facts["_fh"].n_unique() < facts.height:
+        raise RuntimeError("two offers or two prices hash alike: curate them by their columns")
+    offers = offers.sort("_first").with_row_index("_g").select("_oh", "_g")
+    ids: dict[tuple, int] = {}
+    fact_ids = [
+        ids.setdefault(tuple(None if v is None else round(v, 9) + 0.0 for v in row), len(ids))
+        for row in facts.select(FACT).iter_rows()
+    ]
+    facts = facts.select("_fh", pl.Series("_f", fact_ids, dtype=pl.UInt32))
+    sources = sorted(seen["source_id"][0])
+    code = {s: i for i, s in enumerate(sources)}
+    by_hash = pl.DataFrame(
+        {
+            "_sh": pl.Series(sources, dtype=pl.String).hash(14),
+            "_rank": pl.Series([_rank(s) for s in sources], dtype=pl.Int16),
+            "_src": pl.Series(range(len(sources)), dtype=pl.UInt32),
+        }
+    )
+    if by_hash["_sh"].n_unique() < len(sources):
+        raise RuntimeError("two sources hash alike: curate them by their columns")
+    # One row per run, with what the walk and the cuts read (a few bytes a run).
+    w = (
+        lf.select(
+            "_i",
+            offer_hash,
+            fact_hash,
+            "date",
+            pl.coalesce("last_seen", "date").alias("_end"),
+            # the source by hash too: mapping strings to codes row by row reads the whole column
+            src.hash(14).alias("_sh"),
+            pl.struct(src, pl.col("source_locator").cast(pl.String)).hash(14).alias("_h"),
+            # which of the cached and batch prices the run states, one bit each
+            pl.sum_horizontal(
+                pl.col(c).is_not_null().cast(pl.UInt8) * (1 << j) for j, c in enumerate(EXTRA)
+            ).alias("_x"),
+        )
+        .collect()
+        .with_columns(
+            pl.col("_oh").replace_strict(offers["_oh"], offers["_g"]).alias("_g"),
+            pl.col("_fh").replace_strict(facts["_fh"], facts["_f"]).alias("_f"),
+            pl.col("_sh").replace_strict(by_hash["_sh"], by_hash["_rank"]).alias("_rank"),
+            pl.col("_sh").replace_strict(by_hash["_sh"], by_hash["_src"]).alias("_src"),
+        )
+        .drop("_oh", "_fh", "_sh")
+        # Walking order: by first date, source precedence, last date, then as given.
+        .sort("_g", "date", "_rank", "_end", "_i")
+        .with_row_index("_k")
+    )
+    stretch = (pl.col("_f") != pl.col("_f").shift(1)) | (pl.col("_g") != pl.col("_g").shift(1))
+    w = w.with_columns(
+        stretch.fill_null(True).cum_sum().alias("_stretch"),
+        # a locator its source gives more than once (by hash; confirmed exactly where it counts)
+        _duplicated(w["_h"]).alias("_rep"),
+    ).drop("_h")
+    first = w.filter(pl.struct("_stretch", "_src").is_first_distinct())
+    joined, info = _walk(first, sources)
+    spell = (
+        pl.repeat(None, w.height, dtype=pl.UInt32, eager=True)
+        .scatter(first["_k"], joined)
+        .forward_fill()
+    )
+    w = w.drop("_stretch", "_f", "_g").with_columns(
+        spell.alias("_s"),
+        info["_cut"].gather(spell).alias("_cut"),
+        info["_sup"].gather(spell).alias("_sup"),
+    )
+    snap_frame = pl.DataFrame(
+        {
+            "_src": [code[s] for s, ds in snaps.items() if s in code for _ in ds],
+            "_snap": [d for s, ds in snaps.items() if s in code for d in ds],
         },
-        orient="row",
-    ).unique(["table", "row_id", "source_id", "source_locator"], keep="first", maintain_order=True)
-    return table, observations
+        schema={"_src": pl.UInt32, "_snap": pl.Date},
+    ).sort("_snap")
+    # A superseded spell's runs are cut at the next price's first date: what a run showed
+    # before stays (to its last sighting in force), what it showed from then on is stale.
+    sup, cut = pl.col("_sup"), pl.col("_cut")
+    kept = w.filter(~sup | (pl.col("date") < cut))
+    crossing = kept.filter(sup & (pl.col("_end") >= cut))
+    last_in_force = _snapshot_near(crossing, cut - pl.duration(days=1), snap_frame, "backward")
+    ends = crossing.select(
+        "_k",
+        pl.when(last_in_force >= pl.col("date"))
+        .then(last_in_force)
+        .otherwise(pl.col("date"))
+        .alias("_in_force"),
+    )
+    kept = kept.join(ends, on="_k", how="left", maintain_order="left").with_columns(
+        pl.coalesce("_in_force", "_end").alias("_in_force")
+    )
+    after = w.filter(sup & (pl.col("_end") >= cut))
+    del w
+    first_stale = _snapshot_near(after, pl.max_horizontal(cut, "date"), snap_frame, "forward")
+    stale = (
+        after.with_columns(first_stale.alias("_from"))
+        .filter(pl.col("_from") <= pl.col("_end"))
+        .with_columns(pl.col("_end").alias("_in_force"))
+    )
+    open_ = {code[s]: d for s, d in newest.items() if s in code and s not in CONTINUED_BY}
+    still = kept.group_by("_s").agg(
+        (pl.col("_end") >= pl.col("_src").replace_strict(open_, default=None, return_dtype=pl.Date))
+        .fill_null(False)
+        .any()
+        .alias("_still")
+    )
+    info = info.with_row_index("_s")
+    rows = _rows(lf, {"spell": kept, "stale": stale}, info, sources)
+    spell_rows = (
+        rows.filter(pl.col("row_kind") == "spell")
+        .join(still, on="_s")
+        .with_columns(
+            pl.col("_start").alias("valid_from"),
+            # The last day in force: the day before the next price, else the last sighting.
+            pl.when(pl.col("_sup"))
+            .then(pl.max_horizontal("_start", pl.col("_cut") - pl.duration(days=1)))
+            .when(pl.col("_still"))
+            .then(None)
+            .otherwise(pl.col("_last"))
+            .alias("valid_to"),
+        )
+    )
+    stale_rows = rows.filter(pl.col("row_kind") == "stale").with_columns(
+        pl.lit(None, pl.Date).alias("valid_from"), pl.lit(None, pl.Date).alias("valid_to")
+    )
+    table = pl.concat([spell_rows, stale_rows], how="diagonal_relaxed").sort("_s", "_kind")
+    # Provenance: every run behind a row; a locator a source repeats within a row, once.
+    links = pl.concat(
+        [
+            kept.select("_i", "_s", pl.lit(0, pl.Int8).alias("_kind"), "_k", "_src", "_rep",
+                        "date", pl.col("_in_force").alias("last_seen")),
+            stale.select("_i", "_s", pl.lit(1, pl.Int8).alias("_kind"), "_k", "_src", "_rep",
+                         pl.col("_from").alias("date"), pl.col("_end").alias("last_seen")),
+        ]
+    )  # fmt: skip
+    links = _drop_repeated_locators(lf, links)
+    ids = table.select("_s", "_kind", "row_id")
+    obs = (
+        lf.select("_i", "source_id", "source_model_name", "source_locator")
+        .join(links.lazy(), on="_i")
+        .join(ids.lazy(), on=["_s", "_kind"], how="left")
+        .select(
+            pl.lit("token_prices").alias("table"),
+            "row_id",
+            pl.col("source_id").cast(pl.String),
+            pl.col("source_model_name").cast(pl.String).alias("source_name"),
+            pl.col("source_locator").cast(pl.String),
+            "date",
+            "last_seen",
+            pl.lit(1, pl.Int8).alias("_part"),
+            "_s",
+            "_kind",
+            "_k",
+        )
+    )
+    return table, obs
+
+
+def _drop_repeated_locators(lf: pl.LazyFrame, links: pl.DataFrame) -> pl.DataFrame:
+    """Links (run -> row) less the later runs (in walking order) of a row whose source repeats
+    a locator: the first one stands (`_rep` marks the runs whose locator may repeat)."""
+    maybe = links.filter(pl.col("_rep"))
+    if maybe.is_empty():
+        return links.drop("_src", "_rep")
+    text = (
+        lf.filter(pl.col("_i").is_in(maybe["_i"].unique().implode()))
+        .select("_i", pl.col("source_locator").cast(pl.String))
+        .collect()
+    )
+    later = (
+        maybe.join(text, on="_i")
+        .sort("_k")
+        .filter(~pl.struct("_s", "_kind", "_src", "source_locator").is_first_distinct())
+        .select("_i", "_kind")
+    )
+    return links.join(later, on=["_i", "_kind"], how="anti", maintain_order="left").drop(
+        "_src", "_rep"
+    )
+
+
+def _rows(
+    lf: pl.LazyFrame, runs: dict[str, pl.DataFrame], info: pl.DataFrame, sources: list[str]
+) -> pl.DataFrame:
+    """One row per spell and kind ("spell": its runs in force; "stale": its stale segments), as
+    `_base` makes it: the values of its earliest run (by date, source precedence, locator),
+    cached and batch prices from the first source in precedence that states them, every
+    source, the id. With `_s`, `_kind`, `_start`, `_cut`, `_sup` and `_last` (latest sighting).
+    """
+    kinds = {"spell": 0, "stale": 1}
+    every = pl.concat(
+        [
+            r.select(
+                "_i", "_s", "_k", "_src", "_rank", "date", "_in_force", "_x",
+                (pl.col("_from") if kind == "stale" else pl.col("date")).alias("_from"),
+                pl.lit(kinds[kind], pl.Int8).alias("_kind"),
+            )
+            for kind, r in runs.items()
+        ]
+    )  # fmt: skip
+    by = ["_s", "_kind"]
+    # The earliest run: only runs on the first date, of the best-ranked source, can be it.
+    cand = every.filter(pl.col("date") == pl.col("date").min().over(by))
+    cand = cand.filter(pl.col("_rank") == pl.col("_rank").min().over(by))
+    per_row = every.group_by(by).agg(
+        pl.col("_from").min().alias("_row_start"),
+        pl.col("_in_force").max().alias("_last"),
+    )
+    # Cached and batch prices: the first run, in precedence, that states each (one sort for
+    # the three).
+    ranked = every.select(*by, "_rank", "date", "_k", "_i", "_x").sort(*by, "_rank", "date", "_k")
+    stating = [
+        ranked.filter((pl.col("_x") & (1 << j)) > 0)
+        .unique(by, keep="first", maintain_order=True)
+        .select(*by, pl.col("_i").alias(f"\x00{c}"))
+        for j, c in enumerate(EXTRA)
+    ]
+    names = dict(enumerate(sources))
+    source_ids = (
+        every.select(*by, "_rank", "_src")
+        .unique([*by, "_src"])
+        .with_columns(pl.col("_src").replace_strict(names, return_dtype=pl.String).alias("_name"))
+        .sort(*by, "_rank", "_name")
+        .group_by(by, maintain_order=True)
+        .agg(pl.col("_name").str.join(";").alias("source_ids"))
+    )
+    derived = ["valid_from", "valid_to", "row_id", "source_ids", "row_kind"]
+    schema = lf.collect_schema()
+    first_stale = _first_stale(every.filter(pl.col("_kind") == 1))
+    wanted = pl.concat([cand["_i"], *[f[:, -1] for f in stating], first_stale["_i"]]).unique()
+    # One read of the few runs a row may take its values from (a read of every column).
+    base = (
+        lf.filter(pl.col("_i").is_in(wanted.implode()))
+        .drop([c for c in derived if c in schema])
+        .collect()
+    )
+    text = base.select("_i", pl.col("source_locator").cast(pl.String))
+    earliest = (
+        cand.join(text, on="_i")
+        .sort(*by, "source_locator", "_k")
+        .unique(by, keep="first", maintain_order=True)
+        .select(*by, "_i")
+    )
+    rows = earliest.join(base.drop(EXTRA), on="_i").drop("_i")
+    for c, f in zip(EXTRA, stating, strict=True):
+        value = base.select(pl.col("_i").alias(f"\x00{c}"), c)
+        rows = rows.join(f.join(value, on=f"\x00{c}").drop(f"\x00{c}"), on=by, how="left")
+    rows = (
+        rows.with_columns(pl.col(c).cast(schema[c]) for c in EXTRA)
+        .join(per_row, on=by)
+        .join(source_ids, on=by)
+        .join(info, on="_s")
+    )
+    kind = pl.col("_kind").replace_strict({0: "spell", 1: "stale"}, return_dtype=pl.String)
+    key = pl.concat_str(
+        [pl.col(c).cast(pl.String).fill_null("") for c in OFFER]
+        + [kind, pl.col("_row_start").cast(pl.String)],
+        separator="\x1f",
+    )
+    rows = rows.with_columns(
+        key.map_elements(
+            lambda s: f"tp-{hashlib.sha1(s.encode()).hexdigest()[:12]}", return_dtype=pl.String
+        ).alias("row_id"),
+        kind.alias("row_kind"),
+        pl.col("_row_start").alias("date"),
+        pl.col("_last").alias("last_seen"),
+    )
+    return _stale_ids(first_stale, base, rows)
+
+
+def _first_stale(stale: pl.DataFrame) -> pl.DataFrame:
+    """The runs a stale row's first run is among: those on its first date."""
+    return stale.filter(pl.col("date") == pl.col("date").min().over(["_s", "_kind"]))
+
+
+def _stale_ids(cand: pl.DataFrame, base: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
+    """Two superseded prices of one offer can each leave a stale copy from the same day (and two
+    spells of one price, under two source names): a stale row's id also names the price and the
+    source name of its first run (by date, then name, then walking order). `cand`: the stale
+    rows' `_first_stale` runs, whose values `base` holds."""
+    if cand.is_empty():
+        return rows
+    by = ["_s", "_kind"]
+    text = base.select("_i", pl.col("source_model_name").cast(pl.String), *FACT)
+    first = (
+        cand.select(*by, "_i", "_k", "date")
+        .join(text, on="_i")
+        .sort(*by, "date", "source_model_name", "_k")
+        .unique(by, keep="first", maintain_order=True)
+    )
+    few = rows.filter(pl.col("_kind") == 1).select(*by, *OFFER, "_row_start")
+    few = few.join(first.drop("date"), on=by)
+    ids = [
+        row_id(
+            "tp",
+            *(r[c] for c in OFFER),
+            "stale",
+            r["_row_start"],
+            *_fact(r),
+            r["source_model_name"],
+        )
+        for r in few.iter_rows(named=True)
+    ]
+    ids = few.select(*by, pl.Series("_stale_id", ids, dtype=pl.String))
+    return (
+        rows.join(ids, on=by, how="left", maintain_order="left")
+        .with_columns(pl.coalesce("_stale_id", "row_id").alias("row_id"))
+        .drop("_stale_id")
+    )
 
 
 def _base(key: tuple, runs: list[Run], kind: str, start: date, obs: list[dict]) -> dict:
@@ -294,34 +707,6 @@ def _base(key: tuple, runs: list[Run], kind: str, start: date, obs: list[dict]) 
     row["row_id"] = row_id("tp", *key, kind, start)
     row["source_ids"] = ";".join(sources)
     row["row_kind"] = kind
-    return row
-
-
-def _in_force_end(r: Run, spell: Spell, snaps: dict[str, list[date]]) -> date:
-    """Last date the run shows the price while it is in force."""
-    if not spell.superseded or r.end < spell.valid_to:
-        return r.end
-    return _last_before(snaps.get(r.source, []), r.start, spell.valid_to) or r.start
-
-
-def _spell_row(key, spell: Spell, snaps, newest, obs: list[dict]) -> dict:
-    row = _base(key, spell.runs, "spell", spell.start, obs)
-    ends = {id(r): _in_force_end(r, spell, snaps) for r in spell.runs}
-    last = max(ends.values())
-    still = any(
-        r.end >= newest.get(r.source, r.end)
-        and r.source not in HISTORICAL
-        and r.source not in CONTINUED_BY
-        for r in spell.runs
-    )
-    row.update(date=spell.start, last_seen=last, valid_from=spell.start)
-    # valid_to is the last day in force: the day before the next price, else the last sighting.
-    if spell.superseded:
-        row["valid_to"] = max(spell.start, spell.valid_to - timedelta(days=1))
-    else:
-        row["valid_to"] = None if still else last
-    for r in spell.runs:
-        obs.append(_obs(row["row_id"], r, r.start, ends[id(r)]))
     return row
 
 
@@ -341,25 +726,6 @@ def _historical_rows(key, runs: list[Run], newest, obs: list[dict]) -> list[dict
         obs.append(_obs(row["row_id"], r, r.start, r.row["last_seen"] or r.start))
         out.append(row)
     return out
-
-
-def _stale_row(key, spell: Spell, obs: list[dict]) -> dict:
-    runs = [r for r, _, _ in spell.stale]
-    start = min(f for _, f, _ in spell.stale)
-    row = _base(key, runs, "stale", start, obs)
-    # Two superseded prices of one offer can each leave a stale copy from the same day (and two
-    # spells of one price, under two source names): the price and the first name join the id.
-    first = min(runs, key=lambda r: (r.start, r.row["source_model_name"]))
-    row["row_id"] = row_id("tp", *key, "stale", start, *first.fact, first.row["source_model_name"])
-    row.update(
-        date=start,
-        last_seen=max(t for _, _, t in spell.stale),
-        valid_from=None,
-        valid_to=None,
-    )
-    for r, f, t in spell.stale:
-        obs.append(_obs(row["row_id"], r, f, t))
-    return row
 
 
 def _obs(rid: str, r: Run, start: date, end: date) -> dict:

@@ -190,3 +190,56 @@ def test_several_dated_snapshots_stay_apart_and_their_family_name_moves():
         ("gpt-realtime-x-2024-10-01", False),
         ("gpt-realtime-x-2024-12-17", False),
     ]
+
+
+def test_references_read_from_distinct_names_are_those_of_every_row(tmp_path, monkeypatch):
+    """Where no name moves, `identify` reads the models table's references and the sellers
+    from the distinct names (`BY_NAME`): the same tables as reading them from every row."""
+    import importlib.util
+    import sys
+
+    from analysis.data import rules
+    from analysis.data.importers.common import MODEL_INFO_SCHEMA
+    from analysis.data.paths import ROOT
+    from analysis.data.schema import CURATION_COLUMNS, PRICE_CURATION_COLUMNS, TABLES
+
+    spec = importlib.util.spec_from_file_location("synthetic", ROOT / "benchmarks/synthetic.py")
+    synthetic = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("synthetic", synthetic)
+    spec.loader.exec_module(synthetic)
+    folder = synthetic.write_panel(tmp_path / "panel", 20_000, seed=5).folder
+    derived = {c.name for c in CURATION_COLUMNS + PRICE_CURATION_COLUMNS} | {"model_id"}
+    keep = [c for c in TABLES["token_prices"].column_names if c not in derived | {"first_party"}]
+    refs = {t: rules.key_values(folder / f"{t}.csv", t) for t in ("models", "sources")}
+    tp = rules.check_csv(
+        folder / "token_prices.csv", "token_prices", refs=refs, keep=keep, frame=True
+    ).frame
+    models = rules.check_csv(folder / "models.csv", "models", frame=True).frame
+    info = models.select(
+        pl.lit("scrape-a").alias("source_id"),
+        pl.col("model_id").alias("source_model_name"),
+        pl.lit(None, pl.String).alias("model_hint"),
+        "name", "organization", "release_date", "open_weights", "parameters_b",
+        "active_parameters_b", "reasoning",
+        pl.format("models.csv#{}", "model_id").alias("source_locator"),
+    ).cast(MODEL_INFO_SCHEMA)  # fmt: skip
+    tables = {
+        "token_prices": tp.with_columns(pl.lit(None, pl.String).alias("model_hint")),
+        "model_info": info,
+    }
+    calls = []
+    attach = identity.attach
+    monkeypatch.setattr(identity, "attach", lambda *a: calls.append(a) or attach(*a))
+    fast = identity.identify(tables)
+    # the rows, their distinct names (references, then sellers), the first-party verdicts
+    assert len(calls) == 4
+    monkeypatch.setattr(identity, "BY_NAME", False)
+    rows = identity.identify(tables)
+    assert fast.keys() == rows.keys()
+    for name in fast:
+        assert fast[name].equals(rows[name]), name
+    # (and the lazy rows give the same tables)
+    monkeypatch.setattr(identity, "BY_NAME", True)
+    lazy = identity.identify({**tables, "token_prices": tables["token_prices"].lazy()})
+    assert lazy["token_prices"].collect().equals(rows["token_prices"])
+    assert lazy["models"].equals(rows["models"])
