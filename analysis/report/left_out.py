@@ -25,7 +25,7 @@ from analysis import data
 from analysis.report import results
 from analysis.report.quote import PLACEHOLDER
 
-__all__ = ["PLACEHOLDER", "Needs", "first_release_with", "reason", "reasons"]
+__all__ = ["PLACEHOLDER", "Needs", "first_release_with", "has", "reason", "reasons"]
 
 
 @dataclass(frozen=True)
@@ -39,23 +39,29 @@ class Needs:
     scope: str = "section"  # what is left out: "section", or "chapter" for a whole page
 
 
+def has(needs: Needs, version: str) -> bool:
+    """True when data version `version` holds what `needs` names."""
+    held = set(data.tables(version))
+    if not set(needs.tables) <= held:
+        return False
+    if needs.rows is None:
+        return True
+    name, keep = needs.rows
+    return name in held and keep(results.table(name, version)).height > 0
+
+
 def reason(needs: Needs, version: str | None = None) -> str | None:
     """None when data version `version` has what `needs` names; else why the section is left
     out, with the first release that has it."""
     v = results.version(version)
-    held = set(data.tables(v))
-    lacking = [t for t in needs.tables if t not in held]
-    if lacking:
-        names = " and ".join(lacking)
-        table_word = "table" if len(lacking) == 1 else "tables"
-        missing = f"predates the {table_word} {names} ({needs.what})"
-    elif needs.rows is not None:
-        name, keep = needs.rows
-        if name in held and keep(results.table(name, v)).height:
-            return None
-        missing = f"has no {needs.what}"
-    else:
+    if has(needs, v):
         return None
+    lacking = [t for t in needs.tables if t not in set(data.tables(v))]
+    if lacking:
+        table_word = "table" if len(lacking) == 1 else "tables"
+        missing = f"predates the {table_word} {' and '.join(lacking)} ({needs.what})"
+    else:
+        missing = f"has no {needs.what}"
     first = first_release_with(needs, v)
     later = (
         f" Data version {first} is the first to have it: render with BOOK_DATA_VERSION={first} "
@@ -69,14 +75,7 @@ def reason(needs: Needs, version: str | None = None) -> str | None:
 def first_release_with(needs: Needs, version: str) -> str | None:
     """The first release after `version` that has what `needs` names, or None."""
     names = [r.version for r in data.releases()]
-    for later in names[names.index(version) + 1 :]:
-        if set(needs.tables) <= set(data.tables(later)):
-            if needs.rows is None:
-                return later
-            name, keep = needs.rows
-            if keep(results.table(name, later)).height:
-                return later
-    return None
+    return next((later for later in names[names.index(version) + 1 :] if has(needs, later)), None)
 
 
 def reasons(
