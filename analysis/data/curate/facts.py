@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis.data.curate.spells import HAND_ENTERED, row_id
+from analysis.data.curate.spells import HAND_ENTERED, OBS_SCHEMA, row_id
 
 # Epoch's hub export writes fractions to many decimals, the stitching files percent strings to
 # one; the same run differs by at most 0.05 percentage points between them.
@@ -29,15 +29,6 @@ SCORE_PRECEDENCE = [
     "lmarena-catalog",
     "lmarena-fboulnois",
 ]
-OBS_SCHEMA = {
-    "table": pl.String,
-    "row_id": pl.String,
-    "source_id": pl.String,
-    "source_name": pl.String,
-    "source_locator": pl.String,
-    "date": pl.Date,
-    "last_seen": pl.Date,
-}
 
 
 def _rank(source: str) -> int:

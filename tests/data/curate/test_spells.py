@@ -5,20 +5,9 @@ from __future__ import annotations
 from datetime import date
 
 import polars as pl
+from price_runs import SCHEMA
 
 from analysis.data.curate import spells
-
-SCHEMA = {
-    "model_id": pl.String, "provider": pl.String, "price_kind": pl.String,
-    "context_tier": pl.String, "quantization": pl.String, "offer": pl.String, "region": pl.String,
-    "currency": pl.String, "date": pl.Date, "last_seen": pl.Date,
-    "input_usd_per_mtok": pl.Float64, "output_usd_per_mtok": pl.Float64,
-    "blended_usd_per_mtok": pl.Float64, "input_original_per_mtok": pl.Float64,
-    "output_original_per_mtok": pl.Float64, "blended_original_per_mtok": pl.Float64,
-    "cached_input_usd_per_mtok": pl.Float64, "batch_input_usd_per_mtok": pl.Float64,
-    "batch_output_usd_per_mtok": pl.Float64, "source_id": pl.String,
-    "source_model_name": pl.String, "source_locator": pl.String,
-}  # fmt: skip
 
 
 def runs(rows: list[dict]) -> pl.DataFrame:

@@ -14,6 +14,7 @@ from datetime import date, timedelta
 
 import polars as pl
 import pytest
+from price_runs import SCHEMA
 
 from analysis.data.curate import spells
 from analysis.data.curate.spells import (
@@ -147,17 +148,6 @@ def reference(prices: pl.DataFrame, newest=None):
 
 # --- random runs -------------------------------------------------------------------------------
 
-SCHEMA = {
-    "model_id": pl.String, "provider": pl.String, "price_kind": pl.String,
-    "context_tier": pl.String, "quantization": pl.String, "offer": pl.String, "region": pl.String,
-    "currency": pl.String, "date": pl.Date, "last_seen": pl.Date,
-    "input_usd_per_mtok": pl.Float64, "output_usd_per_mtok": pl.Float64,
-    "blended_usd_per_mtok": pl.Float64, "input_original_per_mtok": pl.Float64,
-    "output_original_per_mtok": pl.Float64, "blended_original_per_mtok": pl.Float64,
-    "cached_input_usd_per_mtok": pl.Float64, "batch_input_usd_per_mtok": pl.Float64,
-    "batch_output_usd_per_mtok": pl.Float64, "source_id": pl.String,
-    "source_model_name": pl.String, "source_locator": pl.String,
-}  # fmt: skip
 # Ranked sources, an unranked one, a copy continued by another, Epoch's dated table and a hand
 # entry (`data add`).
 SOURCES = [
