@@ -69,7 +69,7 @@ UNIT_SCALE = {"trillion": 1e12, "billion": 1e9, "million": 1e6}
 # behind the agent workload, the claims added with the later digest's second reading.
 NEEDS = {
     "memo": left_out.Needs(
-        "full set of the five claims a memo needs",
+        f"full set of the {len(MEMO_CLAIMS)} claims a memo needs",
         rows=(
             "claims",
             lambda claims: claims.filter(pl.col("claim_id").is_in(MEMO_CLAIMS)).filter(

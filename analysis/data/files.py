@@ -19,6 +19,7 @@ import csv
 import io
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -260,52 +261,39 @@ def _odd_lines(
     it refuses such a line). Then a block whose lines without quotes hold `width - 1` commas
     each on average holds exactly that many on each: only its commas are counted, and only its
     quoted lines are looked at one by one."""
-    total, odd, carry = 0, [], b""
-    with Path(path).open("rb") as fh:
-        while True:
-            chunk = fh.read(CHUNK)
-            data = carry + chunk
-            if not data:
-                break
-            cut = data.rfind(b"\n") + 1 if chunk else len(data)
-            block, carry = memoryview(data)[:cut], data[cut:]  # (a view: no copy of the block)
-            if not block:
+    total, odd = 0, []
+    for block, last in _line_blocks(path):
+        buf = np.frombuffer(block, dtype=np.uint8)
+        ends = np.flatnonzero(buf == 10)
+        if last and (len(ends) == 0 or ends[-1] != len(buf) - 1):
+            ends = np.append(ends, len(buf))  # a last line without a newline
+        quotes = np.flatnonzero(buf == 34)
+        if not longer and width > 1:
+            lines = np.unique(np.searchsorted(ends, quotes))
+            firsts = np.where(lines > 0, ends[lines - 1] + 1, 0)
+            commas = [
+                int(np.count_nonzero(buf[a:b] == 44))
+                for a, b in zip(firsts, ends[lines], strict=True)
+            ]
+            plain = len(ends) - len(lines)
+            if np.count_nonzero(buf == 44) - sum(commas) == (width - 1) * plain:
+                for i, a, n in zip(lines, firsts, commas, strict=True):
+                    text = bytes(block[a : ends[i]]).decode("utf-8", "replace")
+                    odd.append((total + int(i), n + 1, text))
+                total += len(ends)
                 continue
-            buf = np.frombuffer(block, dtype=np.uint8)
-            ends = np.flatnonzero(buf == 10)
-            if not chunk and (len(ends) == 0 or ends[-1] != len(buf) - 1):
-                ends = np.append(ends, len(buf))  # a last line without a newline
-            quotes = np.flatnonzero(buf == 34)
-            if not longer and width > 1:
-                lines = np.unique(np.searchsorted(ends, quotes))
-                firsts = np.where(lines > 0, ends[lines - 1] + 1, 0)
-                commas = [
-                    int(np.count_nonzero(buf[a:b] == 44))
-                    for a, b in zip(firsts, ends[lines], strict=True)
-                ]
-                plain = len(ends) - len(lines)
-                if np.count_nonzero(buf == 44) - sum(commas) == (width - 1) * plain:
-                    for i, a, n in zip(lines, firsts, commas, strict=True):
-                        text = bytes(block[a : ends[i]]).decode("utf-8", "replace")
-                        odd.append((total + int(i), n + 1, text))
-                    total += len(ends)
-                    continue
-            starts = np.concatenate([[0], ends[:-1] + 1])
-            size = ends - starts
-            cr = buf[np.clip(ends - 1, 0, len(buf) - 1)] == 13
-            # commas of a line: those before its end less those before the line before's end
-            commas = np.diff(np.searchsorted(np.flatnonzero(buf == 44), ends), prepend=0)
-            quoted = np.zeros(len(ends), dtype=bool)
-            quoted[np.searchsorted(ends, quotes)] = True
-            text = quoted | (size == 0) | ((size == 1) & cr)
-            for i in np.flatnonzero(text | (commas + 1 != width)):
-                line = (
-                    bytes(block[starts[i] : ends[i]]).decode("utf-8", "replace")
-                    if text[i]
-                    else None
-                )
-                odd.append((total + int(i), int(commas[i]) + 1, line))
-            total += len(ends)
+        starts = np.concatenate([[0], ends[:-1] + 1])
+        size = ends - starts
+        cr = buf[np.clip(ends - 1, 0, len(buf) - 1)] == 13
+        # commas of a line: those before its end less those before the line before's end
+        commas = np.diff(np.searchsorted(np.flatnonzero(buf == 44), ends), prepend=0)
+        quoted = np.zeros(len(ends), dtype=bool)
+        quoted[np.searchsorted(ends, quotes)] = True
+        text = quoted | (size == 0) | ((size == 1) & cr)
+        for i in np.flatnonzero(text | (commas + 1 != width)):
+            line = bytes(block[starts[i] : ends[i]]).decode("utf-8", "replace") if text[i] else None
+            odd.append((total + int(i), int(commas[i]) + 1, line))
+        total += len(ends)
     return total, odd
 
 
@@ -348,36 +336,41 @@ def bad_bytes(path: Path) -> list[tuple[int, int, bytes]]:
     """Every byte sequence that is not UTF-8: (byte offset, line, bytes), in file order."""
     found: list[tuple[int, int, bytes]] = []
     offset, line = 0, 1
+    for block, _ in _line_blocks(path):
+        piece = bytes(block)
+        start = 0
+        while True:
+            try:
+                piece[start:].decode("utf-8")
+                break
+            except UnicodeDecodeError as e:
+                at = start + e.start
+                found.append(
+                    (offset + at, line + piece.count(b"\n", 0, at), piece[at : start + e.end])
+                )
+                start += e.end
+        offset += len(piece)
+        line += piece.count(b"\n")
+    return found
+
+
+def _line_blocks(path: Path) -> Iterator[tuple[memoryview, bool]]:
+    """The file in blocks of about CHUNK bytes, each cut after its last newline (so no line, and
+    no UTF-8 sequence, spans two blocks: 0x0A is never inside one), and whether the block is the
+    file's last. A block is a view of the bytes read: no copy."""
     carry = b""
     with Path(path).open("rb") as fh:
         while True:
             chunk = fh.read(CHUNK)
             data = carry + chunk
             if not data:
-                break
-            # Cut at the last newline so no UTF-8 sequence spans two pieces (0x0A is never
-            # inside a multi-byte sequence).
+                return
             cut = data.rfind(b"\n") + 1 if chunk else len(data)
-            if cut == 0:
-                carry = data
-                continue
-            piece, carry = data[:cut], data[cut:]
-            start = 0
-            while True:
-                try:
-                    piece[start:].decode("utf-8")
-                    break
-                except UnicodeDecodeError as e:
-                    at = start + e.start
-                    found.append(
-                        (offset + at, line + piece.count(b"\n", 0, at), piece[at : start + e.end])
-                    )
-                    start += e.end
-            offset += len(piece)
-            line += piece.count(b"\n")
+            block, carry = memoryview(data)[:cut], data[cut:]
+            if block:
+                yield block, not chunk
             if not chunk:
-                break
-    return found
+                return
 
 
 def slow_rows(path: Path, columns: list[str]) -> tuple[pl.DataFrame, list[Problem], set[int]]:
