@@ -260,6 +260,12 @@ def mlperf_llama2_70b_cost(v: str) -> Estimate:
         .sort("date")
     )
     latest = cheapest.row(-1, named=True)
+    costs = tokens_per_dollar.cost_range(
+        results.defensible_prices(v, latest["accelerator"], latest["date"]),
+        latest["tokens_per_s_per_accelerator"],
+    )
+    used = costs.filter(pl.col("usd_per_gpu_hour") == latest["usd_per_gpu_hour"]).row(0, named=True)
+    low, high = costs["usd_per_mtok"].min(), costs["usd_per_mtok"].max()
     return Estimate(
         latest["hardware_usd_per_mtok"],
         "usd",
@@ -271,9 +277,25 @@ def mlperf_llama2_70b_cost(v: str) -> Estimate:
         unit="USD per 1M output tokens",
         window_start=latest["date"],
         window_end=latest["date"],
-        method="USD per GPU-hour / (tokens/s per accelerator x 3600 / 1e6)",
+        method=(
+            "USD per GPU-hour / (tokens/s per accelerator x 3600 / 1e6); GPU-hour price: "
+            f"{used['price_gpu']} {used['price']} ${used['usd_per_gpu_hour']:.2f} "
+            f"({used['price_month']:%Y-%m}, {used['n_providers']} providers, evidence: "
+            f"{used['evidence']}); range over {costs.height} defensible prices "
+            f"${low:.3f} to ${high:.3f} per 1M tokens ("
+            + ", ".join(
+                f"{r['price']} ${r['usd_per_gpu_hour']:.2f}" for r in costs.iter_rows(named=True)
+            )
+            + ")"
+        ),
         chapter="tokens-per-dollar",
         data_version=v,
+        extra={
+            "price": used,
+            "range_low": low,
+            "range_high": high,
+            "defensible": costs.to_dicts(),
+        },
     )
 
 

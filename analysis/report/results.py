@@ -220,6 +220,16 @@ def _mlperf_costs(v: str) -> pl.DataFrame:
     )
 
 
+def defensible_prices(v: str | None, gpu: str, d: date) -> pl.DataFrame:
+    """Every defensible GPU-hour price of `gpu` on `d` (`tokens_per_dollar.defensible_prices`):
+    the on-demand median of each evidence variant, the index, InferenceX's three costs."""
+    v = version(v)
+    tco = table("tco_assumptions", v) if "tco_assumptions" in data.tables(v) else None
+    return tokens_per_dollar.defensible_prices(
+        table("gpu_hour_prices", v), tco, gpu, d, max_lag_months=tokens_per_dollar.MAX_LAG_MONTHS
+    )
+
+
 def mlperf_costs(v: str | None = None) -> pl.DataFrame:
     """Hardware cost per million tokens of every MLPerf result, at the GPU-hour price in force."""
     return _mlperf_costs(version(v))
