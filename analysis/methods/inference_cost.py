@@ -59,6 +59,12 @@ def all_gpu_throughput(bench: pl.DataFrame) -> pl.DataFrame:
     the source already and is left as it is."""
     if "output_tokens_per_s_per_gpu" + RAW_SUFFIX in bench.columns:
         return bench  # restated already
+    absent = [
+        c
+        for c in ("prefill_gpus", "decode_gpus", "input_tokens_per_s_per_gpu")
+        if c not in bench.columns
+    ]
+    bench = bench.with_columns(pl.lit(None, dtype=pl.Float64).alias(c) for c in absent)
     disagg = pl.col("disaggregated").fill_null(False)
     missing = bench.filter(
         disagg & (pl.col("prefill_gpus").is_null() | pl.col("decode_gpus").is_null())
