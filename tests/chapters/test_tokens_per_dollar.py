@@ -453,6 +453,7 @@ def test_inferencemax_cost_matches_the_release_rows(chapter, tables):
         a = r["accelerator"]
         if a not in best or r["tokens_per_s_per_gpu"] > best[a]["tokens_per_s_per_gpu"]:
             best[a] = r
+
     # Output tokens per GPU of every GPU the run used: a disaggregated run's output figure is
     # per decode GPU in the source, so it is multiplied back to the run's total and divided by
     # prefill + decode GPUs (the all-GPU rule of analysis.methods.inference_cost).
