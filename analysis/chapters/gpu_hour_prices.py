@@ -161,6 +161,9 @@ def _compute(v: str) -> GpuHourPrices:
     )
     q["h100_od_with_thin"] = Quote(with_thin["factor_per_year"][0], "factor")
     q["removed"] = Quote(results.removed_text(("gpu_hour_prices",), v))
+    # Where an index on direct observations alone could start (issue 19).
+    direct_start = gpu_prices.unbroken_months_start(results.gpu_prices_of(v, "direct"))
+    q["index_direct_start"] = Quote(direct_start, "month")
     evidence = h100_evidence(q, drawdowns)
     for cid, key in ((DRAWDOWN_CLAIM, "drawdown_verdict"), (SETTLED_CLAIM, "settled_verdict")):
         claim = claim_row(claims, cid)
@@ -429,6 +432,14 @@ def hedonic_quotes(index: pl.DataFrame, summary: dict, latest: Estimate) -> dict
         "index_high_month": Quote(high["period"], "month"),
         "index_after_high": Quote(after_high["index"], "number"),
         "index_last": latest,
+        # What the index rests on (issue 19): the registry's estimate names its evidence.
+        "index_evidence": Quote(gpu_evidence.describe(latest.extra.get("classes", []) or ["index"]))
+        if "classes" in latest.extra
+        else Quote("not stated"),
+        "index_n_restated": Quote(
+            latest.extra.get("n_by_class", {}).get(gpu_evidence.RESTATED, 0), "count"
+        ),
+        "index_n_rows": Quote(sum(latest.extra.get("n_by_class", {}).values()), "count"),
         "index_base_n_obs": Quote(base["n_obs"], "count"),
         "index_n_months": Quote(index.height, "count"),
         "index_n_months_apart": counted(len(apart), "month"),
