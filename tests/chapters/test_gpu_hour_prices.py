@@ -493,3 +493,48 @@ def test_claim_evidence_gives_the_two_h100_claims_from_the_series(chapter, table
     assert (settled.low, settled.high) == (pytest.approx(year.min()), pytest.approx(year.max()))
     for e in evidence.values():
         assert e.testable and e.section == "chapters/gpu-hour-prices.qmd#sec-gpu-hour-prices-claims"
+
+
+def test_evidence_quotes_name_the_classes_and_the_variants():
+    direct = Estimate(
+        1.01,
+        "factor",
+        estimate_id="h100-on-demand-decline",
+        low=0.9,
+        high=1.1,
+        n=26,
+        extra={
+            "evidence_classes": ["marketplace-median", "observed-listing"],
+            "n_providers": 14,
+            "n_by_class": {"marketplace-median": 2, "observed-listing": 24},
+        },
+    )
+    every = Estimate(
+        1.25,  # a 1.25x fall is a 20% fall a year: 1 / 1.25 = 0.8
+        "factor",
+        estimate_id="h100-on-demand-decline-all",
+        low=1.2,
+        high=1.3,
+        n=261,
+        extra={
+            "n_providers": 24,
+            "n_by_class": {"observed-listing": 56, "restated-reconstruction": 205},
+        },
+    )
+    q = gh.evidence_quotes(direct, {"h100_od_all": every})
+    assert q["h100_od_evidence"].text == "observed listing and marketplace median"
+    assert q["h100_od_direct_providers"].text == "14"
+    assert q["h100_od_all"] is every
+    assert q["h100_od_all_pct"].value == pytest.approx(0.20)
+    assert (q["h100_od_all_providers"].text, q["h100_od_all_n_restated"].text) == ("24", "205")
+
+
+def test_the_decline_table_shows_both_evidence_variants(chapter):
+    variants = set(chapter.rates["evidence"].unique().to_list())
+    assert variants == set(gh.TABLE_VARIANTS)
+    direct = chapter.rates.filter(
+        pl.col("evidence") == "direct",
+        pl.col("gpu_group") == "h100",
+        pl.col("pricing") == "on-demand",
+    )
+    assert direct["n"][0] == chapter.q["h100_od_factor"].n
