@@ -392,6 +392,14 @@ def decline_quotes(
     return q
 
 
+def interval_reading(low: float, high: float) -> str:
+    """What a decline factor's interval says in words: whether no change (a factor of 1) lies
+    inside it."""
+    if low <= 1 <= high:
+        return "an interval that includes no change at all"
+    return "a fall throughout the interval" if low > 1 else "a rise throughout the interval"
+
+
 def evidence_quotes(headline: Estimate, variants: dict[str, Estimate]) -> dict[str, Quote]:
     """What the H100 on-demand decline rests on (issue 19): the headline's evidence classes
     (`h100_od_evidence`) and providers, and for each named variant (key -> its estimate, from
@@ -400,6 +408,7 @@ def evidence_quotes(headline: Estimate, variants: dict[str, Estimate]) -> dict[s
     q = {
         "h100_od_evidence": Quote(gpu_evidence.describe(headline.extra["evidence_classes"])),
         "h100_od_direct_providers": Quote(headline.extra["n_providers"], "count"),
+        "h100_od_interval_reading": Quote(interval_reading(headline.low, headline.high)),
     }
     for key, e in variants.items():
         q[key] = e

@@ -538,3 +538,9 @@ def test_the_decline_table_shows_both_evidence_variants(chapter):
         pl.col("pricing") == "on-demand",
     )
     assert direct["n"][0] == chapter.q["h100_od_factor"].n
+
+
+def test_interval_reading_says_whether_no_change_is_inside():
+    assert gh.interval_reading(0.91, 1.12) == "an interval that includes no change at all"
+    assert gh.interval_reading(1.04, 1.09) == "a fall throughout the interval"
+    assert gh.interval_reading(0.8, 0.95) == "a rise throughout the interval"
