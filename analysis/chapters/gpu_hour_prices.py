@@ -25,11 +25,12 @@ from functools import cache
 import polars as pl
 
 from analysis import data
+from analysis.data import gpu_evidence
 from analysis.data.cache import cached
 from analysis.figures import hardware as fig
 from analysis.methods import gpu_prices
 from analysis.methods.claims import Evidence, claim_row, claim_verdict
-from analysis.methods.gpu_prices import one_row
+from analysis.methods.gpu_prices import one_row, pct_change_per_year
 from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote, Quotes, fmt_count, fmt_month
 
@@ -49,14 +50,23 @@ MIN_MONTHS_PER_PROVIDER = 6  # provider drawdowns: providers quoted in at least 
 DRAWDOWN_MIN_MONTHS = 6  # drawdown table: series of at least half a year
 CLAIM_WINDOW_MONTHS = 12  # the settled-price claim is checked over the year to the claim
 RECENT_SINCE_YEAR = 2020  # FLOP/s per dollar: the recent chips the prose names lie below the line
-# Decline rates the prose quotes: key prefix -> (GPU group, pricing type). The H100 on-demand
-# factor itself is the registry's estimate `h100-on-demand-decline`.
+# Decline rates the prose quotes: key prefix -> (GPU group, pricing type, evidence variant of
+# `analysis.data.gpu_evidence.VARIANTS`). Direct observations where they can be fitted; the
+# indices are index evidence by definition, and the young GPUs' on-demand series exist only
+# with the index's restated reconstructions ("all"), which the prose says. The H100 on-demand
+# factor itself is the registry's estimate `h100-on-demand-decline` (direct observations).
 QUOTED_DECLINES = {
-    "h100_od": ("h100", "on-demand"),
-    "a100_od": ("a100", "on-demand"),
-    "h200_od": ("h200", "on-demand"),
-    "b200_od": ("b200", "on-demand"),
-    "h100_index": ("h100", "index"),
+    "h100_od": ("h100", "on-demand", "direct"),
+    "a100_od": ("a100", "on-demand", "direct"),
+    "h200_od": ("h200", "on-demand", "all"),
+    "b200_od": ("b200", "on-demand", "all"),
+    "h100_index": ("h100", "index", "all"),
+}
+# The decline table shows each group on these variants, in this order.
+TABLE_VARIANTS = ("direct", "all")
+H100_VARIANTS = {
+    "h100_od_without_restated": "h100-on-demand-decline-without-restated",
+    "h100_od_all": "h100-on-demand-decline-all",
 }
 H100_DECLINE = "h100-on-demand-decline"
 LATEST_INDEX = "gpu-hedonic-index-latest"
@@ -114,7 +124,7 @@ def _compute(v: str) -> GpuHourPrices:
     raw = data.load("gpu_hour_prices", v)
     steps = gpu_prices.step_changes(raw, threshold=STEP_THRESHOLD, gpus=MAIN_GPUS)
     flagged = flagged_series(steps)
-    rates = results.gpu_declines(v)
+    rates = pl.concat([results.gpu_declines(v, evidence=e) for e in TABLE_VARIANTS])
     index, index_summary = results.gpu_index(v)
     drawdowns = gpu_prices.drawdown_from_peak(prices)
     gap_pairs, gap = gpu_prices.hyperscaler_gap(prices, level=LEVEL, data_version=v)
@@ -132,6 +142,10 @@ def _compute(v: str) -> GpuHourPrices:
         data_quotes(prices, v),
         step_quotes(steps),
         decline_quotes(rates, estimates.estimate(H100_DECLINE, v)),
+        evidence_quotes(
+            estimates.estimate(H100_DECLINE, v),
+            {key: estimates.estimate(eid, v) for key, eid in H100_VARIANTS.items()},
+        ),
         hedonic_quotes(index, index_summary, estimates.estimate(LATEST_INDEX, v)),
         drawdown_quotes(prices, drawdowns),
         gap_quotes(gap),
@@ -142,11 +156,14 @@ def _compute(v: str) -> GpuHourPrices:
     ):
         q.update(part)
     # The rows the anomaly rules took out of the tables this page reads (issue 9).
-    with_thin = results.gpu_declines(v, keep=("thin_median",)).filter(
+    with_thin = results.gpu_declines(v, keep=("thin_median",), evidence="direct").filter(
         (pl.col("gpu_group") == "h100") & (pl.col("pricing") == "on-demand")
     )
     q["h100_od_with_thin"] = Quote(with_thin["factor_per_year"][0], "factor")
     q["removed"] = Quote(results.removed_text(("gpu_hour_prices",), v))
+    # Where an index on direct observations alone could start (issue 19).
+    direct_start = gpu_prices.unbroken_months_start(results.gpu_prices_of(v, "direct"))
+    q["index_direct_start"] = Quote(direct_start, "month")
     evidence = h100_evidence(q, drawdowns)
     for cid, key in ((DRAWDOWN_CLAIM, "drawdown_verdict"), (SETTLED_CLAIM, "settled_verdict")):
         claim = claim_row(claims, cid)
@@ -350,25 +367,55 @@ def step_quotes(
 def decline_quotes(
     rates: pl.DataFrame,
     headline: Estimate,
-    quoted: dict[str, tuple[str, str]] = QUOTED_DECLINES,
+    quoted: dict[str, tuple[str, ...]] = QUOTED_DECLINES,
     *,
     min_n: int = MIN_PROVIDER_MONTHS,
     level: float = LEVEL,
 ) -> dict[str, Quote]:
     """The decline rates the prose quotes (from `gpu_prices.decline_rates`): `h100_od_factor` is
     the registry's estimate `headline` (its interval is `.ci`, its provider-months `.n_text`);
-    for each key of `quoted`, `<key>_pct` (the magnitude: the prose says "fall" or "rise") and
-    `<key>_n_providers`."""
+    for each key of `quoted` (GPU group, pricing type and, where `rates` has an `evidence`
+    column, the evidence variant), `<key>_pct` (the magnitude: the prose says "fall" or "rise")
+    and `<key>_n_providers`."""
     q = {
         "level": Quote(level, "share"),
         "decline_min_n": Quote(min_n, "count"),
         "h100_od_factor": headline,
     }
-    for key, (gpu, pricing) in quoted.items():
-        where = (pl.col("gpu_group") == gpu, pl.col("pricing") == pricing)
+    for key, (gpu, pricing, *variant) in quoted.items():
+        where = [pl.col("gpu_group") == gpu, pl.col("pricing") == pricing]
+        if variant and "evidence" in rates.columns:
+            where.append(pl.col("evidence") == variant[0])
         r = one_row(rates, f"a {pricing} decline rate of {gpu}", *where)
         q[f"{key}_pct"] = fall(r["pct_per_year"])
         q[f"{key}_n_providers"] = Quote(r["n_providers"], "count")
+    return q
+
+
+def interval_reading(low: float, high: float) -> str:
+    """What a decline factor's interval says in words: whether no change (a factor of 1) lies
+    inside it."""
+    if low <= 1 <= high:
+        return "an interval that includes no change at all"
+    return "a fall throughout the interval" if low > 1 else "a rise throughout the interval"
+
+
+def evidence_quotes(headline: Estimate, variants: dict[str, Estimate]) -> dict[str, Quote]:
+    """What the H100 on-demand decline rests on (issue 19): the headline's evidence classes
+    (`h100_od_evidence`) and providers, and for each named variant (key -> its estimate, from
+    `H100_VARIANTS`) its factor (`<key>`, with `.ci` and `.n_text`), percent fall, providers and
+    the provider-months that are the index's restated reconstructions."""
+    q = {
+        "h100_od_evidence": Quote(gpu_evidence.describe(headline.extra["evidence_classes"])),
+        "h100_od_direct_providers": Quote(headline.extra["n_providers"], "count"),
+        "h100_od_interval_reading": Quote(interval_reading(headline.low, headline.high)),
+    }
+    for key, e in variants.items():
+        q[key] = e
+        q[f"{key}_pct"] = fall(pct_change_per_year(e.value))
+        q[f"{key}_providers"] = Quote(e.extra["n_providers"], "count")
+        restated = e.extra["n_by_class"].get(gpu_evidence.RESTATED, 0)
+        q[f"{key}_n_restated"] = Quote(restated, "count")
     return q
 
 
@@ -394,6 +441,14 @@ def hedonic_quotes(index: pl.DataFrame, summary: dict, latest: Estimate) -> dict
         "index_high_month": Quote(high["period"], "month"),
         "index_after_high": Quote(after_high["index"], "number"),
         "index_last": latest,
+        # What the index rests on (issue 19): the registry's estimate names its evidence.
+        "index_evidence": Quote(gpu_evidence.describe(latest.extra.get("classes", []) or ["index"]))
+        if "classes" in latest.extra
+        else Quote("not stated"),
+        "index_n_restated": Quote(
+            latest.extra.get("n_by_class", {}).get(gpu_evidence.RESTATED, 0), "count"
+        ),
+        "index_n_rows": Quote(sum(latest.extra.get("n_by_class", {}).values()), "count"),
         "index_base_n_obs": Quote(base["n_obs"], "count"),
         "index_n_months": Quote(index.height, "count"),
         "index_n_months_apart": counted(len(apart), "month"),

@@ -243,6 +243,8 @@ def inference_section(
         for bar in (MIN_INTERACTIVITY, STRICT_INTERACTIVITY)
     }
     q.update(inference_quotes(inference[MIN_INTERACTIVITY], inference[STRICT_INTERACTIVITY], bench))
+    q.update(all_gpu_quotes(bench, inference[MIN_INTERACTIVITY]))
+    q.update(imax_range_quotes(inference[MIN_INTERACTIVITY], bench, v))
     q.update(on_demand_quotes(costs, inference[MIN_INTERACTIVITY]))
     q["api_month"] = Quote(api_month, "month")
     return inference[MIN_INTERACTIVITY]
@@ -368,10 +370,37 @@ def cost_quotes(costs: pl.DataFrame, unmatched: pl.DataFrame, latest: Estimate) 
         "llama_cost_last_round": Quote(last["round"]),
         "llama_cost_last_accelerator": gpu_name(last["accelerator"]),
         "llama_cost_fall": Quote(fall, "number"),
+        **named_price_quotes("llama_cost_last", latest.extra),
         "h100_cost_first_usd": Quote(h_first["hardware_usd_per_mtok"], "usd"),
         "h100_cost_last_usd": Quote(h_last["hardware_usd_per_mtok"], "usd"),
         "h100_cost_first_gpu_hour_usd": Quote(h_first["usd_per_gpu_hour"], "usd"),
         "h100_cost_last_gpu_hour_usd": Quote(h_last["usd_per_gpu_hour"], "usd"),
+    }
+
+
+def named_price_quotes(prefix: str, extra: dict) -> dict:
+    """The GPU-hour price a cost per token uses and the range over the defensible prices
+    (issue 19), from the `extra` of the registry's MLPerf cost estimate: `<prefix>_price`
+    (what it is: variant, GPU, month, providers, evidence), `<prefix>_gpu_hour`, `<prefix>_range`
+    and `<prefix>_n_prices`. Empty where the estimate carries none (a hand-made one)."""
+    if "price" not in extra:
+        return {}
+    used = extra["price"]
+    what = (
+        f"the {used['price_gpu'].upper()} {used['price']} of {used['price_month']:%B %Y} "
+        f"({used['n_providers']} providers; evidence: {used['evidence']})"
+    )
+    return {
+        f"{prefix}_price": Quote(what),
+        f"{prefix}_gpu_hour": Quote(used["usd_per_gpu_hour"], "usd"),
+        f"{prefix}_range": Quote((extra["range_low"], extra["range_high"]), "usd"),
+        f"{prefix}_n_prices": Quote(len(extra["defensible"]), "count"),
+        f"{prefix}_prices": Quote(
+            "; ".join(
+                f"{r['price']} {Quote(r['usd_per_gpu_hour'], 'usd').text}"
+                for r in extra["defensible"]
+            )
+        ),
     }
 
 
@@ -596,6 +625,58 @@ def inference_quotes(costs: pl.DataFrame, strict: pl.DataFrame, bench: pl.DataFr
                 pl.col("benchmark_model") == model, pl.col("framework").is_not_null()
             ).height,
             "count",
+        )
+    return q
+
+
+def all_gpu_quotes(bench: pl.DataFrame, costs: pl.DataFrame) -> dict:
+    """The all-GPU rule of `inference_cost.all_gpu_throughput` (issue 19, class 11): the
+    disaggregated runs it restates, the range and median of raw over restated output per GPU
+    (prefill + decode GPUs over decode GPUs), and, per model, the cheapest configuration's cost
+    at the source's per-decode-GPU figure (`<key>_imax_raw_usd`)."""
+    restated = inference_cost.all_gpu_throughput(bench).filter(pl.col("output_gpu_ratio") != 1)
+    ratio = restated["output_gpu_ratio"]
+    q = {
+        "imax_n_disagg": Quote(restated.height, "count"),
+        "imax_disagg_gpus": names(restated["accelerator"].unique().sort().to_list()),
+        "imax_ratio_median": Quote(ratio.median() if ratio.len() else 1.0, "factor"),
+        "imax_ratio_range": Quote((ratio.min(), ratio.max()) if ratio.len() else (1, 1), "factor"),
+    }
+    col = f"imax_usd_per_mtok_{OWNERSHIP}"
+    for key, model in (("oss", "gpt-oss-120b"), ("r1", "deepseek-r1")):
+        r = _cheapest(costs, model, col)
+        raw = tokens_per_dollar.usd_per_mtok(
+            r[f"usd_{OWNERSHIP}"], r["imax_output_tokens_per_s_per_gpu_raw"]
+        )
+        q[f"{key}_imax_raw_usd"] = Quote(raw, "usd")
+        q[f"{key}_imax_disaggregated"] = Quote(
+            "disaggregated" if r["disaggregated"] else "aggregated"
+        )
+    return q
+
+
+def imax_range_quotes(costs: pl.DataFrame, bench: pl.DataFrame, v: str) -> dict:
+    """The range of the cheapest InferenceMAX cost per model over every defensible GPU-hour
+    price of its accelerator in the month of the latest dated run (`results.defensible_prices`:
+    each evidence variant's on-demand median, the index, InferenceX's three costs)."""
+    when = bench["date"].drop_nulls().max()
+    q = {"imax_price_month": Quote(when, "month")}
+    col = f"imax_usd_per_mtok_{OWNERSHIP}"
+    for key, model in (("oss", "gpt-oss-120b"), ("r1", "deepseek-r1")):
+        r = _cheapest(costs, model, col)
+        found = tokens_per_dollar.cost_range(
+            results.defensible_prices(v, r["accelerator"], when),
+            r["imax_output_tokens_per_s_per_gpu"],
+        )
+        q[f"{key}_imax_defensible_range"] = Quote(
+            (found["usd_per_mtok"].min(), found["usd_per_mtok"].max()), "usd"
+        )
+        q[f"{key}_imax_n_defensible"] = Quote(found.height, "count")
+        q[f"{key}_imax_defensible"] = Quote(
+            "; ".join(
+                f"{p['price']} {Quote(p['usd_per_gpu_hour'], 'usd').text}"
+                for p in found.iter_rows(named=True)
+            )
         )
     return q
 

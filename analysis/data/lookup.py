@@ -211,3 +211,47 @@ register(
         key=["model_id"],
     )
 )
+# The evidence class of a GPU-hour row (issue 19, class 10): what kind of evidence a source's
+# statistic is. `observed-listing` and `marketplace-median` are direct observations of what
+# sellers listed; `index` rows are aggregates an index computes; `restated-reconstruction` rows
+# are archived rate cards restated with an index's judgement factors.
+GPU_EVIDENCE_CLASSES = (
+    "observed-listing",
+    "marketplace-median",
+    "index",
+    "restated-reconstruction",
+)
+DIRECT_EVIDENCE = ("observed-listing", "marketplace-median")
+register(
+    Spec(
+        "gpu_evidence_classes",
+        "gpu_hour_prices (source_id, statistic) -> evidence class, with the reason from the "
+        "sources README (see gpu_evidence_class below).",
+        [
+            Col("source_id", required=True, pattern=ID),
+            Col("statistic", required=True, pattern=ID),
+            Col("evidence_class", required=True, enum=GPU_EVIDENCE_CLASSES),
+            Col("reason", required=True),
+        ],
+        key=["source_id", "statistic"],
+        sorted_by_key=True,
+    )
+)
+
+
+def gpu_evidence_classes() -> dict[tuple[str, str], str]:
+    """(source_id, statistic) -> evidence class, from the checked table."""
+    return {
+        (r["source_id"], r["statistic"]): r["evidence_class"] for r in read("gpu_evidence_classes")
+    }
+
+
+def gpu_evidence_class_problems(pairs: list[tuple[str, str]], where: str) -> list[Problem]:
+    """A problem for each (source_id, statistic) of gpu_hour_prices the table does not class."""
+    known = gpu_evidence_classes()
+    rule = "no evidence class in analysis/data/tables/gpu_evidence_classes.csv"
+    return [
+        Problem(where, None, "source_id, statistic", f"{s}, {t}", rule)
+        for s, t in sorted(set(pairs))
+        if (s, t) not in known
+    ]

@@ -196,12 +196,26 @@ def flops_per_dollar_chart(frame: pl.DataFrame, lines: pl.DataFrame) -> alt.Laye
 # ------------------------------------------------------------------ GPU-hour prices: tables
 
 
+# The evidence variants of a decline table (analysis.data.gpu_evidence.VARIANTS), as shown.
+EVIDENCE_LABELS = {
+    "direct": "Direct observations",
+    "without-restated": "All but restated",
+    "all": "All rows (restated included)",
+}
+
+
 def decline_gt(rates: pl.DataFrame) -> GT:
     """Decline rates with 90% intervals, one row per GPU group and pricing type (the rows of
     `gpu_prices.decline_rates` that `gpu_prices.fitted_rates` keeps)."""
+    evidence = (
+        [pl.col("evidence").replace(EVIDENCE_LABELS).alias("Evidence")]
+        if "evidence" in rates.columns
+        else []
+    )
     table = rates.select(
         gpu_label().alias("GPU"),
         pl.col("pricing").alias("Pricing"),
+        *evidence,
         pl.col("n").alias("Provider-months"),
         pl.col("n_providers").alias("Providers"),
         _months_text("start_date", "end_date").alias("Window"),
@@ -214,7 +228,9 @@ def decline_gt(rates: pl.DataFrame) -> GT:
     )
     return GT(table).tab_source_note(
         "Factor > 1: prices fall by that factor each year; < 1: they rise. Log-linear OLS with "
-        "provider fixed effects where the group has several providers."
+        "provider fixed effects where the group has several providers. Evidence: direct "
+        "observations are sellers' listed prices and marketplace medians; all rows add the "
+        "indices and the index's restated reconstructions of archived rate cards."
     )
 
 

@@ -239,6 +239,35 @@ def _run_length(values: list[float]) -> int:
     return run
 
 
+def panel_evidence(prices: pl.DataFrame, gpu_group: str, pricing: str) -> dict:
+    """The evidence behind the provider-month panel of one GPU group and pricing type (the
+    observations `decline_rates` fits), from a frame with `evidence_class`: the classes,
+    provider-months per class (a provider-month whose quotes mix classes counts under each),
+    provider-months, providers, and the month with the most providers' quotes.
+
+    `classes` lists the classes present, `n_by_class` maps class -> provider-months."""
+    rows = prices.filter(
+        pl.col("statistic").is_in(CENTRAL_STATISTICS), pl.col("usd_per_gpu_hour") > 0
+    ).with_columns(gpu_group_expr(), month_expr().alias("month"))
+    rows = rows.filter(pl.col("gpu_group") == gpu_group, pl.col("pricing") == pricing)
+    require_points(f"evidence of the {gpu_group} {pricing} panel", rows.height, 1)
+    by_class = rows.group_by("evidence_class").agg(
+        pl.struct("provider", "month").n_unique().alias("n")
+    )
+    n_by_class = dict(sorted(by_class.rows()))
+    per_month = rows.group_by("month").agg(pl.col("provider").n_unique().alias("n_providers"))
+    return {
+        "gpu_group": gpu_group,
+        "pricing": pricing,
+        "classes": sorted(n_by_class),
+        "n_by_class": n_by_class,
+        "n": rows.select(pl.struct("provider", "month").n_unique()).item(),
+        "n_providers": rows["provider"].n_unique(),
+        "providers": sorted(rows["provider"].unique().to_list()),
+        "min_month_providers": int(per_month["n_providers"].min()),
+    }
+
+
 # ---------------------------------------------------------------- decline rates
 
 

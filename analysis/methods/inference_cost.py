@@ -13,6 +13,12 @@ Rules, stated once:
   over repeated runs of one configuration counts (the undated runs cannot be ordered).
 - Cost per million *output* tokens: the GPU-hour over the output tokens of that hour, so the
   hardware time that reads the prompt is paid for by the tokens generated (as MLPerf counts).
+- Per GPU means per GPU the run used. In a disaggregated run InferenceMAX's
+  `output_tput_per_gpu` is divided by the decode GPUs only and `input_tput_per_gpu` by the
+  prefill GPUs only, while `tput_per_gpu` is over all of them (checked by hand on raw rows:
+  run_20321908209 row 1, GB200, 20 prefill + 32 decode GPUs: 9972.92 x 20 + 778.79 x 32 =
+  224,380 tokens/s = 4315.0 x 52). `all_gpu_throughput` restates the output and input figures
+  over prefill_gpus + decode_gpus (keeping the raw ones); every cost per token uses them.
 - The API price of the same work per million output tokens includes the prompt:
   output price + (isl / osl) x input price; the median and cheapest over third-party providers
   in one month (`tokens_per_dollar.api_prices_in_month`).
@@ -30,13 +36,74 @@ from analysis.methods import tokens_per_dollar as tpd
 OWNERSHIPS = ["hyperscaler-owned", "neocloud", "3-year-rental"]  # InferenceX's three cases
 
 
+RAW_SUFFIX = "_raw"  # the figures as InferenceMAX gives them, kept beside the restated ones
+
+
+def all_gpus_expr() -> pl.Expr:
+    """GPUs a run used: prefill_gpus + decode_gpus for a disaggregated run, else null (an
+    aggregated run's per-GPU figures are over all its GPUs already)."""
+    return (
+        pl.when(pl.col("disaggregated"))
+        .then(pl.col("prefill_gpus") + pl.col("decode_gpus"))
+        .otherwise(None)
+        .alias("all_gpus")
+    )
+
+
+def all_gpu_throughput(bench: pl.DataFrame) -> pl.DataFrame:
+    """InferenceMAX runs with per-GPU throughput over every GPU the run used (the module's
+    rule): `output_tokens_per_s_per_gpu` x decode_gpus / all_gpus and `input_tokens_per_s_per_gpu`
+    x prefill_gpus / all_gpus for disaggregated runs; aggregated runs unchanged. The raw figures
+    stay as `<column>_raw`, with `all_gpus` and `output_gpu_ratio` (raw / restated output figure:
+    all_gpus / decode_gpus, 1 for aggregated runs). `tokens_per_s_per_gpu` is over all GPUs in
+    the source already and is left as it is."""
+    if "output_tokens_per_s_per_gpu" + RAW_SUFFIX in bench.columns:
+        return bench  # restated already
+    absent = [
+        c
+        for c in ("prefill_gpus", "decode_gpus", "input_tokens_per_s_per_gpu")
+        if c not in bench.columns
+    ]
+    bench = bench.with_columns(pl.lit(None, dtype=pl.Float64).alias(c) for c in absent)
+    disagg = pl.col("disaggregated").fill_null(False)
+    missing = bench.filter(
+        disagg & (pl.col("prefill_gpus").is_null() | pl.col("decode_gpus").is_null())
+    )
+    if missing.height:
+        raise ValueError(
+            f"{missing.height} disaggregated InferenceMAX runs lack prefill_gpus or decode_gpus"
+        )
+    total = pl.col("prefill_gpus") + pl.col("decode_gpus")
+    out_col, in_col = "output_tokens_per_s_per_gpu", "input_tokens_per_s_per_gpu"
+    return bench.with_columns(
+        pl.col(out_col).alias(out_col + RAW_SUFFIX),
+        pl.col(in_col).alias(in_col + RAW_SUFFIX),
+        pl.when(disagg).then(total).otherwise(None).alias("all_gpus"),
+    ).with_columns(
+        pl.when(disagg)
+        .then(pl.col(out_col) * pl.col("decode_gpus") / total)
+        .otherwise(pl.col(out_col))
+        .alias(out_col),
+        pl.when(disagg)
+        .then(pl.col(in_col) * pl.col("prefill_gpus") / total)
+        .otherwise(pl.col(in_col))
+        .alias(in_col),
+        pl.when(disagg)
+        .then(total / pl.col("decode_gpus"))
+        .otherwise(1.0)
+        .alias("output_gpu_ratio"),
+    )
+
+
 def select_configs(
     bench: pl.DataFrame, *, isl: int, osl: int, min_interactivity: float
 ) -> pl.DataFrame:
     """One row per model and accelerator: the highest `tokens_per_s_per_gpu` run of workload
-    (`isl`, `osl`) with `median_tokens_per_s_per_user` >= `min_interactivity` (the module's
+    (`isl`, `osl`), per-GPU figures over all the run's GPUs (`all_gpu_throughput`), with `median_tokens_per_s_per_user` >= `min_interactivity` (the module's
     rule), with `n_configs` (runs of the workload) and `n_meeting` (those meeting the bar)."""
-    work = bench.filter(pl.col("isl_tokens") == isl, pl.col("osl_tokens") == osl)
+    work = all_gpu_throughput(bench).filter(
+        pl.col("isl_tokens") == isl, pl.col("osl_tokens") == osl
+    )
     if work.height == 0:
         raise LookupError(f"no InferenceMAX run with isl {isl} and osl {osl}")
     key = ["benchmark_model", "accelerator"]
@@ -168,6 +235,8 @@ def cost_comparison(
         "median_tokens_per_s_per_user",
         pl.col("tokens_per_s_per_gpu").alias("imax_tokens_per_s_per_gpu"),
         pl.col("output_tokens_per_s_per_gpu").alias("imax_output_tokens_per_s_per_gpu"),
+        pl.col("output_tokens_per_s_per_gpu_raw").alias("imax_output_tokens_per_s_per_gpu_raw"),
+        "output_gpu_ratio",
         "n_configs",
         "n_meeting",
     )

@@ -26,6 +26,7 @@ from datetime import date
 
 import polars as pl
 
+from analysis.data import gpu_evidence
 from analysis.data.gpus import gpu_family
 from analysis.methods import gpu_prices
 
@@ -722,3 +723,91 @@ def vendors_by_submitter(results: pl.DataFrame) -> pl.DataFrame:
         .with_columns(pl.col("vendors").list.len().alias("n_vendors"))
         .sort("date", "submitter")
     )
+
+
+# ---------------------------------------------------------------- the GPU-hour price, named
+
+
+def defensible_prices(
+    prices: pl.DataFrame,
+    tco: pl.DataFrame | None,
+    gpu: str,
+    d: date,
+    *,
+    max_lag_months: int = MAX_LAG_MONTHS,
+    variants: tuple[str, ...] = ("direct", "without-restated", "all"),
+) -> pl.DataFrame:
+    """Every GPU-hour price a cost per token of `gpu` on date `d` could defensibly use (issue 19,
+    class 10): the on-demand median across providers in force (this module's rule) on each
+    evidence variant of `prices` (a frame with `evidence_class`; `gpu_evidence.VARIANTS`) that
+    finds one, the index's own value in force (pricing "index"), and InferenceX's three
+    ownership costs (`tco`, exact id else family). Columns: price (a name), usd_per_gpu_hour,
+    price_gpu, price_month, n_providers, evidence (the classes of the rows behind it)."""
+    rows = []
+    for variant in variants:
+        chosen = gpu_evidence.select(prices, variant)
+        hit = _find_price(price_lookup_table(chosen, pricing="on-demand"), gpu, d, max_lag_months)
+        if hit is not None:
+            rows.append(_named(f"on-demand median ({variant})", hit, chosen, "on-demand"))
+    hit = _find_price(price_lookup_table(prices, pricing="index"), gpu, d, max_lag_months)
+    if hit is not None:
+        rows.append(_named("index", hit, prices, "index"))
+    if tco is not None:
+        for cand in _candidates(gpu):
+            found = tco.filter(pl.col("gpu") == cand).sort("ownership")
+            if found.height:
+                for r in found.iter_rows(named=True):
+                    rows.append(
+                        {
+                            "price": f"InferenceX {r['ownership']}",
+                            "usd_per_gpu_hour": r["usd_per_gpu_hour"],
+                            "price_gpu": cand,
+                            "price_month": None,
+                            "n_providers": None,
+                            "evidence": "InferenceX TCO assumption",
+                        }
+                    )
+                break
+    return pl.DataFrame(rows, schema=_DEFENSIBLE_SCHEMA)
+
+
+_DEFENSIBLE_SCHEMA = {
+    "price": pl.String,
+    "usd_per_gpu_hour": pl.Float64,
+    "price_gpu": pl.String,
+    "price_month": pl.Date,
+    "n_providers": pl.Int64,
+    "evidence": pl.String,
+}
+
+
+def _named(name: str, hit: dict, prices: pl.DataFrame, pricing: str) -> dict:
+    """A price found by `_find_price`, named, with the evidence classes of its month's rows."""
+    rows = prices.filter(
+        pl.col("pricing") == pricing,
+        pl.col("statistic").is_in(gpu_prices.CENTRAL_STATISTICS),
+        gpu_prices.month_expr() == hit["month"],
+    ).with_columns(
+        gpu_prices.gpu_group_expr(by_family=hit["price_gpu"] == gpu_family(hit["price_gpu"]))
+    )
+    rows = rows.filter(pl.col("gpu_group") == hit["price_gpu"])
+    if pricing != "index":
+        rows = rows.filter(~gpu_prices.is_aggregate())
+    classes = rows["evidence_class"].unique().to_list()
+    return {
+        "price": name,
+        "usd_per_gpu_hour": hit["usd_per_gpu_hour"],
+        "price_gpu": hit["price_gpu"],
+        "price_month": hit["month"],
+        "n_providers": hit["n_providers"],
+        "evidence": gpu_evidence.describe(classes) if classes else "",
+    }
+
+
+def cost_range(defensible: pl.DataFrame, tokens_per_s_per_gpu: float) -> pl.DataFrame:
+    """$ per million tokens at each defensible price (`defensible_prices`), cheapest first."""
+    return defensible.with_columns(
+        (
+            pl.col("usd_per_gpu_hour") / (tokens_per_s_per_gpu * SECONDS_PER_HOUR / TOKENS_PER_MTOK)
+        ).alias("usd_per_mtok")
+    ).sort("usd_per_mtok")

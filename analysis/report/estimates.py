@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import polars as pl
 
+from analysis.data import gpu_evidence
 from analysis.methods import llmflation, tokens_per_dollar
 from analysis.report import results
 from analysis.report.quote import Estimate
@@ -165,19 +166,56 @@ def open_model_spread_share(v: str) -> Estimate:
     )
 
 
-@_register
-def h100_on_demand_decline(v: str) -> Estimate:
-    rates = results.gpu_declines(v)
+def _h100_decline(v: str, estimate_id: str, evidence: str, label: str) -> Estimate:
+    """The H100 on-demand decline on one evidence variant (`gpu_evidence.VARIANTS`), naming its
+    evidence classes and provider count in the method (issue 19, class 10)."""
+    rates = results.gpu_declines(v, evidence=evidence)
     row = rates.filter((pl.col("gpu_group") == "h100") & (pl.col("pricing") == "on-demand")).row(
         0, named=True
     )
+    ev = results.gpu_panel_evidence(v, "h100", "on-demand", evidence)
+    per_class = ", ".join(f"{gpu_evidence.LABELS[c]} {ev['n_by_class'][c]}" for c in ev["classes"])
     return _trend(
-        "h100-on-demand-decline",
+        estimate_id,
         v,
         row,
-        description="H100 on-demand GPU-hour price decline",
-        method="OLS of log price on date with provider fixed effects, monthly provider medians",
+        description=f"H100 on-demand GPU-hour price decline, {label}",
+        method=(
+            "OLS of log price on date with provider fixed effects, monthly provider medians; "
+            f"evidence: {gpu_evidence.describe(ev['classes'])} (provider-months: {per_class}); "
+            f"{row['n_providers']} providers"
+        ),
         chapter="gpu-hour-prices",
+        extra={
+            "evidence": evidence,
+            "evidence_classes": ev["classes"],
+            "n_by_class": ev["n_by_class"],
+            "n_providers": row["n_providers"],
+        },
+    )
+
+
+@_register
+def h100_on_demand_decline(v: str) -> Estimate:
+    return _h100_decline(
+        v, "h100-on-demand-decline", "direct", "direct observations (listings, marketplaces)"
+    )
+
+
+@_register
+def h100_on_demand_decline_without_restated(v: str) -> Estimate:
+    return _h100_decline(
+        v,
+        "h100-on-demand-decline-without-restated",
+        "without-restated",
+        "all rows but the index's restated reconstructions",
+    )
+
+
+@_register
+def h100_on_demand_decline_all(v: str) -> Estimate:
+    return _h100_decline(
+        v, "h100-on-demand-decline-all", "all", "all rows, restated reconstructions included"
     )
 
 
@@ -185,6 +223,7 @@ def h100_on_demand_decline(v: str) -> Estimate:
 def gpu_hedonic_index_latest(v: str) -> Estimate:
     index, info = results.gpu_index(v)
     last = index.sort("period").row(-1, named=True)
+    ev = results.gpu_index_evidence(v)
     return Estimate(
         last["index"],
         "number",
@@ -199,10 +238,14 @@ def gpu_hedonic_index_latest(v: str) -> Estimate:
         n=info["n"],
         window_start=info["start"],
         window_end=info["end"],
-        method=info["method"],
+        method=(
+            f"{info['method']}; evidence: {gpu_evidence.describe(ev['classes'])} (rows: "
+            + ", ".join(f"{gpu_evidence.LABELS[c]} {n}" for c, n in ev["n_by_class"].items())
+            + f"); {ev['n_providers']} providers"
+        ),
         chapter="gpu-hour-prices",
         data_version=v,
-        extra={"base_period": info["base_period"]},
+        extra={"base_period": info["base_period"], **ev},
     )
 
 
@@ -217,6 +260,12 @@ def mlperf_llama2_70b_cost(v: str) -> Estimate:
         .sort("date")
     )
     latest = cheapest.row(-1, named=True)
+    costs = tokens_per_dollar.cost_range(
+        results.defensible_prices(v, latest["accelerator"], latest["date"]),
+        latest["tokens_per_s_per_accelerator"],
+    )
+    used = costs.filter(pl.col("usd_per_gpu_hour") == latest["usd_per_gpu_hour"]).row(0, named=True)
+    low, high = costs["usd_per_mtok"].min(), costs["usd_per_mtok"].max()
     return Estimate(
         latest["hardware_usd_per_mtok"],
         "usd",
@@ -228,9 +277,25 @@ def mlperf_llama2_70b_cost(v: str) -> Estimate:
         unit="USD per 1M output tokens",
         window_start=latest["date"],
         window_end=latest["date"],
-        method="USD per GPU-hour / (tokens/s per accelerator x 3600 / 1e6)",
+        method=(
+            "USD per GPU-hour / (tokens/s per accelerator x 3600 / 1e6); GPU-hour price: "
+            f"{used['price_gpu']} {used['price']} ${used['usd_per_gpu_hour']:.2f} "
+            f"({used['price_month']:%Y-%m}, {used['n_providers']} providers, evidence: "
+            f"{used['evidence']}); range over {costs.height} defensible prices "
+            f"${low:.3f} to ${high:.3f} per 1M tokens ("
+            + ", ".join(
+                f"{r['price']} ${r['usd_per_gpu_hour']:.2f}" for r in costs.iter_rows(named=True)
+            )
+            + ")"
+        ),
         chapter="tokens-per-dollar",
         data_version=v,
+        extra={
+            "price": used,
+            "range_low": low,
+            "range_high": high,
+            "defensible": costs.to_dicts(),
+        },
     )
 
 

@@ -13,6 +13,7 @@ from functools import cache
 import polars as pl
 
 from analysis import data
+from analysis.data import gpu_evidence
 from analysis.methods import dispersion, gpu_prices, hedonic, llmflation, prices, tokens_per_dollar
 from analysis.methods import fixed_capability as fc
 
@@ -38,7 +39,30 @@ FLAGGED_TABLES = ("token_prices", "gpu_hour_prices", "benchmark_scores")
 
 @cache
 def _cleaned(name: str, v: str, keep: tuple[str, ...]) -> tuple[pl.DataFrame, dict[str, int]]:
-    return prices.clean(data.load(name, v), keep=keep)
+    return prices.clean(_loaded(name, v), keep=keep)
+
+
+def _loaded(name: str, v: str) -> pl.DataFrame:
+    """A table as released; gpu_hour_prices with its `evidence_class` (analysis.data.gpu_evidence)."""
+    frame = data.load(name, v)
+    return gpu_evidence.with_evidence_class(frame) if name == "gpu_hour_prices" else frame
+
+
+def raw_table(name: str, v: str | None = None) -> pl.DataFrame:
+    """A table of one release with every row, flagged ones too (gpu_hour_prices with its
+    evidence class)."""
+    return _loaded(name, version(v))
+
+
+def gpu_prices_of(
+    v: str | None = None,
+    evidence: str = gpu_evidence.DEFAULT_VARIANT,
+    *,
+    keep: tuple[str, ...] = (),
+) -> pl.DataFrame:
+    """The clean gpu_hour_prices rows of one evidence variant (gpu_evidence.VARIANTS: `direct`,
+    the default, `without-restated`, `all`)."""
+    return gpu_evidence.select(table("gpu_hour_prices", v, keep=keep), evidence)
 
 
 def table(name: str, v: str | None = None, *, keep: tuple[str, ...] = ()) -> pl.DataFrame:
@@ -129,13 +153,30 @@ def spread(v: str | None = None, *, keep: tuple[str, ...] = ()) -> dict:
 
 
 @cache
-def _gpu_declines(v: str, keep: tuple[str, ...]) -> pl.DataFrame:
-    return gpu_prices.decline_rates(table("gpu_hour_prices", v, keep=keep), data_version=v)
+def _gpu_declines(v: str, keep: tuple[str, ...], evidence: str) -> pl.DataFrame:
+    rows = gpu_prices_of(v, evidence, keep=keep)
+    return gpu_prices.decline_rates(rows, data_version=v).with_columns(
+        pl.lit(evidence).alias("evidence")
+    )
 
 
-def gpu_declines(v: str | None = None, *, keep: tuple[str, ...] = ()) -> pl.DataFrame:
-    """GPU-hour price declines by GPU group and pricing type (`keep`: rules whose rows stay)."""
-    return _gpu_declines(version(v), tuple(keep))
+def gpu_declines(
+    v: str | None = None, *, keep: tuple[str, ...] = (), evidence: str = "direct"
+) -> pl.DataFrame:
+    """GPU-hour price declines by GPU group and pricing type, on one evidence variant
+    (`gpu_evidence.VARIANTS`; direct observations by default), with `evidence` naming it
+    (`keep`: anomaly rules whose rows stay)."""
+    return _gpu_declines(version(v), tuple(keep), evidence)
+
+
+def gpu_panel_evidence(
+    v: str | None, gpu_group: str, pricing: str, evidence: str = "direct"
+) -> dict:
+    """The evidence behind one decline: the classes of the provider-months the fit uses (the
+    rows of the panel `gpu_prices.decline_rates` fits), how many provider-months each class
+    gives, and the providers."""
+    rows = gpu_prices_of(v, evidence)
+    return gpu_prices.panel_evidence(rows, gpu_group, pricing)
 
 
 @cache
@@ -151,6 +192,23 @@ def gpu_index(v: str | None = None) -> tuple[pl.DataFrame, dict]:
     return _gpu_index(version(v))
 
 
+def gpu_index_evidence(v: str | None = None) -> dict:
+    """The evidence classes of the rows the hedonic index is fitted to (central statistics,
+    aggregates dropped, from its start month): classes, rows per class and providers."""
+    prices = table("gpu_hour_prices", v)
+    rows = prices.filter(
+        pl.col("statistic").is_in(gpu_prices.CENTRAL_STATISTICS),
+        ~gpu_prices.is_aggregate(),
+        pl.col("date") >= gpu_prices.unbroken_months_start(prices),
+    )
+    counts = dict(sorted(rows.group_by("evidence_class").len().rows()))
+    return {
+        "classes": sorted(counts),
+        "n_by_class": counts,
+        "n_providers": rows["provider"].n_unique(),
+    }
+
+
 @cache
 def _mlperf_costs(v: str) -> pl.DataFrame:
     per_acc = tokens_per_dollar.mlperf_per_accelerator(table("mlperf_results", v))
@@ -159,6 +217,16 @@ def _mlperf_costs(v: str) -> pl.DataFrame:
         table("gpu_hour_prices", v),
         pricing=tokens_per_dollar.PRICING,
         max_lag_months=tokens_per_dollar.MAX_LAG_MONTHS,
+    )
+
+
+def defensible_prices(v: str | None, gpu: str, d: date) -> pl.DataFrame:
+    """Every defensible GPU-hour price of `gpu` on `d` (`tokens_per_dollar.defensible_prices`):
+    the on-demand median of each evidence variant, the index, InferenceX's three costs."""
+    v = version(v)
+    tco = table("tco_assumptions", v) if "tco_assumptions" in data.tables(v) else None
+    return tokens_per_dollar.defensible_prices(
+        table("gpu_hour_prices", v), tco, gpu, d, max_lag_months=tokens_per_dollar.MAX_LAG_MONTHS
     )
 
 

@@ -305,7 +305,19 @@ def test_headline_quotes_are_the_registrys_estimates(chapter, tables):
     assert chapter.q["h100_od_factor"] == estimates.estimate("h100-on-demand-decline", v)
     assert chapter.q["index_last"] == estimates.estimate("gpu-hedonic-index-latest", v)
     # ... and the registry's H100 decline is the method's on the released table, called directly.
-    rates = gpu_prices.decline_rates(tables["gpu_hour_prices"])
+    # ... on direct observations only: the released rows of the two direct evidence classes
+    # (observed listings, marketplace medians), chosen here from source and statistic by hand.
+    direct = {
+        "epoch-hardware": {"quote"},
+        "runpod-sui414": {"bid-floor", "community-cloud", "min", "secure-cloud"},
+        "gpu-tracker-tugot17": {"median", "min", "p25", "p75"},
+        "vast-market-sui414": {"median", "p25"},
+    }
+    rows = tables["gpu_hour_prices"]
+    keep = pl.lit(False)
+    for source, stats in direct.items():
+        keep = keep | ((pl.col("source_id") == source) & pl.col("statistic").is_in(list(stats)))
+    rates = gpu_prices.decline_rates(rows.filter(keep))
     h100 = rates.filter(pl.col("gpu_group") == "h100", pl.col("pricing") == "on-demand")
     q = chapter.q["h100_od_factor"]
     assert q.value == pytest.approx(h100["factor_per_year"][0])
@@ -405,9 +417,20 @@ def test_claim_quotes_and_findings_follow_the_claims_table(chapter, tables):
 
 def test_the_prose_verdicts_hold_on_the_released_data(chapter):
     """The prose states some findings in words, not numbers; each must still be true."""
-    rates = chapter.rates.filter(pl.col("pricing") == "on-demand")
-    pct = dict(zip(rates["gpu_group"], rates["pct_per_year"], strict=True))
-    index_pct = chapter.rates.filter(pl.col("gpu_group") == "h100", pl.col("pricing") == "index")
+    # H100 and A100 from direct observations; H200 and B200 only on all rows (restated
+    # reconstructions included), as the prose says.
+    direct = chapter.rates.filter(pl.col("pricing") == "on-demand", pl.col("evidence") == "direct")
+    every = chapter.rates.filter(pl.col("pricing") == "on-demand", pl.col("evidence") == "all")
+    pct = dict(zip(direct["gpu_group"], direct["pct_per_year"], strict=True))
+    pct_all = dict(zip(every["gpu_group"], every["pct_per_year"], strict=True))
+    assert pct["h200"] is None and pct["b200"] is None  # too few direct observations to fit
+    # "The steeper figure rests on the reconstruction": all rows fall faster than direct ones.
+    assert chapter.q["h100_od_all"].value > chapter.q["h100_od_factor"].value
+    assert chapter.q["h100_od_all_n_restated"].value > 0
+    pct["h200"], pct["b200"] = pct_all["h200"], pct_all["b200"]
+    index_pct = chapter.rates.filter(
+        pl.col("gpu_group") == "h100", pl.col("pricing") == "index", pl.col("evidence") == "all"
+    )
     q = {name: quote.value for name, quote in chapter.q.items()}
     # "A100 prices fall more slowly"; "The publishers' H100 indices fall faster";
     # "The young GPUs move the other way: ... H200 prices rise ... and B200 prices".
@@ -432,9 +455,10 @@ def test_the_prose_verdicts_hold_on_the_released_data(chapter):
 def test_the_page_prints_quotes_in_the_house_formats(chapter):
     q = chapter.q
     # A factor per year: three significant figures and an x (1.064 was printed "1.064").
+    # (From direct observations the interval spans 1: no change is inside it.)
     low, high = q["h100_od_factor"].low, q["h100_od_factor"].high
-    assert 1 <= low < high < 10
-    assert q["h100_od_factor"].ci.text == f"{low:.2f}x to {high:.2f}x"
+    assert 0 < low < high < 10
+    assert q["h100_od_factor"].ci.text == f"{low:.3g}x to {high:.3g}x"
     # Dollars: cents from $1; months spelt out; counts with thousands separators.
     assert re.fullmatch(r"\$\d+\.\d\d", q["h100_peak_usd"].text)
     assert re.fullmatch(r"[A-Z][a-z]+ \d{4}", q["h100_peak_month"].text)
@@ -472,3 +496,54 @@ def test_claim_evidence_gives_the_two_h100_claims_from_the_series(chapter, table
     assert (settled.low, settled.high) == (pytest.approx(year.min()), pytest.approx(year.max()))
     for e in evidence.values():
         assert e.testable and e.section == "chapters/gpu-hour-prices.qmd#sec-gpu-hour-prices-claims"
+
+
+def test_evidence_quotes_name_the_classes_and_the_variants():
+    direct = Estimate(
+        1.01,
+        "factor",
+        estimate_id="h100-on-demand-decline",
+        low=0.9,
+        high=1.1,
+        n=26,
+        extra={
+            "evidence_classes": ["marketplace-median", "observed-listing"],
+            "n_providers": 14,
+            "n_by_class": {"marketplace-median": 2, "observed-listing": 24},
+        },
+    )
+    every = Estimate(
+        1.25,  # a 1.25x fall is a 20% fall a year: 1 / 1.25 = 0.8
+        "factor",
+        estimate_id="h100-on-demand-decline-all",
+        low=1.2,
+        high=1.3,
+        n=261,
+        extra={
+            "n_providers": 24,
+            "n_by_class": {"observed-listing": 56, "restated-reconstruction": 205},
+        },
+    )
+    q = gh.evidence_quotes(direct, {"h100_od_all": every})
+    assert q["h100_od_evidence"].text == "observed listing and marketplace median"
+    assert q["h100_od_direct_providers"].text == "14"
+    assert q["h100_od_all"] is every
+    assert q["h100_od_all_pct"].value == pytest.approx(0.20)
+    assert (q["h100_od_all_providers"].text, q["h100_od_all_n_restated"].text) == ("24", "205")
+
+
+def test_the_decline_table_shows_both_evidence_variants(chapter):
+    variants = set(chapter.rates["evidence"].unique().to_list())
+    assert variants == set(gh.TABLE_VARIANTS)
+    direct = chapter.rates.filter(
+        pl.col("evidence") == "direct",
+        pl.col("gpu_group") == "h100",
+        pl.col("pricing") == "on-demand",
+    )
+    assert direct["n"][0] == chapter.q["h100_od_factor"].n
+
+
+def test_interval_reading_says_whether_no_change_is_inside():
+    assert gh.interval_reading(0.91, 1.12) == "an interval that includes no change at all"
+    assert gh.interval_reading(1.04, 1.09) == "a fall throughout the interval"
+    assert gh.interval_reading(0.8, 0.95) == "a rise throughout the interval"

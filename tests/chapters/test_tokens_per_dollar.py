@@ -453,9 +453,20 @@ def test_inferencemax_cost_matches_the_release_rows(chapter, tables):
         a = r["accelerator"]
         if a not in best or r["tokens_per_s_per_gpu"] > best[a]["tokens_per_s_per_gpu"]:
             best[a] = r
-    costs = {a: tco[a] / (r["output_tokens_per_s_per_gpu"] * 3600 / 1e6) for a, r in best.items()}
+
+    # Output tokens per GPU of every GPU the run used: a disaggregated run's output figure is
+    # per decode GPU in the source, so it is multiplied back to the run's total and divided by
+    # prefill + decode GPUs (the all-GPU rule of analysis.methods.inference_cost).
+    def per_gpu(r: dict) -> float:
+        if not r["disaggregated"]:
+            return r["output_tokens_per_s_per_gpu"]
+        total = r["output_tokens_per_s_per_gpu"] * r["decode_gpus"]
+        return total / (r["prefill_gpus"] + r["decode_gpus"])
+
+    costs = {a: tco[a] / (per_gpu(r) * 3600 / 1e6) for a, r in best.items()}
     cheapest = min(costs, key=costs.get)
     q = chapter.q
+    assert any(r["disaggregated"] for r in best.values())  # the rule matters here
     assert q["oss_imax_accelerator"].text == cheapest.upper()
     assert q["oss_imax_usd"].value == pytest.approx(costs[cheapest])
     assert q["oss_n"].value == len(costs)
@@ -490,3 +501,30 @@ def test_training_fit_matches_least_squares_on_the_rows(chapter, tables):
         chapter.q["train_max_gpus"].value
         == tables["mlperf_training_systems"]["accelerator_count"].max()
     )
+
+
+def test_all_gpu_quotes_count_the_disaggregated_runs_by_hand(chapter, tables):
+    """The restated runs and the ratio range, counted in plain Python from the release rows:
+    a disaggregated run's output per GPU shrinks by (prefill + decode) / decode GPUs."""
+    ratios = [
+        (r["prefill_gpus"] + r["decode_gpus"]) / r["decode_gpus"]
+        for r in tables["inference_benchmarks"].iter_rows(named=True)
+        if r["disaggregated"]
+    ]
+    q = chapter.q
+    assert q["imax_n_disagg"].value == len(ratios)
+    assert q["imax_ratio_range"].value == (pytest.approx(min(ratios)), pytest.approx(max(ratios)))
+    assert all(x > 1 for x in ratios)
+
+
+def test_the_mlperf_cost_names_its_gpu_hour_price_and_range(chapter):
+    latest = chapter.q["llama_cost_last_usd"]
+    used = latest.extra["price"]
+    assert chapter.q["llama_cost_last_gpu_hour"].value == used["usd_per_gpu_hour"]
+    low, high = chapter.q["llama_cost_last_range"].value
+    assert low <= latest.value <= high
+    # Each defensible price's cost is the formula at the latest result's throughput.
+    row = tc.benchmark_rows(tpd.cheapest_by_round(chapter.costs)).sort("date").row(-1, named=True)
+    for p in latest.extra["defensible"]:
+        expected = p["usd_per_gpu_hour"] / (row["tokens_per_s_per_accelerator"] * 3600 / 1e6)
+        assert p["usd_per_mtok"] == pytest.approx(expected)

@@ -92,6 +92,12 @@ def test_decline_gt_writes_factors_and_percentages_with_intervals():
     assert data["Window"][0] == "2023-06 to 2026-09"
     assert data["Factor per year [90% CI]"][0] == "1.064 [1.040, 1.087]"
     assert data["% per year [90% CI]"][0] == "-6.0 [-8.0, -3.9]"
+    assert "Evidence" not in data.columns  # a frame without the evidence variant
+    named = hv.decline_gt(rates.with_columns(pl.Series("evidence", ["direct", "all"])))
+    assert named._tbl_data["Evidence"].to_list() == [
+        "Direct observations",
+        "All rows (restated included)",
+    ]
 
 
 def test_age_chart_plots_years_since_release_on_a_log_price_scale():

@@ -327,3 +327,35 @@ def test_claim_checks_keep_the_order_asked_and_add_the_finding():
     assert claim_row(claims, "b")["claim"] == "B is 2x"
     with pytest.raises(LookupError, match="no claim_id 'zz'"):
         claim_row(claims, "zz")
+
+
+def test_panel_evidence_counts_provider_months_per_class():
+    # Two providers, three months: "a" listed by its own page in Jan and Feb, "b" a restated
+    # reconstruction in Jan, Feb and Mar; a p25 tail row does not count (not central).
+    rows = [
+        ("a", date(2026, 1, 5), "quote", "observed-listing"),
+        ("a", date(2026, 1, 20), "quote", "observed-listing"),  # same provider-month
+        ("a", date(2026, 2, 5), "quote", "observed-listing"),
+        ("b", date(2026, 1, 1), "median-restated", "restated-reconstruction"),
+        ("b", date(2026, 2, 1), "median-restated", "restated-reconstruction"),
+        ("b", date(2026, 3, 1), "median-restated", "restated-reconstruction"),
+        ("c", date(2026, 3, 1), "p25", "marketplace-median"),
+    ]
+    frame = pl.DataFrame(
+        [
+            {
+                "gpu": "h100",
+                "provider": p,
+                "pricing": "on-demand",
+                "date": d,
+                "statistic": s,
+                "usd_per_gpu_hour": 2.0,
+                "evidence_class": c,
+            }
+            for p, d, s, c in rows
+        ]
+    )
+    ev = gp.panel_evidence(frame, "h100", "on-demand")
+    assert ev["n"] == 5 and ev["n_providers"] == 2
+    assert ev["n_by_class"] == {"observed-listing": 2, "restated-reconstruction": 3}
+    assert ev["min_month_providers"] == 1  # March: "b" alone

@@ -134,3 +134,76 @@ def test_mlperf_best_groups_by_accelerator_family():
     )
     out = ic.mlperf_best(per_acc, round_="v6.0", scenario="Server", models=["m"])
     assert out.rows() == [("m", "h100", "h100-sxm", "b", 20.0)]
+
+
+# InferenceMAX's raw artefact, by hand (sources README II.2.3):
+# inferencemax-raw-mantile/2026-01-28_HEAD/reconcile/sources/inferencemax/raw/
+# run_20321908209/agg_bmk.json, row 1: gb200, dynamo-trt, fp4, DeepSeek-R1-0528, isl 8192,
+# osl 1024, conc 269, prefill 5 workers x tp 4 = num_prefill_gpu 20, decode 1 worker x tp 32 =
+# num_decode_gpu 32, tput_per_gpu 4314.996754953565, output_tput_per_gpu 778.794573040406,
+# input_tput_per_gpu 9972.920246014619. By hand: 9972.920246 x 20 + 778.794573 x 32 =
+# 199,458.40 + 24,921.43 = 224,379.83 tokens/s, and / 52 GPUs = 4314.997 = tput_per_gpu: the
+# total is over all 52 GPUs, the output figure over the 32 decode GPUs, the input over the 20
+# prefill GPUs. Output per GPU of all 52: 24,921.426 / 52 = 479.258 tokens/s.
+RAW_ROW = {
+    "benchmark_model": "deepseek-r1",
+    "accelerator": "gb200",
+    "isl_tokens": 8192,
+    "osl_tokens": 1024,
+    "framework": "dynamo-trt",
+    "precision": "fp4",
+    "spec_decoding": "none",
+    "disaggregated": True,
+    "concurrency": 269,
+    "prefill_gpus": 20,
+    "decode_gpus": 32,
+    "tokens_per_s_per_gpu": 4314.996754953565,
+    "output_tokens_per_s_per_gpu": 778.794573040406,
+    "input_tokens_per_s_per_gpu": 9972.920246014619,
+    "median_tokens_per_s_per_user": 109.81418621083381,
+}
+
+
+def test_disaggregated_throughput_is_over_every_gpu_the_run_used():
+    aggregated = {**RAW_ROW, "disaggregated": False, "prefill_gpus": None, "decode_gpus": None}
+    out = ic.all_gpu_throughput(pl.DataFrame([RAW_ROW, aggregated]))
+    disagg, agg = out.row(0, named=True), out.row(1, named=True)
+    assert disagg["output_tokens_per_s_per_gpu"] == pytest.approx(24921.426 / 52, rel=1e-6)
+    assert disagg["output_tokens_per_s_per_gpu"] == pytest.approx(479.258, abs=1e-3)
+    assert disagg["input_tokens_per_s_per_gpu"] == pytest.approx(199458.40 / 52, rel=1e-6)
+    # The restated parts add up to the source's own all-GPU total.
+    total = disagg["output_tokens_per_s_per_gpu"] + disagg["input_tokens_per_s_per_gpu"]
+    assert total == pytest.approx(disagg["tokens_per_s_per_gpu"], rel=1e-6)
+    assert disagg["output_tokens_per_s_per_gpu_raw"] == 778.794573040406  # kept as given
+    assert (disagg["all_gpus"], disagg["output_gpu_ratio"]) == (52, pytest.approx(52 / 32))
+    # An aggregated run's figures are over all its GPUs already.
+    assert agg["output_tokens_per_s_per_gpu"] == 778.794573040406 and agg["output_gpu_ratio"] == 1
+
+
+def test_the_cost_of_a_disaggregated_run_pays_for_prefill_gpus_too():
+    # GB200 at $2.75 per GPU-hour (InferenceX neocloud, sources README II.2.2): by hand,
+    # 2.75 / (479.258 x 3600 / 1e6) = 2.75 / 1.725329 = $1.5939 per 1M output tokens, against
+    # 2.75 / (778.795 x 3600 / 1e6) = $0.9808 on the decode GPUs alone.
+    tco = pl.DataFrame(
+        [
+            {"gpu": "gb200", "ownership": o, "usd_per_gpu_hour": usd, "provisional": False}
+            for o, usd in zip(ic.OWNERSHIPS, (2.21, 2.75, 3.30), strict=True)
+        ]
+    )
+    configs = ic.select_configs(pl.DataFrame([RAW_ROW]), isl=8192, osl=1024, min_interactivity=20.0)
+    empty_mlperf = pl.DataFrame(
+        schema={
+            "benchmark_model": pl.String,
+            "accelerator": pl.String,
+            "mlperf_accelerator": pl.String,
+            "mlperf_system": pl.String,
+            "mlperf_tokens_per_s_per_gpu": pl.Float64,
+        }
+    )
+    api = pl.DataFrame(schema={"benchmark_model": pl.String})
+    row = ic.cost_comparison(configs, empty_mlperf, tco, api).row(0, named=True)
+    assert row["imax_usd_per_mtok_neocloud"] == pytest.approx(1.5939, abs=1e-4)
+    assert row["imax_output_tokens_per_s_per_gpu_raw"] == 778.794573040406
+    assert 2.75 / (row["imax_output_tokens_per_s_per_gpu_raw"] * 3600 / 1e6) == pytest.approx(
+        0.9808, abs=1e-4
+    )

@@ -444,3 +444,44 @@ def test_vendors_by_submitter_counts_vendors_per_round():
     cisco = out.filter(pl.col("submitter") == "Cisco").row(0, named=True)
     assert (cisco["n_systems"], cisco["vendors"], cisco["n_vendors"]) == (2, ["AMD", "NVIDIA"], 2)
     assert out.filter(pl.col("submitter") == "Solo")["n_vendors"][0] == 1
+
+
+def test_defensible_prices_name_each_variant_and_the_tco_costs():
+    # One GPU in March 2026: a direct listing at $2 (provider a), a restated reconstruction at
+    # $4 (provider b), InferenceX's costs 1.0 / 1.5 / 3.0. Medians by hand: direct $2 (1
+    # provider); all rows median(2, 4) = $3 (2 providers). At 1000 tokens/s per GPU a GPU-hour
+    # makes 3.6M tokens: $2 -> 0.5556, $3 -> 0.8333, $1 -> 0.2778 per 1M tokens.
+    prices = pl.DataFrame(
+        [
+            {
+                "gpu": "h100",
+                "provider": p,
+                "pricing": "on-demand",
+                "date": date(2026, 3, 1),
+                "statistic": s,
+                "usd_per_gpu_hour": usd,
+                "evidence_class": c,
+            }
+            for p, s, usd, c in (
+                ("a", "quote", 2.0, "observed-listing"),
+                ("b", "median-restated", 4.0, "restated-reconstruction"),
+            )
+        ]
+    )
+    tco = pl.DataFrame(
+        {
+            "gpu": ["h100"] * 3,
+            "ownership": ["hyperscaler-owned", "neocloud", "3-year-rental"],
+            "usd_per_gpu_hour": [1.0, 1.5, 3.0],
+        }
+    )
+    found = tpd.defensible_prices(prices, tco, "h100", date(2026, 3, 20))
+    by_name = {r["price"]: r for r in found.iter_rows(named=True)}
+    assert by_name["on-demand median (direct)"]["usd_per_gpu_hour"] == 2.0
+    assert by_name["on-demand median (direct)"]["evidence"] == "observed listing"
+    assert by_name["on-demand median (all)"]["usd_per_gpu_hour"] == 3.0
+    assert by_name["on-demand median (all)"]["n_providers"] == 2
+    assert by_name["InferenceX neocloud"]["usd_per_gpu_hour"] == 1.5
+    costs = tpd.cost_range(found, 1000.0)
+    assert costs["usd_per_mtok"].min() == pytest.approx(1 / 3.6)
+    assert costs["usd_per_mtok"].max() == pytest.approx(3 / 3.6)
