@@ -293,9 +293,9 @@ def _estimates(args) -> int:
 
 
 def _claims(args) -> int:
-    from analysis.chapters import claims_ledger
+    from analysis import evidence
 
-    claims_ledger.ledger(args.version).write_csv(sys.stdout, date_format="%Y-%m-%d")
+    evidence.ledger(args.version).write_csv(sys.stdout, date_format="%Y-%m-%d")
     return 0
 
 

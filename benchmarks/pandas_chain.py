@@ -22,7 +22,8 @@ import pandas as pd
 
 from analysis.data import models as model_names
 from analysis.data import providers
-from analysis.data.curate import flags, identity, spells
+from analysis.data.curate import first_party, flags, identity, spells
+from analysis.data.curate import models_table as curated_models
 from analysis.data.curate.facts import SCORE_PRECEDENCE, SCORE_TOLERANCE
 from analysis.data.curate.spells import EXTRA, FACT, OFFER, Run, build_spells
 from analysis.data.rules import DATE_RE, EXCEL_ERRORS
@@ -122,7 +123,7 @@ def known_from(info: pd.DataFrame) -> identity.Known:
 def models_table(refs: pd.DataFrame, info: pd.DataFrame) -> pd.DataFrame:
     """The models table the curation's flags and the methods read: facts from the source that
     describes each model, how it was identified, its developer."""
-    rank = {v: i for i, v in enumerate(model_names.IDENTIFIED_ORDER)}
+    rank = {v: i for i, v in enumerate(curated_models.IDENTIFIED_ORDER)}
     per_model = refs.assign(_how=refs["identified_by"].map(rank)).groupby("model_id")
     out = pd.DataFrame({"_how": per_model["_how"].min()})
     out["resolved"] = out["_how"].notna()
@@ -130,13 +131,13 @@ def models_table(refs: pd.DataFrame, info: pd.DataFrame) -> pd.DataFrame:
     out = out.join(facts[["organization", "open_weights", "parameters_b", "reasoning"]])
     dated = info.dropna(subset=["release_date"])
     chosen = {
-        m: model_names.choose_release_date([(s, d.date()) for s, d in zip(g["source_id"], g["release_date"], strict=True)])
+        m: curated_models.choose_release_date([(s, d.date()) for s, d in zip(g["source_id"], g["release_date"], strict=True)])
         for m, g in dated.groupby("model_id")
     }  # fmt: skip
     out["release_date"] = pd.to_datetime(pd.Series({m: c[0] for m, c in chosen.items()}))
     out["release_date_source_id"] = pd.Series({m: c[1] for m, c in chosen.items()})
     orgs = out["organization"].dropna().unique()
-    developer = {o: identity.developer_of(o) for o in orgs}
+    developer = {o: first_party.developer_of(o) for o in orgs}
     out["developer"] = out["organization"].map(developer)
     return out.reset_index()
 
@@ -162,7 +163,7 @@ def identify(tp: pd.DataFrame, scores: pd.DataFrame, info: pd.DataFrame):
     dev = models.set_index("model_id")["developer"]
     pairs = tp[["model_id", "provider"]].drop_duplicates()
     pairs["first_party"] = [
-        identity.is_first_party(p, dev.get(m)) for m, p in pairs.itertuples(index=False)
+        first_party.is_first_party(p, dev.get(m)) for m, p in pairs.itertuples(index=False)
     ]
     tp = tp.merge(pairs, on=["model_id", "provider"], how="left")
     tp["alias_of"] = None
@@ -434,7 +435,7 @@ def price_flags(prices: pd.DataFrame, models: pd.DataFrame) -> tuple[pd.DataFram
         models[["model_id", "release_date", "release_date_source_id", "resolved"]], how="left"
     )
     ev = rel["release_date"].notna() & rel["resolved"].fillna(False).astype(bool)
-    ev &= ~rel["release_date_source_id"].isin(model_names.LISTING_DATE_SOURCES)
+    ev &= ~rel["release_date_source_id"].isin(curated_models.LISTING_DATE_SOURCES)
     monthly = p["source_id"].isin(flags.MONTHLY_SOURCES)
     released = rel["release_date"].where(
         ~monthly, rel["release_date"].dt.to_period("M").dt.start_time

@@ -435,7 +435,8 @@ def _code_cells(cell, page: Page, targets) -> list[nbformat.NotebookNode]:
         code = "\n".join(line for line in cell.source.splitlines() if not line.startswith("#|"))
         before.append(
             _raw(
-                f"<details class='code-fold'><summary>Code</summary><pre><code>"
+                f"<details class='code-fold'><summary>{escape(options.get('code-summary', 'Code'))}"
+                f"</summary><pre><code>"
                 f"{escape(code)}</code></pre></details>"
             )
         )

@@ -2,19 +2,17 @@
 table with the evidence a chapter gives for it and the verdict `analysis.methods.claims.verdict`
 decides, and this page's own evidence for the claims no other chapter discusses.
 
-`collect(version)` gathers the `claim_evidence(version)` of each module in `EVIDENCE_MODULES`
-(an explicit list: a module added to the book adds its evidence here by being listed);
-`ledger(version)` is the claims table with evidence and verdict, one row per claim, which the page's
-table, the figure kit's CSV and `python -m analysis claims` all print. The claims whose words make
+The evidence registry (`analysis.evidence`, a layer above the chapters) gathers each chapter's
+`claim_evidence(version)`, this page's included, and passes it in: `ledger(evidence, version)` is
+the claims table with evidence and verdict, one row per claim, which the page's table, the
+figure kit's CSV and `python -m analysis claims` all print. The claims whose words make
 them bounds ("up to", "below", "can") are `analysis.methods.claims.BOUNDS`, used here and by every
-chapter that prints a verdict. `compute(version)` returns the frames the page draws and its `Quotes`.
+chapter that prints a verdict. `compute(evidence, version)` returns the frames the page draws and its `Quotes`.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
-from functools import cache
 
 import polars as pl
 
@@ -27,16 +25,6 @@ SLUG = "claims-ledger"
 PAGE = "chapters/claims-ledger.qmd"
 SEC_DEEPSEEK = f"{PAGE}#sec-claims-ledger-deepseek"
 SEC_AGENT = f"{PAGE}#sec-claims-ledger-agent"
-
-# The modules whose `claim_evidence(version)` the ledger gathers: the chapter that discusses
-# each claim gives its evidence; this module gives the claims no chapter discusses.
-EVIDENCE_MODULES = [
-    "analysis.chapters.price_war",
-    "analysis.chapters.tokens_per_dollar",
-    "analysis.chapters.gpu_hour_prices",
-    "analysis.chapters.fixed_capability",
-    "analysis.chapters.claims_ledger",
-]
 
 # The claims a strategy memo would most want settled, in the order the page lists them: the
 # trend every budget extrapolates, two prices a buyer pays, the cheapest way to buy, and what a
@@ -104,25 +92,6 @@ class ClaimsLedger:
 # ------------------------------------------------------------------ gathering the evidence
 
 
-def collect(
-    version: str | None = None, modules: list[str] = EVIDENCE_MODULES
-) -> dict[str, Evidence]:
-    """Every Evidence the listed chapter modules give, by claim_id. Raises naming both modules
-    when two give evidence for one claim, and naming the module when it files an Evidence under
-    another claim's id."""
-    found: dict[str, Evidence] = {}
-    owner: dict[str, str] = {}
-    for name in modules:
-        given = importlib.import_module(name).claim_evidence(version)
-        for cid, e in given.items():
-            if e.claim_id != cid:
-                raise ValueError(f"{name}: evidence filed under {cid!r} is for {e.claim_id!r}")
-            if cid in found:
-                raise ValueError(f"claim {cid!r} has evidence from both {owner[cid]} and {name}")
-            found[cid], owner[cid] = e, name
-    return found
-
-
 def bounds(claims: pl.DataFrame) -> dict[str, cl.Bound]:
     """claim_id -> bound of the claims the table holds, for `methods.claims.ledger`."""
     held = set(claims["claim_id"])
@@ -139,11 +108,11 @@ def claims_with_dates(v: str) -> pl.DataFrame:
     )
 
 
-def ledger(version: str | None = None) -> pl.DataFrame:
-    """The claims table with each claim's evidence and verdict (`methods.claims.ledger`)."""
-    v = results.version(version)
-    claims = claims_with_dates(v)
-    return cl.ledger(claims, collect(v), bounds(claims))
+def ledger(evidence: dict[str, Evidence], version: str | None = None) -> pl.DataFrame:
+    """The claims table with each claim's evidence (`analysis.evidence.collect`) and verdict
+    (`methods.claims.ledger`)."""
+    claims = claims_with_dates(results.version(version))
+    return cl.ledger(claims, evidence, bounds(claims))
 
 
 # ------------------------------------------------------------------ this page's evidence
@@ -319,17 +288,12 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
 # ------------------------------------------------------------------ the page
 
 
-def compute(version: str | None = None) -> ClaimsLedger:
-    """The appendix on data version `version` (None: the current one), once per version and
-    process. Not cached on disk: the disk cache keys on the modules a module imports by name,
-    and this one imports the evidence modules by their names in `EVIDENCE_MODULES`, so an edit
-    there would not be seen; each of them caches its own analysis."""
-    return _compute(results.version(version))
-
-
-@cache
-def _compute(v: str) -> ClaimsLedger:
-    rows = ledger(v)
+def compute(evidence: dict[str, Evidence], version: str | None = None) -> ClaimsLedger:
+    """The appendix on data version `version` (None: the current one), from the evidence the
+    registry collects for it (`analysis.evidence.collect(version)`: each chapter caches its own
+    analysis)."""
+    v = results.version(version)
+    rows = ledger(evidence, v)
     claims = results.table("claims", v)
     absent = left_out.reasons(NEEDS, v)
     q = Quotes(SLUG)
@@ -353,8 +317,10 @@ def _compute(v: str) -> ClaimsLedger:
 
 
 def count_quotes(rows: pl.DataFrame, v: str) -> dict[str, Quote]:
-    """Claims and digests, claims per verdict, and the claims no chapter gives evidence for."""
+    """Claims and digests, claims per verdict, the pages the evidence comes from, and the claims
+    no chapter gives evidence for."""
     n = cl.verdict_counts(rows)
+    n_pages = rows.filter(pl.col("section") != "")["section"].str.split("#").list.first().n_unique()
     missing = rows.filter(pl.col("section") == "")
     return {
         "version": Quote(v),
@@ -367,7 +333,7 @@ def count_quotes(rows: pl.DataFrame, v: str) -> dict[str, Quote]:
         "n_contradicted": Quote(n[cl.CONTRADICTED], "count"),
         "n_untestable": Quote(n[cl.UNTESTABLE], "count"),
         "n_tested": Quote(rows.height - n[cl.UNTESTABLE], "count"),
-        "n_modules": Quote(len(EVIDENCE_MODULES), "count"),
+        "n_modules": Quote(n_pages, "count"),
         "missing": Quote(
             ""
             if missing.height == 0

@@ -1,7 +1,9 @@
 """What "The autumn-2026 price war" chapter shows: the frames behind its figures and tables, every
 value its prose quotes, and the evidence for the digest claims it discusses.
 
-`compute(version)` returns a `PriceWar`: the cuts table (`price_war.cuts`), the DeepSeek
+The page itself shows how it loads the prices and finds the cuts (`price_war.cuts`, drawn by
+`figures.price_war.cuts_chart`); `cut_quotes` names what its prose quotes of them.
+`compute(version)` returns a `PriceWar`: the DeepSeek
 time-of-use heatmap (`time_of_use.hourly_prices`), the CNY cards converted at the month's rate,
 and `q`, the chapter's `Quotes`. `claim_evidence(version)` gives one `claims.Evidence` per claim
 the chapter discusses (the claims ledger gathers them).
@@ -25,7 +27,7 @@ from analysis.methods import dispersion, list_prices, price_war, prices
 from analysis.methods import time_of_use as tou
 from analysis.methods.claims import Evidence, claim_row, untestable
 from analysis.report import estimates, left_out, results
-from analysis.report.quote import Estimate, Quote, Quotes
+from analysis.report.quote import Quote, Quotes
 
 SLUG = "price-war"
 PAGE = "chapters/price-war.qmd"
@@ -108,7 +110,7 @@ PRICE_CLAIMS = {
 class PriceWar:
     """The frames the chapter's figures and tables take, its quotes, and its claim evidence."""
 
-    cuts: pl.DataFrame | None  # price_war.cuts, with model names: the cuts table and figure
+    version: str  # the data version; the page finds its cuts from it (price_war.cuts)
     hourly: pl.DataFrame | None  # time_of_use.hourly_prices of the workload: the heatmap
     rises: pl.DataFrame | None  # time_of_use.rate_ratios of each time-of-use card vs the flat one
     cny_cards: pl.DataFrame | None  # the CNY rate cards converted at the month's rate
@@ -156,11 +158,14 @@ def _compute(v: str) -> PriceWar:
     q["version"] = Quote(v)
     q["removed"] = Quote(results.removed_text(("token_prices",), v))
 
-    cut_frame = cut_section(token_prices, estimates.estimate(TREND, v), q)
-    frontier = estimates.estimate(FRONTIER_TREND, v)
-    robust = price_war.cuts(
-        token_prices, PREDECESSORS, *WINDOW, (frontier.value, frontier.low, frontier.high)
+    trend = estimates.estimate(TREND, v)
+    cut_frame = price_war.named_by_id(
+        price_war.cuts(token_prices, PREDECESSORS, *WINDOW, trend.interval)
     )
+    q.update(cut_quotes(cut_frame, token_prices))
+    q["trend_factor"] = trend
+    frontier = estimates.estimate(FRONTIER_TREND, v)
+    robust = price_war.cuts(token_prices, PREDECESSORS, *WINDOW, frontier.interval)
     same = (robust["verdict"] == cut_frame["verdict"]).sum()
     q["frontier_factor"] = frontier
     q["n_same_verdict"] = Quote(int(same), "count")
@@ -178,7 +183,7 @@ def _compute(v: str) -> PriceWar:
     if missing:
         raise AssertionError(f"claim evidence does not match CLAIM_IDS: {sorted(missing)}")
     return PriceWar(
-        cuts=cut_frame,
+        version=v,
         hourly=hourly,
         rises=rises,
         cny_cards=cny_cards,
@@ -197,7 +202,7 @@ def _left_out(v: str, why: str) -> PriceWar:
     q["left_out"] = Quote(why)
     q.leave_out()
     return PriceWar(
-        cuts=None,
+        version=v,
         hourly=None,
         rises=None,
         cny_cards=None,
@@ -212,63 +217,56 @@ def _left_out(v: str, why: str) -> PriceWar:
 # ------------------------------------------------------------------ the cuts
 
 
-def cut_section(token_prices: pl.DataFrame, trend: Estimate, q: Quotes) -> pl.DataFrame:
-    """The cuts, each model named by its id: the `models` table names some predecessors by a
-    benchmark variant (`GPT-5.6 Sol (medium)`) or not at all, which would mislead here."""
-    frame = price_war.cuts(
-        token_prices, PREDECESSORS, *WINDOW, (trend.value, trend.low, trend.high)
-    )
-    frame = frame.with_columns(
-        pl.col("model_id").alias("name"), pl.col("previous_model_id").alias("previous_name")
-    )
-    q["window"] = Quote(WINDOW, "day")
-    q["n_cuts"] = Quote(frame.height, "count")
-    q["trend_factor"] = trend
-    for key, model in {
-        "opus": "claude-opus-5.5",
-        "sol": "gpt-6-sol",
-        "luna": "gpt-6-luna",
-        "fable": "claude-fable-5.1",
-        "gemini": "gemini-3.8-flash",
-    }.items():
-        r = frame.row(frame["model_id"].to_list().index(model), named=True)
-        q[f"{key}_name"] = Quote(r["name"])
-        q[f"{key}_prev_name"] = Quote(r["previous_name"])
-        q[f"{key}_date"] = Quote(r["date"], "day")
-        q[f"{key}_prev_since"] = Quote(r["previous_since"], "day")
-        q[f"{key}_blended"] = Quote(r["blended"], "usd")
-        q[f"{key}_prev_blended"] = Quote(r["previous_blended"], "usd")
-        q[f"{key}_input"] = Quote(r["input"], "usd")
-        q[f"{key}_output"] = Quote(r["output"], "usd")
-        q[f"{key}_prev_input"] = Quote(r["previous_input"], "usd")
-        q[f"{key}_prev_output"] = Quote(r["previous_output"], "usd")
-        q[f"{key}_factor"] = Quote(r["factor"], "factor")
-        q[f"{key}_days"] = Quote(r["days"], "count")
-        q[f"{key}_per_year"] = Quote(r["factor_per_year"], "factor")
-        q[f"{key}_trend_span"] = Quote(r["trend_factor_over_span"], "factor")
-        q[f"{key}_verdict"] = Quote(r["verdict"])
+def cut_quotes(cut_frame: pl.DataFrame, token_prices: pl.DataFrame) -> dict[str, Quote]:
+    """What the prose of the cuts section quotes, each by its name."""
+    opus = price_war.cut_of(cut_frame, "claude-opus-5.5")
+    sol = price_war.cut_of(cut_frame, "gpt-6-sol")
+    luna = price_war.cut_of(cut_frame, "gpt-6-luna")
+    fable = price_war.cut_of(cut_frame, "claude-fable-5.1")
+    gemini = price_war.cut_of(cut_frame, "gemini-3.8-flash")
+    out = {
+        "window": Quote(WINDOW, "day"),
+        "n_cuts": Quote(cut_frame.height, "count"),
+        "n_break": Quote(price_war.n_verdict(cut_frame, price_war.BREAK), "count"),
+        "n_no_cut": Quote(price_war.n_verdict(cut_frame, price_war.NO_CUT), "count"),
+        "opus_name": Quote(opus["name"]),
+        "opus_prev_name": Quote(opus["previous_name"]),
+        "opus_date": Quote(opus["date"], "day"),
+        "opus_input": Quote(opus["input"], "usd"),
+        "opus_output": Quote(opus["output"], "usd"),
+        "opus_prev_input": Quote(opus["previous_input"], "usd"),
+        "opus_prev_output": Quote(opus["previous_output"], "usd"),
+        "opus_factor": Quote(opus["factor"], "factor"),
+        "opus_days": Quote(opus["days"], "count"),
+        "opus_per_year": Quote(opus["factor_per_year"], "factor"),
+        "opus_trend_span": Quote(opus["trend_factor_over_span"], "factor"),
+        "opus_verdict": Quote(opus["verdict"]),
+        "sol_name": Quote(sol["name"]),
+        "sol_prev_name": Quote(sol["previous_name"]),
+        "sol_input": Quote(sol["input"], "usd"),
+        "sol_output": Quote(sol["output"], "usd"),
+        "sol_prev_input": Quote(sol["previous_input"], "usd"),
+        "sol_prev_output": Quote(sol["previous_output"], "usd"),
+        "sol_factor": Quote(sol["factor"], "factor"),
+        "sol_days": Quote(sol["days"], "count"),
+        "sol_per_year": Quote(sol["factor_per_year"], "factor"),
+        "sol_verdict": Quote(sol["verdict"]),
+        "luna_name": Quote(luna["name"]),
+        "luna_prev_name": Quote(luna["previous_name"]),
+        "luna_factor": Quote(luna["factor"], "factor"),
+        "luna_days": Quote(luna["days"], "count"),
+        "luna_per_year": Quote(luna["factor_per_year"], "factor"),
+        "fable_name": Quote(fable["name"]),
+        "gemini_name": Quote(gemini["name"]),
+    }
     # GPT-5.6 Sol was also sold at a promotional price before GPT-6 Sol: the cut against it.
-    sol = frame.row(frame["model_id"].to_list().index("gpt-6-sol"), named=True)
-    promo = (
-        price_war.comparable_rows(token_prices)
-        .filter(
-            pl.col("model_id") == sol["previous_model_id"],
-            pl.col("price_kind") == "promotional",
-            pl.col("date") < sol["date"],
-        )
-        .sort("date")
-    )
-    if promo.height:
-        p = promo.row(-1, named=True)
-        q["sol_promo_input"] = Quote(p["input_usd_per_mtok"], "usd")
-        q["sol_promo_output"] = Quote(p["output_usd_per_mtok"], "usd")
-        q["sol_promo_since"] = Quote(p["date"], "day")
-        q["sol_promo_factor"] = Quote(p[price_war.BLENDED] / sol["blended"], "factor")
-    counts = frame["verdict"].value_counts()
-    for verdict, key in [(price_war.BREAK, "n_break"), (price_war.NO_CUT, "n_no_cut")]:
-        n = counts.filter(pl.col("verdict") == verdict)["count"]
-        q[key] = Quote(int(n[0]) if n.len() else 0, "count")
-    return frame
+    promo = price_war.promotional_before(token_prices, sol["previous_model_id"], sol["date"])
+    if promo:
+        out["sol_promo_input"] = Quote(promo["input_usd_per_mtok"], "usd")
+        out["sol_promo_output"] = Quote(promo["output_usd_per_mtok"], "usd")
+        out["sol_promo_since"] = Quote(promo["date"], "day")
+        out["sol_promo_factor"] = Quote(promo[price_war.BLENDED] / sol["blended"], "factor")
+    return out
 
 
 def price_claims(token_prices: pl.DataFrame, claims: pl.DataFrame) -> dict[str, Evidence]:

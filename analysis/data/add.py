@@ -37,7 +37,7 @@ import polars as pl
 
 from analysis.data import cut, gpus, models, providers
 from analysis.data import release as data_mod
-from analysis.data.curate import identity, panel, spells
+from analysis.data.curate import first_party, panel, spells
 from analysis.data.errors import DataError, Problem
 from analysis.data.importers.common import slug
 from analysis.data.schema import CURATION_COLUMNS, PRICE_CURATION_COLUMNS, SLUG, TABLES
@@ -656,7 +656,7 @@ def _curated_models(new: pl.DataFrame) -> pl.DataFrame:
     names, and the hand source as what identifies it."""
     return new.with_columns(
         pl.col("organization")
-        .map_elements(identity.developer_of, return_dtype=pl.String)
+        .map_elements(first_party.developer_of, return_dtype=pl.String)
         .alias("developer"),
         pl.lit("source metadata").alias("identified_by"),
         pl.when(pl.col("release_date").is_not_null())

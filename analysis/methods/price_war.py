@@ -155,6 +155,39 @@ class Budget:
     after_date: date
 
 
+def named_by_id(cuts_frame: pl.DataFrame) -> pl.DataFrame:
+    """The cuts with each model named by its id (`name`, `previous_name`): the `models` table
+    names some predecessors by a benchmark variant (`GPT-5.6 Sol (medium)`) or not at all, which
+    would mislead beside a price."""
+    return cuts_frame.with_columns(
+        pl.col("model_id").alias("name"), pl.col("previous_model_id").alias("previous_name")
+    )
+
+
+def cut_of(cuts_frame: pl.DataFrame, model_id: str) -> dict:
+    """The row of `cuts` of the new model `model_id`; LookupError when it is not a cut."""
+    rows = cuts_frame.filter(pl.col("model_id") == model_id)
+    if rows.is_empty():
+        raise LookupError(f"{model_id} is not a new model of the cuts")
+    return rows.row(0, named=True)
+
+
+def promotional_before(token_prices: pl.DataFrame, model_id: str, before: date) -> dict | None:
+    """The latest promotional price of `model_id` dated before `before` (comparable rows only),
+    or None."""
+    rows = comparable_rows(token_prices).filter(
+        pl.col("model_id") == model_id,
+        pl.col("price_kind") == "promotional",
+        pl.col("date") < before,
+    )
+    return rows.sort("date").row(-1, named=True) if rows.height else None
+
+
+def n_verdict(cuts_frame: pl.DataFrame, verdict: str) -> int:
+    """How many cuts have `verdict`."""
+    return cuts_frame.filter(pl.col("verdict") == verdict).height
+
+
 def monthly_bill(
     input_mtok: float, output_mtok: float, input_price: float, output_price: float
 ) -> float:

@@ -188,6 +188,11 @@ class Estimate(Quote):
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
+    def interval(self) -> tuple[float, float | None, float | None]:
+        """(value, low, high): the trend a method compares with."""
+        return (self.value, self.low, self.high)
+
+    @property
     def ci(self) -> Quote:
         if self.low is None or self.high is None:
             raise ValueError(f"estimate {self.estimate_id!r} has no interval")

@@ -13,6 +13,7 @@ from datetime import date
 import polars as pl
 import pytest
 
+from analysis import evidence
 from analysis.__main__ import main
 from analysis.book import notebook
 from analysis.chapters import claims_ledger as cl
@@ -44,7 +45,7 @@ def own() -> dict[str, Evidence]:
 
 @pytest.fixture(scope="module")
 def page() -> cl.ClaimsLedger:
-    return cl.compute()
+    return cl.compute(evidence.collect())
 
 
 def _row(claims: pl.DataFrame, cid: str) -> dict:
@@ -171,30 +172,40 @@ def test_the_bounds_are_the_claims_whose_words_or_units_say_so(claims):
 
 
 def test_every_claim_has_exactly_one_evidence(claims):
-    assert set(cl.collect()) == set(claims["claim_id"])
+    assert set(evidence.collect()) == set(claims["claim_id"])
 
 
 def test_every_evidence_links_a_section_of_a_page_the_book_renders():
     pages = {p.relative_to(ROOT).as_posix(): p for p in notebook.book_files(ROOT)}
-    for cid, e in cl.collect().items():
+    for cid, e in evidence.collect().items():
         page, _, anchor = e.section.partition("#")
         assert page in pages, f"{cid}: {page} is not a page of the book"
         assert anchor and f"{{#{anchor}" in pages[page].read_text(encoding="utf-8"), (cid, anchor)
 
 
-def test_the_collector_names_both_modules_of_a_claim_given_twice():
-    name = "analysis.chapters.claims_ledger"
-    with pytest.raises(ValueError, match=f"has evidence from both {name} and {name}"):
-        cl.collect(modules=[name, name])
+def test_the_collector_names_both_pages_of_a_claim_given_twice():
+    twice = {"one": cl.claim_evidence, "other": cl.claim_evidence}
+    with pytest.raises(ValueError, match="has evidence from both one and other"):
+        evidence.collect(providers=twice)
+
+
+def test_the_collector_names_the_page_that_files_evidence_under_another_id():
+    own = cl.claim_evidence()
+    cid, first = next(iter(own.items()))
+    other = next(c for c in own if c != cid)
+    with pytest.raises(
+        ValueError, match=f"misfiled: evidence filed under '{other}' is for '{cid}'"
+    ):
+        evidence.collect(providers={"misfiled": lambda version: {other: first}})
 
 
 def test_the_ledger_is_one_row_per_claim_with_the_rules_verdict(claims):
-    out = cl.ledger()
+    out = evidence.ledger()
     assert out["claim_id"].to_list() == claims["claim_id"].to_list()
-    evidence = cl.collect()
+    found = evidence.collect()
     bounds = cl.bounds(claims)
     for r in out.iter_rows(named=True):
-        e = evidence.get(r["claim_id"])
+        e = found.get(r["claim_id"])
         expected = verdict(r["claimed"], r["claimed_high"], e, bounds.get(r["claim_id"], "="))
         assert r["verdict"] == expected
     sources = data.load("sources")
@@ -215,7 +226,7 @@ def test_the_counts_the_page_prints(page, claims):
         f"{n}" for n in counts
     ]
     assert sum(counts) == claims.height
-    no_evidence = claims.height - len(cl.collect())
+    no_evidence = claims.height - len(evidence.collect())
     assert (t["missing"] == "") == (no_evidence == 0)
     if no_evidence:
         assert t["missing"].startswith(f"In this rendering {no_evidence} claims")

@@ -1,7 +1,10 @@
-"""Pages hold prose and thin calls: every number is computed and formatted in `analysis/`.
+"""Pages hold prose and named calls: every number is computed and formatted in `analysis/`.
 
-Each code cell of every page the book renders is parsed with Python's own parser and must hold no
-f-string, no `.filter(`, no arithmetic or comparison, and no `%` or `.format` formatting; the
+A page may show the few lines that make a figure or table (load, select, fit, draw), each a call
+of a named function, in a visible cell (`echo: true`) that is folded on the site
+(`code-fold: true`). Each code cell of every page the book renders, shown or hidden, is parsed
+with Python's own parser and must hold no f-string, no `.filter(`, no arithmetic or comparison,
+and no `%` or `.format` formatting: row selection and arithmetic live in tested methods. The
 setup cell is at most ten lines; inline expressions only read quotes (`q.name`, `q.name.ci`).
 A page written in a temporary folder proves that each rule fires.
 """
@@ -15,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from analysis import evidence
 from analysis.book import notebook
+from analysis.chapters import claims_ledger
 from analysis.data.paths import ROOT
 
 MAX_SETUP_LINES = 10
@@ -27,6 +32,12 @@ OPTION = re.compile(r"^\s*#\|")
 
 def code_cells(qmd: Path) -> list[tuple[str, str]]:
     """(label or 'cell N', source without `#|` lines) of every code cell that runs."""
+    return [(label, body) for label, body, _ in code_cells_with_options(qmd)]
+
+
+def code_cells_with_options(qmd: Path) -> list[tuple[str, str, dict]]:
+    """(label or 'cell N', source without `#|` lines, `#|` options) of every code cell that
+    runs."""
     nb = notebook.to_notebook(qmd, "html", root=ROOT if qmd.is_relative_to(ROOT) else qmd.parent)
     cells = []
     for i, cell in enumerate(c for c in nb.cells if c.cell_type == "code"):
@@ -34,7 +45,8 @@ def code_cells(qmd: Path) -> list[tuple[str, str]]:
             continue  # the executor's own setup cell (chdir, output format), not the page's
         label = cell.metadata.get("label") or f"cell {i}"
         body = "\n".join(line for line in cell.source.splitlines() if not OPTION.match(line))
-        cells.append((label, body.strip()))
+        options = notebook.parse_options(notebook.option_lines(cell.source))
+        cells.append((label, body.strip(), options))
     return cells
 
 
@@ -45,6 +57,9 @@ def problems(qmd: Path) -> list[str]:
         setup_label, setup = cells[0]
         if len(setup.splitlines()) > MAX_SETUP_LINES:
             found.append(f"{setup_label}: setup cell has {len(setup.splitlines())} lines")
+    for label, _, options in code_cells_with_options(qmd):
+        if options.get("echo") is True and options.get("code-fold") is not True:
+            found.append(f"{label}: a visible cell is not folded (code-fold: true)")
     for label, source in cells:
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.JoinedStr):
@@ -74,7 +89,8 @@ def test_each_rule_fires_on_a_fat_page(tmp_path: Path):
         + "\n".join(f"a{i} = {i}" for i in range(11))
         + "\n```\n\n"
         "```{python}\n#| label: fat-cell\nshare = a1 / a2\nt = f'{share:.0%}'\n"
-        "rows = frame.filter(x)\n```\n"
+        "rows = frame.filter(x)\n```\n\n"
+        "```{python}\n#| label: fat-shown\n#| echo: true\ncuts = method(prices)\n```\n"
     )
     found = problems(page)
     assert "fat-setup: setup cell has 11 lines" in found
@@ -82,7 +98,30 @@ def test_each_rule_fires_on_a_fat_page(tmp_path: Path):
     assert "fat-cell: f-string" in found
     assert "fat-cell: `.filter(` in a page" in found
     assert "inline `{python} f'{x:.0f}'` does not read a quote (q.name)" in found
+    assert "fat-shown: a visible cell is not folded (code-fold: true)" in found
     assert not any("q.ok" in p for p in found)
+    assert not any("cuts = method" in p for p in found)  # a named call is what a page shows
+
+
+def test_the_pilot_page_shows_how_it_makes_its_cuts():
+    """price-war shows, folded, the lines that load the prices and find and draw the cuts."""
+    shown = [
+        (label, body)
+        for label, body, options in code_cells_with_options(ROOT / "chapters/price-war.qmd")
+        if options.get("echo") is True
+    ]
+    text = "\n".join(body for _, body in shown)
+    for call in ("results.table(", "price_war.cuts(", "fig.cuts_chart(cuts)", "fig.cuts_gt(cuts)"):
+        assert call in text, call
+    assert {label for label, _ in shown} >= {"fig-price-war-cuts", "tbl-price-war-cuts"}
+
+
+def page_quotes(slug: str):
+    """The quotes of a page's chapter module, computed as its setup cell does (the claims ledger
+    from the evidence the registry collects)."""
+    if slug == "claims-ledger":
+        return claims_ledger.compute(evidence.collect()).q
+    return importlib.import_module(f"analysis.chapters.{slug.replace('-', '_')}").compute().q
 
 
 @pytest.mark.parametrize(
@@ -95,7 +134,7 @@ def test_every_inline_expression_names_a_quote_of_the_chapter_module(qmd: Path):
     if not expressions:
         return  # part pages and the references hold no numbers
     slug = notebook.chapter_slug(qmd)
-    q = importlib.import_module(f"analysis.chapters.{slug.replace('-', '_')}").compute().q
+    q = page_quotes(slug)
     printed = set()
     for expr in expressions:
         name, part = INLINE_QUOTE.fullmatch(expr).groups()

@@ -10,12 +10,14 @@ import polars as pl
 import pytest
 
 from analysis.data import models
+from analysis.data.curate.first_party import (
+    first_party_by_organization_expr,
+    is_first_party_by_organization,
+)
+from analysis.data.curate.models_table import build_models
 from analysis.data.errors import DataError
 from analysis.data.models import (
     RULES,
-    build_models,
-    first_party_expr,
-    is_first_party,
     load_catalog,
     normalize,
     resolve,
@@ -465,14 +467,17 @@ FIRST_PARTY_CASES = [
 
 @pytest.mark.parametrize(("provider", "org", "expected"), FIRST_PARTY_CASES)
 def test_is_first_party(provider: str, org: str | None, expected: bool) -> None:
-    assert is_first_party(provider, org) is expected
+    assert is_first_party_by_organization(provider, org) is expected
 
 
 def test_first_party_expr_agrees_with_the_scalar_helper() -> None:
     df = pl.DataFrame(
         FIRST_PARTY_CASES, schema=["provider", "organization", "expected"], orient="row"
     )
-    assert df.select(first_party_expr())["first_party"].to_list() == df["expected"].to_list()
+    assert (
+        df.select(first_party_by_organization_expr())["first_party"].to_list()
+        == df["expected"].to_list()
+    )
 
 
 # --- real sources ----------------------------------------------------------------------------

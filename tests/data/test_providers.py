@@ -8,8 +8,9 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis.data import build, models, providers
+from analysis.data import build, providers
 from analysis.data import release as data
+from analysis.data.curate import first_party
 from analysis.data.importers.common import MODEL_INFO_SCHEMA
 from analysis.data.schema import SLUG, TABLES
 
@@ -105,12 +106,22 @@ def test_every_provider_of_the_released_data_is_canonical_or_mapped():
 
 
 def test_first_party_holds_for_the_canonical_ids_of_developers():
-    assert models.is_first_party(providers.seller("moonshotai-highspeed"), "Moonshot AI")
-    assert models.is_first_party(providers.canonical_provider("anthropic-2"), "Anthropic")
-    assert models.is_first_party(providers.canonical_provider("zai"), "Zhipu AI")
-    assert models.is_first_party(providers.canonical_provider("google-ai-studio"), "Google")
-    assert models.is_first_party(providers.seller("zhipuai"), "Zhipu AI")
-    assert not models.is_first_party(providers.seller("huggingface-novita"), "Meta")
+    assert first_party.is_first_party_by_organization(
+        providers.seller("moonshotai-highspeed"), "Moonshot AI"
+    )
+    assert first_party.is_first_party_by_organization(
+        providers.canonical_provider("anthropic-2"), "Anthropic"
+    )
+    assert first_party.is_first_party_by_organization(
+        providers.canonical_provider("zai"), "Zhipu AI"
+    )
+    assert first_party.is_first_party_by_organization(
+        providers.canonical_provider("google-ai-studio"), "Google"
+    )
+    assert first_party.is_first_party_by_organization(providers.seller("zhipuai"), "Zhipu AI")
+    assert not first_party.is_first_party_by_organization(
+        providers.seller("huggingface-novita"), "Meta"
+    )
 
 
 def _rows(rows: list[dict]) -> pl.DataFrame:

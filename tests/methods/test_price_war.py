@@ -114,3 +114,42 @@ def test_lowest_rates_skip_zero_and_digest_rows():
     assert (by["input"]["model_id"], by["input"]["usd_per_mtok"]) == ("b", 0.02)  # 0 skipped
     assert by["output"]["model_id"] == "b"  # d's spell ended; c is a digest
     assert by["cached input"]["usd_per_mtok"] == 0.005
+
+
+def test_the_cuts_named_by_id_and_one_cut_by_its_model():
+    cuts = pw.cuts(
+        _prices(ROWS),
+        {"new": "old", "fast": "fast-old"},
+        date(2026, 1, 2),
+        date(2027, 6, 1),
+        (3.0, 2.5, 4.0),
+    )
+    named = pw.named_by_id(cuts)
+    assert named["name"].to_list() == named["model_id"].to_list()
+    assert named["previous_name"].to_list() == named["previous_model_id"].to_list()
+    # new: blend (3 x 2.5 + 12.5) / 4 = 5 against old's 10.
+    assert pw.cut_of(named, "new")["factor"] == 2.0
+    assert pw.cut_of(named, "new")["previous_model_id"] == "old"
+    with pytest.raises(LookupError, match="old is not a new model of the cuts"):
+        pw.cut_of(named, "old")
+    # fast (10x in 2 days) is a break, new (2 a year, below 2.5 to 4) slower than the trend.
+    assert pw.n_verdict(named, pw.BREAK) == 1
+    assert pw.n_verdict(named, pw.SLOWER) == 1
+    assert pw.n_verdict(named, pw.NO_CUT) == 0
+
+
+def test_the_latest_promotional_price_before_a_day():
+    rows = [
+        ("m", date(2026, 1, 1), 4.0, 8.0, "list", "s", None),
+        ("m", date(2026, 2, 1), 2.0, 4.0, "promotional", "s", None),
+        ("m", date(2026, 3, 1), 1.0, 2.0, "promotional", "s", None),
+        ("m", date(2026, 4, 1), 0.5, 1.0, "promotional", "s", None),
+    ]
+    p = pw.promotional_before(_prices(rows), "m", date(2026, 4, 1))
+    assert (p["date"], p["input_usd_per_mtok"], p["output_usd_per_mtok"]) == (
+        date(2026, 3, 1),
+        1.0,
+        2.0,
+    )
+    assert p["blended"] == (3 * 1.0 + 2.0) / 4
+    assert pw.promotional_before(_prices(rows), "m", date(2026, 2, 1)) is None

@@ -192,7 +192,7 @@ def before_release(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
     are compared by month. Not evaluable where the model is unresolved or has no release date,
     or only the date OpenRouter listed it (a listing date, not a release).
     """
-    from analysis.data.models import LISTING_DATE_SOURCES
+    from analysis.data.curate.models_table import LISTING_DATE_SOURCES
 
     rel = models.select("model_id", "release_date", "release_date_source_id", "resolved")
     df = prices.with_row_index("_i").join(rel, on="model_id", how="left").sort("_i")

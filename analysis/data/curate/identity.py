@@ -35,66 +35,9 @@ from functools import cache
 
 import polars as pl
 
-from analysis.data import lookup, models, providers
-from analysis.data.importers.common import slug as make_slug
-
-# --------------------------------------------------------------------------------------------
-# developers and first party
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Developer:
-    developer: str
-    name: str
-    pattern: re.Pattern
-    own_providers: frozenset[str]
-
-
-@cache
-def developers() -> tuple[Developer, ...]:
-    out = []
-    for r in lookup.read("developers"):
-        own = {p for p in r["own_providers"].split(";") if p}
-        out.append(
-            Developer(
-                r["developer"], r["name"], re.compile(r["organization_pattern"]), frozenset(own)
-            )
-        )
-    return tuple(out)
-
-
-@cache
-def developer_of(organization: str | None) -> str | None:
-    """Canonical developer id of an organisation as a source writes it: the first organisation of
-    a comma-separated list (Epoch lists the lead developer first), matched against the developer
-    table; an organisation the table does not know gets its own slug."""
-    if not organization or not organization.strip():
-        return None
-    first = organization.split(",")[0].strip().lower()
-    for d in developers():
-        if d.pattern.search(first):
-            return d.developer
-    out = make_slug(first)
-    return out or None
-
-
-@cache
-def _own(developer: str) -> frozenset[str]:
-    for d in developers():
-        if d.developer == developer:
-            return d.own_providers | {developer}
-    return frozenset({developer})
-
-
-def is_first_party(provider: str | None, developer: str | None) -> bool | None:
-    """True when the seller behind `provider` is the model's developer (its own API, per the
-    developer table); None when the developer or the seller is unknown."""
-    if not developer:
-        return None
-    if not provider or provider == "unspecified":
-        return None
-    return providers.seller(provider) in _own(developer)
+from analysis.data import lookup, models
+from analysis.data.curate import models_table
+from analysis.data.curate.first_party import is_first_party
 
 
 def per_distinct(fn, dtype: pl.DataType):
@@ -780,7 +723,7 @@ def identify(
     resolved = resolve_names(names, info, prior.known() if prior is not None else None)
     info_ids = models.resolve(info, info) if info is not None and not info.is_empty() else None
     # Release dates of identified models, for moving aliases (a preliminary models table).
-    prelim = models.build_models_curated(
+    prelim = models_table.build_models_curated(
         resolved.filter(~pl.col("moving_alias")).with_columns(
             pl.lit(None, dtype=pl.String).alias("unresolved_reason")
         ),
@@ -885,7 +828,7 @@ def identify(
         .otherwise(pl.col("identified_by"))
         .alias("identified_by")
     )
-    out["models"] = models.build_models_curated(ref.drop("alias_of"), info_ids)
+    out["models"] = models_table.build_models_curated(ref.drop("alias_of"), info_ids)
     # First party: one verdict per seller and model (the model's developer from the table).
     dev = out["models"].select("model_id", "developer")
     if prior is not None:  # a release's model keeps the developer the release gave it

@@ -7,8 +7,7 @@ from datetime import date
 import polars as pl
 import pytest
 
-from analysis.data import models
-from analysis.data.curate import identity
+from analysis.data.curate import first_party, identity, models_table
 from analysis.data.importers.common import MODEL_INFO_SCHEMA
 
 
@@ -78,17 +77,19 @@ def test_regions_of_routes():
 
 
 def test_developers_and_first_party():
-    assert identity.developer_of("Google DeepMind, Google Research") == "google"
-    assert identity.developer_of("Z AI") == identity.developer_of("Zhipu AI") == "zhipu"
-    assert identity.developer_of("SpaceXAI") == "xai"  # Artificial Analysis' name for xAI
-    assert identity.developer_of("Sao10K") == "sao10k"  # unknown organisations keep their slug
-    assert identity.developer_of(None) is None
-    assert identity.is_first_party("google-vertex-europe", "google") is True
-    assert identity.is_first_party("bedrock", "amazon") is True
-    assert identity.is_first_party("bedrock", "anthropic") is False
-    assert identity.is_first_party("moonshotai-highspeed", "moonshot") is True  # a tier of its own
-    assert identity.is_first_party("together", None) is None  # unknown developer: unknown
-    assert identity.is_first_party("unspecified", "openai") is None  # unknown seller
+    assert first_party.developer_of("Google DeepMind, Google Research") == "google"
+    assert first_party.developer_of("Z AI") == first_party.developer_of("Zhipu AI") == "zhipu"
+    assert first_party.developer_of("SpaceXAI") == "xai"  # Artificial Analysis' name for xAI
+    assert first_party.developer_of("Sao10K") == "sao10k"  # unknown organisations keep their slug
+    assert first_party.developer_of(None) is None
+    assert first_party.is_first_party("google-vertex-europe", "google") is True
+    assert first_party.is_first_party("bedrock", "amazon") is True
+    assert first_party.is_first_party("bedrock", "anthropic") is False
+    assert (
+        first_party.is_first_party("moonshotai-highspeed", "moonshot") is True
+    )  # a tier of its own
+    assert first_party.is_first_party("together", None) is None  # unknown developer: unknown
+    assert first_party.is_first_party("unspecified", "openai") is None  # unknown seller
 
 
 def test_a_year_typo_loses_to_the_sources_that_agree():
@@ -98,17 +99,17 @@ def test_a_year_typo_loses_to_the_sources_that_agree():
         ("token-tariff", date(2025, 3, 6)),
         ("openrouter-sui414", date(2023, 1, 1)),  # a listing date never votes
     ]
-    when, source, note = models.choose_release_date(stated)
+    when, source, note = models_table.choose_release_date(stated)
     assert (when, source) == (date(2025, 3, 4), "artificial-analysis")
     assert note == "2024-03-04 (epoch-ai-models)"
     # a tie goes to precedence; a listing date counts only where nothing else dates it
     assert (
-        models.choose_release_date(
+        models_table.choose_release_date(
             [("x", date(2024, 1, 1)), ("epoch-ai-models", date(2024, 6, 1))]
         )[1]
         == "epoch-ai-models"
     )
-    assert models.choose_release_date([("openrouter-sui414", date(2026, 7, 1))])[:2] == (
+    assert models_table.choose_release_date([("openrouter-sui414", date(2026, 7, 1))])[:2] == (
         date(2026, 7, 1),
         "openrouter-sui414",
     )

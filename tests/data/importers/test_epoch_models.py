@@ -8,9 +8,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from analysis.data.curate.models_table import build_models
 from analysis.data.errors import DataError
 from analysis.data.importers import epoch_models
-from analysis.data.models import MODEL_INFO_COLUMNS, build_models, resolve
+from analysis.data.models import MODEL_INFO_COLUMNS, resolve
 from analysis.data.schema import TABLES
 
 ML_HEADER = "Model,Domain,Organization,Publication date,Parameters,Model accessibility,Training compute (FLOP)\n"

@@ -1,0 +1,220 @@
+"""The `models` table: one row per model id, its facts taken from the sources' model metadata
+by a stated precedence (release dates by `choose_release_date`), its developer from the
+developer table (analysis/data/curate/first_party.py).
+
+`build_models(resolved_names, model_info)` builds it from `models.resolve` rows (catalog and
+source metadata identify a model); `build_models_curated(refs, model_info)` from the references
+the curated identity step (analysis/data/curate/identity.py) gives.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import polars as pl
+
+from analysis.data.curate.first_party import developer_of
+from analysis.data.models import (
+    EPOCH_REASONING_MODELS,
+    _aliases,
+    _check_columns,
+    _empty_info,
+    catalog,
+    resolve,
+)
+from analysis.data.schema import TABLES
+
+
+def build_models(
+    resolved_names: pl.DataFrame, model_info: pl.DataFrame | None = None
+) -> pl.DataFrame:
+    """The `models` table for rows of `resolve()` (model_id, resolved): catalog and source
+    metadata identify a model; the facts and their precedence are `build_models_curated`'s."""
+    _check_columns(
+        resolved_names,
+        ["source_id", "source_model_name", "model_id"],
+        "build_models(resolved_names)",
+    )
+    _aliases(resolved_names)  # rejects the alias separator in a name
+    cat_ids = set(catalog().entries["model_id"])
+    resolved = (
+        pl.col("resolved") if "resolved" in resolved_names.columns else pl.lit(True)
+    ).fill_null(False)
+    refs = resolved_names.with_columns(
+        pl.when(resolved & pl.col("model_id").is_in(list(cat_ids)))
+        .then(pl.lit("catalog"))
+        .when(resolved)
+        .then(pl.lit("source metadata"))
+        .alias("identified_by"),
+        pl.lit(None, dtype=pl.String).alias("namespace"),
+        pl.lit(None, dtype=pl.String).alias("unresolved_reason"),
+    ).select(
+        "model_id", "source_id", "source_model_name", "identified_by", "namespace",
+        "unresolved_reason",
+    )  # fmt: skip
+    return build_models_curated(refs, model_info)
+
+
+# --------------------------------------------------------------------------------------------
+# the curated models table (releases from 2026-12-01)
+# --------------------------------------------------------------------------------------------
+
+# Release dates: Epoch's curated databases first, then the newer Epoch hub, Artificial Analysis,
+# the hand-curated timelines, the research tables. OpenRouter's `created_at` is the date it
+# listed a model, not the release: used only where nothing else dates the model, and never as
+# evidence against another source.
+RELEASE_PRECEDENCE = [
+    "epoch-ai-models",
+    "epoch-benchmarking-hub-2026-04",
+    "epoch-benchmarking-hub",
+    "epoch-benchmark-stitching",
+    "artificial-analysis",
+    "token-tariff",
+    "metr-release-dates",
+    "gundlach-inference",
+]
+LISTING_DATE_SOURCES = frozenset({"openrouter-sui414"})
+AGREE_DAYS = 7  # dates this close are the same release (announcement vs API availability)
+NOTE_DAYS = 30  # a date further than this from the chosen one is noted
+
+
+def _precedence(source_id: str) -> int:
+    if source_id in LISTING_DATE_SOURCES:
+        return len(RELEASE_PRECEDENCE) + 2
+    if source_id in RELEASE_PRECEDENCE:
+        return RELEASE_PRECEDENCE.index(source_id)
+    return len(RELEASE_PRECEDENCE) + 1
+
+
+def choose_release_date(
+    stated: list[tuple[str, date]],
+) -> tuple[date | None, str | None, str | None]:
+    """(date, source, note) from every (source, date) a model's sources state.
+
+    Dates within `AGREE_DAYS` of each other are one release. The release most sources state
+    wins (a lone typo of a year loses to the others); a tie goes to source precedence, and the
+    earliest date of the winning group is the release date. Listing dates count only where no
+    source dates the release. Dates more than `NOTE_DAYS` from the chosen one are noted.
+    """
+    dated = [(s, d) for s, d in stated if d is not None]
+    if not dated:
+        return None, None, None
+    real = [(s, d) for s, d in dated if s not in LISTING_DATE_SOURCES] or dated
+    groups: list[list[tuple[str, date]]] = []
+    for s, d in sorted(real, key=lambda x: x[1]):
+        if groups and (d - groups[-1][0][1]).days <= AGREE_DAYS:
+            groups[-1].append((s, d))
+        else:
+            groups.append([(s, d)])
+
+    def score(g: list[tuple[str, date]]) -> tuple:
+        return (-len({s for s, _ in g}), min(_precedence(s) for s, _ in g))
+
+    best = min(groups, key=score)
+    chosen = min(best, key=lambda x: (x[1], _precedence(x[0])))
+    far = sorted({(d, s) for s, d in real if abs((d - chosen[1]).days) > NOTE_DAYS})
+    note = "; ".join(f"{d.isoformat()} ({s})" for d, s in far) or None
+    return chosen[1], chosen[0], note
+
+
+IDENTIFIED_ORDER = ["catalog", "source metadata", "repository id", "developer family"]
+
+
+def build_models_curated(refs: pl.DataFrame, model_info: pl.DataFrame | None) -> pl.DataFrame:
+    """The `models` table of a curated release.
+
+    `refs`: one row per (model_id, source_id, source_model_name) the price and score rows use,
+    with `identified_by`, `namespace` and `unresolved_reason` (analysis/data/curate/identity.py).
+    Facts come from `model_info` (sources only; the catalog gives names and organisations).
+    """
+    info = _empty_info() if model_info is None or model_info.is_empty() else model_info
+    if "model_id" not in info.columns:
+        info = resolve(info, info)
+    info = info.with_columns(
+        pl.col("source_id").map_elements(_precedence, return_dtype=pl.Int64).alias("_rank")
+    ).sort("model_id", "_rank", "source_id", "source_locator", nulls_last=True)
+    facts = info.group_by("model_id", maintain_order=True).agg(
+        *[pl.col(f).drop_nulls().first().alias(f) for f in ("name", "organization", "open_weights",
+                                                             "parameters_b", "active_parameters_b")],
+        *[pl.col("source_id").filter(pl.col(f).is_not_null()).first().alias(f"_src_{f}")
+          for f in ("organization", "parameters_b", "open_weights")],
+        # A reasoning model always reasons: a source that says a model answers without
+        # reasoning (a hybrid's non-reasoning mode) outweighs sources that saw it reason.
+        pl.col("reasoning").drop_nulls().min().alias("reasoning"),
+        pl.struct("source_id", "release_date").filter(pl.col("release_date").is_not_null())
+        .alias("_dates"),
+    )  # fmt: skip
+    chosen = [
+        choose_release_date([(d["source_id"], d["release_date"]) for d in ds])
+        for ds in facts["_dates"].to_list()
+    ]
+    facts = facts.with_columns(
+        pl.Series("release_date", [c[0] for c in chosen], dtype=pl.Date),
+        pl.Series("release_date_source_id", [c[1] for c in chosen], dtype=pl.String),
+        pl.Series("release_date_note", [c[2] for c in chosen], dtype=pl.String),
+    ).drop("_dates")
+    rank = {v: i for i, v in enumerate(IDENTIFIED_ORDER)}
+    per_model = (
+        refs.with_columns(
+            pl.col("identified_by")
+            .replace_strict(rank, default=None, return_dtype=pl.Int64)
+            .alias("_how")
+        )
+        .group_by("model_id")
+        .agg(
+            pl.col("source_model_name").unique().sort().str.join(";").alias("aliases"),
+            pl.col("source_model_name").sort().first().alias("_first_name"),
+            pl.col("_how").min().alias("_how"),
+            pl.col("namespace").drop_nulls().sort().first().alias("_namespace"),
+            pl.col("unresolved_reason")
+            .drop_nulls()
+            .unique()
+            .sort()
+            .str.join("; ")
+            .alias("_reason"),
+            pl.col("unresolved_reason").is_null().any().alias("_some_resolved"),
+        )
+    )
+    order = pl.Series(IDENTIFIED_ORDER)
+    cat = catalog().entries.select(
+        "model_id", pl.col("name").alias("_cat_name"), pl.col("organization").alias("_cat_org")
+    )
+    epoch_reasoning = pl.col("model_id").is_in(list(EPOCH_REASONING_MODELS))
+    table = (
+        per_model.join(facts, on="model_id", how="left")
+        .join(cat, on="model_id", how="left")
+        .with_columns(
+            pl.when(pl.col("_some_resolved") & pl.col("_how").is_not_null())
+            .then(pl.col("_how").map_elements(lambda i: order[i], return_dtype=pl.String))
+            .alias("identified_by"),
+            pl.coalesce("_cat_name", "name", "_first_name").alias("name"),
+            pl.coalesce("organization", "_cat_org", "_namespace").alias("organization"),
+        )
+        .with_columns(
+            pl.col("identified_by").is_not_null().alias("resolved"),
+            pl.when(pl.col("identified_by").is_null())
+            .then(
+                pl.when(pl.col("_reason") != "")
+                .then(pl.col("_reason"))
+                .otherwise(pl.lit("no catalog entry or source metadata names it"))
+            )
+            .alias("unresolved_reason"),
+            pl.col("organization")
+            .map_elements(developer_of, return_dtype=pl.String)
+            .alias("developer"),
+            pl.when(pl.col("reasoning").is_not_null())
+            .then(pl.col("reasoning"))
+            .when(epoch_reasoning)
+            .then(pl.lit(True))
+            .alias("reasoning"),
+            pl.coalesce(
+                "release_date_source_id",
+                "_src_organization",
+                "_src_parameters_b",
+                "_src_open_weights",
+            ).alias("info_source_id"),
+        )
+        .sort("model_id")
+    )
+    spec = TABLES["models"]
+    return table.select([pl.col(c).cast(t) for c, t in spec.polars_schema.items()])

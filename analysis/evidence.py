@@ -1,0 +1,61 @@
+"""The evidence registry: for each digest claim, the page whose analysis gives its evidence.
+
+`PROVIDERS` names, page slug -> function, every chapter that gives `claim_evidence(version)`;
+each is imported here by name, so import-linter sees the claims ledger's dependencies.
+`collect(version)` gathers them (raising when two pages give evidence for one claim);
+`ledger(version)` is the claims table with each claim's evidence and verdict, which the
+claims-ledger page, its figure-kit CSV and `python -m analysis claims` print.
+
+It sits above the chapter modules (a layer of its own, between the book and the chapters): a
+chapter never imports another chapter, the claims ledger included; its page passes it what this
+registry collects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import polars as pl
+
+from analysis.chapters import (
+    claims_ledger,
+    fixed_capability,
+    gpu_hour_prices,
+    price_war,
+    tokens_per_dollar,
+)
+from analysis.methods.claims import Evidence
+
+# The page that discusses each claim gives its evidence; the claims ledger gives the claims no
+# chapter discusses.
+PROVIDERS: dict[str, Callable[[str | None], dict[str, Evidence]]] = {
+    price_war.SLUG: price_war.claim_evidence,
+    tokens_per_dollar.SLUG: tokens_per_dollar.claim_evidence,
+    gpu_hour_prices.SLUG: gpu_hour_prices.claim_evidence,
+    fixed_capability.SLUG: fixed_capability.claim_evidence,
+    claims_ledger.SLUG: claims_ledger.claim_evidence,
+}
+
+
+def collect(
+    version: str | None = None,
+    providers: dict[str, Callable[[str | None], dict[str, Evidence]]] = PROVIDERS,
+) -> dict[str, Evidence]:
+    """Every Evidence the providers give, by claim_id. Raises naming both pages when two give
+    evidence for one claim, and naming the page when it files an Evidence under another claim's
+    id."""
+    found: dict[str, Evidence] = {}
+    owner: dict[str, str] = {}
+    for page, claim_evidence in providers.items():
+        for cid, e in claim_evidence(version).items():
+            if e.claim_id != cid:
+                raise ValueError(f"{page}: evidence filed under {cid!r} is for {e.claim_id!r}")
+            if cid in found:
+                raise ValueError(f"claim {cid!r} has evidence from both {owner[cid]} and {page}")
+            found[cid], owner[cid] = e, page
+    return found
+
+
+def ledger(version: str | None = None) -> pl.DataFrame:
+    """The claims table with each claim's evidence and verdict (`claims_ledger.ledger`)."""
+    return claims_ledger.ledger(collect(version), version)
