@@ -253,7 +253,8 @@ def _curate(
     (cutting runs at the next price, stale segments, provenance) is done on whole columns."""
     lf = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
     snaps = snapshot_dates(lf)
-    newest = newest or {s: d[-1] for s, d in snaps.items()}
+    # A source's newest snapshot: as given (its retrieval date), else the rows' largest date.
+    newest = {s: d[-1] for s, d in snaps.items()} | (newest or {})
     names = lf.collect_schema()
     cols = [c for c in names if c not in ("valid_from", "valid_to", "row_id", "source_ids")]
     schema = {c: names[c] for c in cols} | {
@@ -289,13 +290,52 @@ def _curate(
     if spelled is not None:
         table = pl.concat([table, spelled.select(list(schema)).cast(schema)])
         obs = pl.concat([obs, spell_obs])
-    table = table.with_columns(
+    table = end_promotions(table).with_columns(
         pl.when(pl.col("context_tier") == "")
         .then(None)
         .otherwise(pl.col("context_tier"))
         .alias("context_tier")
     )
     return table, obs.select(*OBS_SCHEMA, *ORDER)
+
+
+def end_promotions(table: pl.DataFrame) -> pl.DataFrame:
+    """A promotion ends the day before the standard (`list`) price its own source states to
+    follow it: a source giving "$0.75 through December 31, then $1.50 from January 1" gives a
+    promotional spell and a scheduled list spell of the same offer; the promotion is in force
+    to the day before the scheduled price, whatever the snapshots' dates. Other promotions
+    keep their spells."""
+    key = [c for c in OFFER if c != "price_kind"]
+    spell = pl.col("row_kind") == "spell"
+    promo = table.with_row_index("_p").filter(spell & (pl.col("price_kind") == "promotional"))
+    if promo.is_empty():
+        return table
+    follow = table.filter(spell & (pl.col("price_kind") == "list")).select(
+        *key, pl.col("valid_from").alias("_next"), pl.col("source_ids").alias("_next_src")
+    )
+    pairs = (
+        promo.select("_p", *key, "valid_from", "valid_to", "source_ids")
+        .join(follow, on=key, nulls_equal=True)
+        .filter(
+            (pl.col("_next") > pl.col("valid_from"))
+            & (pl.col("valid_to").is_null() | (pl.col("valid_to") >= pl.col("_next")))
+            & pl.col("source_ids")
+            .str.split(";")
+            .list.set_intersection(pl.col("_next_src").str.split(";"))
+            .list.len()
+            .gt(0)
+        )
+        .group_by("_p")
+        .agg((pl.col("_next").min() - pl.duration(days=1)).alias("_end"))
+    )
+    if pairs.is_empty():
+        return table
+    return (
+        table.with_row_index("_p")
+        .join(pairs, on="_p", how="left")
+        .with_columns(pl.coalesce("_end", "valid_to").alias("valid_to"))
+        .drop("_p", "_end")
+    )
 
 
 def _duplicated(values: pl.Series) -> pl.Series:
