@@ -60,6 +60,13 @@ HISTORICAL = frozenset({"epoch-llm-price-trends"})
 # reader read on that day, kept as entered, one row per line, like the dated price points above.
 HAND_ENTERED = "hand-"
 CONTINUED_BY = {"tokencost": "litellm-rocry", "tokencost-yaml": "litellm-rocry"}
+# Secondary copies of a direct source, by (copying source, seller): genai-prices' openrouter.yml
+# says its data "is based on" https://openrouter.ai/api/v1/models, which openrouter-sui414
+# scrapes daily (docs/sources.md). Evidence ranks first-party page > direct scrape > secondary
+# copy: a copy at a price the direct source never showed for the offer neither closes nor
+# reopens the direct source's spells; it is its own row (`row_kind` "copy", no spell), flagged
+# `secondary_copy_conflict`. A copy at a price the direct source shows is evidence like any.
+COPIES = {("genai-prices", "openrouter"): "openrouter-sui414"}
 FACT = [
     "input_usd_per_mtok",
     "output_usd_per_mtok",
@@ -184,6 +191,31 @@ def fold_regions(prices: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyF
     return out if isinstance(prices, pl.LazyFrame) else out.collect()
 
 
+def mark_copies(prices: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
+    """`_copy`: the run is a secondary copy (`COPIES`) of a source that has runs of the same
+    offer, at a price that source never shows for it."""
+    lf = prices.lazy()
+    src = pl.col("source_id").cast(pl.String)
+    out = lf.with_columns(pl.lit(False).alias("_copy"))
+    for (copier, seller), direct in COPIES.items():
+        shown = lf.filter(src == direct).select(*OFFER, *FACT).unique()
+        offers = shown.select(OFFER).unique().with_columns(pl.lit(True).alias("_has"))
+        facts = shown.with_columns(pl.lit(True).alias("_same"))
+        mine = (src == copier) & (pl.col("provider") == seller)
+        out = (
+            out.join(offers, on=OFFER, how="left", nulls_equal=True, maintain_order="left")
+            .join(facts, on=[*OFFER, *FACT], how="left", nulls_equal=True, maintain_order="left")
+            .with_columns(
+                (
+                    pl.col("_copy")
+                    | (mine & pl.col("_has").fill_null(False) & ~pl.col("_same").fill_null(False))
+                ).alias("_copy")
+            )
+            .drop("_has", "_same")
+        )
+    return out
+
+
 def build_spells(runs: list[Run]) -> list[Spell]:
     """The spells of one offer from its runs (see the module docstring)."""
     runs = sorted(runs, key=lambda r: (r.start, _rank(r.source), r.end))
@@ -251,12 +283,14 @@ def _curate(
     source in the stretch goes where the run before it went (the walk's state changes only by
     the price the stretch shows). So Python walks those runs alone, and everything per run
     (cutting runs at the next price, stale segments, provenance) is done on whole columns."""
-    lf = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
+    lf = mark_copies(fold_regions(prices.with_columns(pl.col("context_tier").fill_null(""))))
     snaps = snapshot_dates(lf)
     # A source's newest snapshot: as given (its retrieval date), else the rows' largest date.
     newest = {s: d[-1] for s, d in snaps.items()} | (newest or {})
     names = lf.collect_schema()
-    cols = [c for c in names if c not in ("valid_from", "valid_to", "row_id", "source_ids")]
+    cols = [
+        c for c in names if c not in ("valid_from", "valid_to", "row_id", "source_ids", "_copy")
+    ]
     schema = {c: names[c] for c in cols} | {
         "valid_from": pl.Date,
         "valid_to": pl.Date,
@@ -417,11 +451,11 @@ def _spells(
     # their columns, numbered from the distinct ones (checked to hash apart): no join of
     # millions of rows on eight strings or six floats.
     raw = [(pl.col(c) + 0.0).alias(c) for c in FACT]  # + 0.0: -0.0 is 0.0, as Python compares
-    offer_hash = pl.struct(OFFER).hash(14).alias("_oh")
+    offer_hash = pl.struct(*OFFER, "_copy").hash(14).alias("_oh")  # a copy walks apart
     fact_hash = pl.struct(raw).hash(14).alias("_fh")  # raw: the same on rows and on `facts`
     # (Three passes: collected together, polars would hold the rows they share in memory.)
     # (A hash is the same of the same values: taken on the distinct ones, it is the rows'.)
-    offers = lf.group_by(OFFER).agg(pl.col("_i").min().alias("_first")).collect()
+    offers = lf.group_by(*OFFER, "_copy").agg(pl.col("_i").min().alias("_first")).collect()
     offers = offers.with_columns(offer_hash)
     facts = lf.select(raw).unique().collect().with_columns(fact_hash)
     seen = lf.select(src.drop_nulls().unique().implode(), pl.len().alias("_n")).collect()
@@ -551,6 +585,27 @@ def _spells(
         pl.lit(None, pl.Date).alias("valid_from"), pl.lit(None, pl.Date).alias("valid_to")
     )
     table = pl.concat([spell_rows, stale_rows], how="diagonal_relaxed").sort("_s", "_kind")
+    # A secondary copy's own price (`mark_copies`): a row without a spell, never in force.
+    copy = pl.col("_copy")
+    table = table.with_columns(
+        pl.when(copy).then(None).otherwise(pl.col("valid_from")).alias("valid_from"),
+        pl.when(copy).then(None).otherwise(pl.col("valid_to")).alias("valid_to"),
+        pl.when(copy).then(pl.lit("copy")).otherwise(pl.col("row_kind")).alias("row_kind"),
+        pl.when(copy)
+        .then(pl.concat_str([pl.col("row_id"), pl.lit("copy")]))
+        .otherwise(pl.col("row_id"))
+        .alias("_rid"),
+    )
+    table = table.with_columns(
+        pl.when(copy)
+        .then(
+            pl.col("_rid").map_elements(
+                lambda t: row_id("tp", t), return_dtype=pl.String, skip_nulls=True
+            )
+        )
+        .otherwise(pl.col("row_id"))
+        .alias("row_id")
+    ).drop("_rid")
     # Provenance: every run behind a row; a locator a source repeats within a row, once.
     links = pl.concat(
         [
