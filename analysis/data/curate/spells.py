@@ -191,6 +191,34 @@ def fold_regions(prices: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyF
     return out if isinstance(prices, pl.LazyFrame) else out.collect()
 
 
+def fold_reported(prices: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
+    """A `reported` run (a timeline citing the seller's page) at exactly the prices of a `list`
+    run of the same offer is the same fact: it becomes evidence of the list price (its kind
+    `list`), not a second clean row. The news digests' reported prices are claims to check and
+    stay as they are."""
+    lf = prices.lazy()
+    key = [c for c in OFFER if c != "price_kind"]
+    listed = (
+        lf.filter(pl.col("price_kind") == "list")
+        .select(*key, *FACT)
+        .unique()
+        .with_columns(pl.lit(True).alias("_listed"))
+    )
+    reported = (pl.col("price_kind") == "reported") & ~pl.col("source_id").cast(
+        pl.String
+    ).str.starts_with("digest-")
+    return (
+        lf.join(listed, on=[*key, *FACT], how="left", nulls_equal=True, maintain_order="left")
+        .with_columns(
+            pl.when(reported & pl.col("_listed").fill_null(False))
+            .then(pl.lit("list"))
+            .otherwise(pl.col("price_kind"))
+            .alias("price_kind")
+        )
+        .drop("_listed")
+    )
+
+
 def mark_copies(prices: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
     """`_copy`: the run is a secondary copy (`COPIES`) of a source that has runs of the same
     offer, at a price that source never shows for it."""
@@ -283,7 +311,8 @@ def _curate(
     source in the stretch goes where the run before it went (the walk's state changes only by
     the price the stretch shows). So Python walks those runs alone, and everything per run
     (cutting runs at the next price, stale segments, provenance) is done on whole columns."""
-    lf = mark_copies(fold_regions(prices.with_columns(pl.col("context_tier").fill_null(""))))
+    lf = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
+    lf = mark_copies(fold_reported(lf))
     snaps = snapshot_dates(lf)
     # A source's newest snapshot: as given (its retrieval date), else the rows' largest date.
     newest = {s: d[-1] for s, d in snaps.items()} | (newest or {})
