@@ -314,8 +314,10 @@ def _curate(
     lf = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
     lf = mark_copies(fold_reported(lf))
     snaps = snapshot_dates(lf)
+    # A table of dated price points ends at its own last date (`_historical_rows`).
+    table_end = {s: d[-1] for s, d in snaps.items()}
     # A source's newest snapshot: as given (its retrieval date), else the rows' largest date.
-    newest = {s: d[-1] for s, d in snaps.items()} | (newest or {})
+    newest = table_end | (newest or {})
     names = lf.collect_schema()
     cols = [
         c for c in names if c not in ("valid_from", "valid_to", "row_id", "source_ids", "_copy")
@@ -338,7 +340,7 @@ def _curate(
     hist_rows: list[dict] = []
     hist_obs: list[dict] = []
     for key, runs in historical.items():
-        hist_rows += _historical_rows(key, runs, newest, hist_obs)
+        hist_rows += _historical_rows(key, runs, table_end, hist_obs)
     table = pl.DataFrame(hist_rows, schema=schema, orient="row")
     obs = (
         pl.DataFrame(hist_obs, schema=OBS_SCHEMA, orient="row")
