@@ -220,28 +220,62 @@ def fold_reported(prices: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
 
 
 def mark_copies(prices: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
-    """`_copy`: the run is a secondary copy (`COPIES`) of a source that has runs of the same
-    offer, at a price that source never shows for it."""
+    """`_copy` "copy": the run is a secondary copy (`COPIES`) of a source that has runs of the
+    same offer, at a price that source never shows for it (else null)."""
     lf = prices.lazy()
     src = pl.col("source_id").cast(pl.String)
-    out = lf.with_columns(pl.lit(False).alias("_copy"))
+    out = lf.with_columns(pl.lit(None, pl.String).alias("_copy"))
     for (copier, seller), direct in COPIES.items():
         shown = lf.filter(src == direct).select(*OFFER, *FACT).unique()
         offers = shown.select(OFFER).unique().with_columns(pl.lit(True).alias("_has"))
         facts = shown.with_columns(pl.lit(True).alias("_same"))
         mine = (src == copier) & (pl.col("provider") == seller)
+        conflict = mine & pl.col("_has").fill_null(False) & ~pl.col("_same").fill_null(False)
         out = (
             out.join(offers, on=OFFER, how="left", nulls_equal=True, maintain_order="left")
             .join(facts, on=[*OFFER, *FACT], how="left", nulls_equal=True, maintain_order="left")
             .with_columns(
-                (
-                    pl.col("_copy")
-                    | (mine & pl.col("_has").fill_null(False) & ~pl.col("_same").fill_null(False))
-                ).alias("_copy")
+                pl.when(conflict).then(pl.lit("copy")).otherwise(pl.col("_copy")).alias("_copy")
             )
             .drop("_has", "_same")
         )
     return out
+
+
+def mark_cancelled(lf: pl.LazyFrame, newest: dict[str, date]) -> pl.LazyFrame:
+    """`_copy` "cancelled": a scheduled price (a run dated after its source's newest snapshot:
+    announced, never seen in force) that the evidence after its date contradicts: a run of the
+    same offer at another price, from a source whose newest snapshot is later than the scheduled
+    date, seen on or after that date (aimeter, 2026-09-23: "The Sonnet 5 increase scheduled for
+    1 Sep was cancelled", beside genai-prices' 2026-08-21 schedule). It walks apart, as its own
+    row without a spell (flagged `cancelled_schedule`), and cuts nothing."""
+    if not newest:
+        return lf
+    src = pl.col("source_id").cast(pl.String)
+    snap = src.replace_strict(newest, default=None, return_dtype=pl.Date)
+    end = pl.coalesce("last_seen", "date")
+    rows = lf.with_columns(snap.alias("_snap"), end.alias("_e"))
+    announced = rows.filter(pl.col("date") > pl.col("_snap")).select("_i", *OFFER, *FACT, "date")
+    seen = rows.filter(pl.col("_copy").is_null() & (pl.col("date") <= pl.col("_snap")))
+    seen = seen.select(*OFFER, *[pl.col(c).alias(f"{c}_o") for c in FACT], "_snap", "_e")
+    same = pl.all_horizontal([pl.col(c).eq_missing(pl.col(f"{c}_o")) for c in FACT])
+    cancelled = (
+        announced.join(seen, on=OFFER, nulls_equal=True)
+        .filter(~same & (pl.col("_snap") > pl.col("date")) & (pl.col("_e") >= pl.col("date")))
+        .select("_i")
+        .unique()
+        .with_columns(pl.lit(True).alias("_cancel"))
+    )
+    return (
+        lf.join(cancelled, on="_i", how="left", maintain_order="left")
+        .with_columns(
+            pl.when(pl.col("_cancel").fill_null(False))
+            .then(pl.lit("cancelled"))
+            .otherwise(pl.col("_copy"))
+            .alias("_copy")
+        )
+        .drop("_cancel")
+    )
 
 
 def build_spells(runs: list[Run]) -> list[Spell]:
@@ -330,6 +364,7 @@ def _curate(
         "row_kind": pl.String,
     }
     lf = lf.with_row_index("_i")  # the order the runs were given in breaks ties
+    lf = mark_cancelled(lf, newest)
     is_historical = own_rows_expr(pl.col("source_id").cast(pl.String))
     # Dated price points of an analysis's table: few rows, each its own; walked as they are.
     historical: dict[tuple, list[Run]] = {}
@@ -617,13 +652,14 @@ def _spells(
     )
     table = pl.concat([spell_rows, stale_rows], how="diagonal_relaxed").sort("_s", "_kind")
     # A secondary copy's own price (`mark_copies`): a row without a spell, never in force.
-    copy = pl.col("_copy")
+    # A cancelled schedule (`mark_cancelled`) likewise.
+    copy = pl.col("_copy").is_not_null()
     table = table.with_columns(
         pl.when(copy).then(None).otherwise(pl.col("valid_from")).alias("valid_from"),
         pl.when(copy).then(None).otherwise(pl.col("valid_to")).alias("valid_to"),
-        pl.when(copy).then(pl.lit("copy")).otherwise(pl.col("row_kind")).alias("row_kind"),
+        pl.when(copy).then(pl.col("_copy")).otherwise(pl.col("row_kind")).alias("row_kind"),
         pl.when(copy)
-        .then(pl.concat_str([pl.col("row_id"), pl.lit("copy")]))
+        .then(pl.concat_str([pl.col("row_id"), pl.col("_copy")]))
         .otherwise(pl.col("row_id"))
         .alias("_rid"),
     )

@@ -210,3 +210,27 @@ def test_a_later_rule_closes_the_windows_every_copy_states_open():
         "2026-08-22T16:00:00Z",
         None,
     ]
+
+
+def test_a_cancelled_schedule_is_not_in_force_and_the_old_price_is_not_stale():
+    # A library read 2026-08-21 lists 2/10 and announces 3/15 from 2026-09-01; a page read
+    # 2026-09-23 still shows 2/10 ("the increase scheduled for 1 Sep was cancelled").
+    history = runs(
+        [
+            {"source_id": "library", "date": d("2026-07-09"), "last_seen": d("2026-08-21"), "input_usd_per_mtok": 2.0},
+            {"source_id": "library", "date": d("2026-09-01"), "input_usd_per_mtok": 3.0},
+            {"source_id": "page", "date": d("2026-09-23"), "last_seen": d("2026-09-23"), "input_usd_per_mtok": 2.0},
+        ]
+    )  # fmt: skip
+    newest = {"library": d("2026-08-21"), "page": d("2026-09-23")}
+    table, _ = spells.curate_prices(history, newest=newest)
+    assert spell_rows(table) == [
+        ("list", "cancelled", None, None, 3.0),
+        ("list", "spell", d("2026-07-09"), None, 2.0),
+    ]
+    # Without the later page the schedule stands: its own spell from its date.
+    table, _ = spells.curate_prices(history.head(2), newest={"library": d("2026-08-21")})
+    assert spell_rows(table) == [
+        ("list", "spell", d("2026-07-09"), d("2026-08-31"), 2.0),
+        ("list", "spell", d("2026-09-01"), None, 3.0),
+    ]
