@@ -390,13 +390,48 @@ def _curate(
     if spelled is not None:
         table = pl.concat([table, spelled.select(list(schema)).cast(schema)])
         obs = pl.concat([obs, spell_obs])
-    table = end_promotions(table).with_columns(
+    table = end_by_time_of_use(end_promotions(table)).with_columns(
         pl.when(pl.col("context_tier") == "")
         .then(None)
         .otherwise(pl.col("context_tier"))
         .alias("context_tier")
     )
     return table, obs.select(*OBS_SCHEMA, *ORDER)
+
+
+def end_by_time_of_use(table: pl.DataFrame) -> pl.DataFrame:
+    """A time-of-use card replaces the all-day price: a `list` spell of the offer (model,
+    seller, tier, currency, ...) that began before the card's first `off-peak` day and runs past
+    it ends the day before (LiteLLM's all-day DeepSeek V4 Pro price of July is not in
+    force beside the peak and off-peak rates from 2026-08-16)."""
+    key = [c for c in OFFER if c != "price_kind"]
+    spell = pl.col("row_kind") == "spell"
+    tou = (
+        table.filter(spell & (pl.col("price_kind") == "off-peak"))
+        .group_by(key)
+        .agg(pl.col("valid_from").min().alias("_tou"))
+    )
+    if tou.is_empty():
+        return table
+    ends = (
+        table.with_row_index("_p")
+        .filter(spell & (pl.col("price_kind") == "list"))
+        .join(tou, on=key, nulls_equal=True)
+        .filter(
+            (pl.col("valid_from") < pl.col("_tou"))
+            # a card billed until the switch's day (the flat card to 16:00 UTC) keeps its end
+            & (pl.col("valid_to").is_null() | (pl.col("valid_to") > pl.col("_tou")))
+        )
+        .select("_p", (pl.col("_tou") - pl.duration(days=1)).alias("_end"))
+    )
+    if ends.is_empty():
+        return table
+    return (
+        table.with_row_index("_p")
+        .join(ends, on="_p", how="left")
+        .with_columns(pl.coalesce("_end", "valid_to").alias("valid_to"))
+        .drop("_p", "_end")
+    )
 
 
 def end_promotions(table: pl.DataFrame) -> pl.DataFrame:

@@ -234,3 +234,21 @@ def test_a_cancelled_schedule_is_not_in_force_and_the_old_price_is_not_stale():
         ("list", "spell", d("2026-07-09"), d("2026-08-31"), 2.0),
         ("list", "spell", d("2026-09-01"), None, 3.0),
     ]
+
+
+def test_a_time_of_use_card_ends_the_all_day_list_price_of_the_offer():
+    history = runs(
+        [
+            # a mirror's all-day price, last read 2026-07-24 (its newest snapshot)
+            {"source_id": "mirror", "provider": "deepseek", "date": d("2026-07-01"), "last_seen": d("2026-07-24"), "input_usd_per_mtok": 0.435},
+            {"source_id": "card", "provider": "deepseek", "price_kind": "off-peak", "date": d("2026-08-16"), "last_seen": d("2026-08-22"), "input_usd_per_mtok": 0.66},
+            {"source_id": "card", "provider": "deepseek", "price_kind": "peak", "date": d("2026-08-17"), "last_seen": d("2026-08-22"), "input_usd_per_mtok": 1.32},
+        ]
+    )  # fmt: skip
+    newest = {"mirror": d("2026-07-24"), "card": d("2026-08-22")}
+    table, _ = spells.curate_prices(history, newest=newest)
+    assert spell_rows(table) == [
+        ("list", "spell", d("2026-07-01"), d("2026-08-15"), 0.435),
+        ("off-peak", "spell", d("2026-08-16"), None, 0.66),
+        ("peak", "spell", d("2026-08-17"), None, 1.32),
+    ]
