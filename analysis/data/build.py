@@ -121,11 +121,14 @@ def _sources_table(rows: list[dict]) -> pl.DataFrame:
     return df.with_columns(pl.col("retrieved").str.to_date("%Y-%m-%d"))
 
 
-def curate(merged: dict[str, pl.DataFrame]) -> tuple[dict[str, pl.DataFrame], list[dict]]:
+def curate(
+    merged: dict[str, pl.DataFrame], sources: pl.DataFrame | None = None
+) -> tuple[dict[str, pl.DataFrame], list[dict]]:
     """The curated tables from the importers' frames (identity, spells, facts, flags: the one
     curation `data add` and `data update` run too, in analysis/data/curate/panel.py), and the
-    count of rows each flag rule flagged or could not evaluate."""
-    return panel.curate(merged)
+    count of rows each flag rule flagged or could not evaluate. `sources` (the sources table)
+    gives each source's newest snapshot (`retrieved`), which decides what is still listed."""
+    return panel.curate(merged, newest=panel.newest_snapshots(sources))
 
 
 def _finish(table: str, df: pl.DataFrame) -> pl.DataFrame:
@@ -173,7 +176,7 @@ def assemble_with_counts(
     if "token_prices" in merged:  # one provider id per seller, whichever source wrote it
         merged["token_prices"] = providers.canonical_rows(merged["token_prices"])
     tables = {"sources": _sources_table(sources)}
-    curated, counts = curate(merged)
+    curated, counts = curate(merged, tables["sources"])
     tables.update(curated)
     for t in TABLE_ORDER:
         if t not in tables:

@@ -15,7 +15,9 @@ import polars as pl
 SLUG = r"^[a-z0-9][a-z0-9._+-]*$"
 ISO_DATE_MIN = "2000-01-01"
 
-PRICE_KINDS = ["list", "promotional", "off-peak", "reported"]
+# `list` is the standard price; `peak` and `off-peak` the two rates of a time-of-use card;
+# `batch-only` an endpoint that publishes only a batch price (it never ends a standard spell).
+PRICE_KINDS = ["list", "promotional", "off-peak", "reported", "peak", "batch-only"]
 BLENDS = ["3:1", "1:1", "unknown"]
 PRICING_TYPES = ["on-demand", "spot", "1-year", "3-year", "index", "marketplace", "purchase"]
 CURRENCIES = ["USD", "CNY", "EUR", "GBP", "JPY"]
@@ -312,7 +314,7 @@ _table(
             Column(
                 "price_kind",
                 "string",
-                "list / promotional / off-peak / reported",
+                "list (standard) / promotional / off-peak / peak / batch-only / reported",
                 required=True,
                 enum=PRICE_KINDS,
             ),

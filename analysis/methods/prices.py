@@ -6,7 +6,7 @@ Helpers return polars expressions where they can, so they compose inside one
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
 import polars as pl
 
@@ -219,7 +219,40 @@ OFFER_KEY = [
 ]
 
 
-def price_in_force(token_prices: pl.DataFrame, on: date) -> pl.DataFrame:
+# The price kinds of a time-of-use offer, and its default standard price, stated here once: a
+# reader asking for "the price" of a DeepSeek model without an hour gets the off-peak rate, the
+# rate of most hours (133 of 168 a week under the 2026-08-22 weekend rule); the peak rate is
+# `peak`. Chapters that quote a time-of-use price say which of the two they use.
+PEAK, OFF_PEAK = "peak", "off-peak"
+TOU_STANDARD = OFF_PEAK
+
+
+def _peak_hours(windows: pl.DataFrame, at: datetime) -> dict[str, bool]:
+    """Per provider of `windows` (tou_windows rows), whether instant `at` (UTC) is a peak hour:
+    a window of the provider's newest copy in force at `at` covers its weekday and hour."""
+    days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    stamp = at.strftime("%Y-%m-%dT%H:%M:%SZ")
+    out: dict[str, bool] = {}
+    for provider, own in windows.partition_by("provider", as_dict=True).items():
+        provider = provider[0]
+        live = own.filter(
+            (pl.col("effective_from_utc") <= stamp)
+            & (pl.col("effective_until_utc").is_null() | (pl.col("effective_until_utc") > stamp))
+        )
+        out[provider] = any(
+            r["start_hour_utc"] <= at.hour < r["end_hour_utc"]
+            and days[at.weekday()] in r["weekdays"].split(";")
+            for r in live.iter_rows(named=True)
+        )
+    return out
+
+
+def price_in_force(
+    token_prices: pl.DataFrame,
+    on: date,
+    hour: int | None = None,
+    windows: pl.DataFrame | None = None,
+) -> pl.DataFrame:
     """The rows whose price is in force on date `on`: one per offer (model, seller, price kind,
     context tier, quantisation, offer words, region, currency).
 
@@ -238,12 +271,35 @@ def price_in_force(token_prices: pl.DataFrame, on: date) -> pl.DataFrame:
         started = pl.col("valid_from") <= on
         latest = pl.col("valid_from").filter(started).max().over(key)  # nulls form one group
         closed = pl.col("valid_to").is_not_null()
-        return token_prices.filter(
+        out = token_prices.filter(
             started
             & pl.when(closed)
             .then(pl.col("valid_to") >= on)
             .otherwise(pl.col("valid_from") == latest)
         )
+        return _time_of_use(out, on, hour, windows)
     before = token_prices.filter(pl.col("date") <= on)
     latest = pl.col("date") == pl.col("date").max().over(key)  # nulls form one group
-    return before.filter(latest)
+    return _time_of_use(before.filter(latest), on, hour, windows)
+
+
+def _time_of_use(
+    rows: pl.DataFrame, on: date, hour: int | None, windows: pl.DataFrame | None
+) -> pl.DataFrame:
+    """With an hour (UTC) and the tou_windows: of a time-of-use offer's two rates, the one
+    billed at that hour (peak where a window of its provider covers it, else off-peak). Without
+    an hour every rate in force is returned (each row says its kind; `TOU_STANDARD` names the
+    default)."""
+    if hour is None:
+        return rows
+    if not 0 <= hour <= 23:
+        raise ValueError(f"hour must be 0..23 (UTC), got {hour}")
+    if windows is None or windows.is_empty():
+        raise ValueError("price_in_force with an hour needs the tou_windows table (windows=)")
+    peak = _peak_hours(windows, datetime(on.year, on.month, on.day, hour))
+    kind = pl.col("price_kind")
+    at_peak = pl.col("provider").replace_strict(peak, default=None, return_dtype=pl.Boolean)
+    drop = (kind == PEAK) & ~at_peak.fill_null(False) | (kind == OFF_PEAK) & at_peak.fill_null(
+        False
+    )
+    return rows.filter(~drop)

@@ -9,7 +9,8 @@ Choices, stated once:
   2026-08-22 copy does). A window is in force at an instant when `effective_from_utc <= t` and
   `effective_until_utc` is empty or later. Days are UTC weekdays: the importer checks that every
   window lies within one Beijing day, so the Beijing weekday is the UTC weekday.
-- **Which rates.** The peak rate is the `list` row and the off-peak rate the `off-peak` row of
+- **Which rates.** The peak rate is the `peak` row (releases before 2026-12-01.3 stored it as
+  `list`: `card` reads that where no `peak` row exists) and the off-peak rate the `off-peak` row of
   the model in force on the date (`prices.price_in_force`), in one currency (USD rows fill the
   `*_usd_per_mtok` columns, others the `*_original_per_mtok` ones). The flat card the
   time-of-use card replaced is the `list` row in force the day before the first window started.
@@ -28,7 +29,8 @@ from analysis.methods import prices
 
 DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]  # Python weekday() order
 HOURS_PER_WEEK = 7 * 24
-OFF_PEAK, PEAK = "off-peak", "list"  # token_prices.price_kind of the two time-of-use rates
+OFF_PEAK, PEAK = "off-peak", "peak"  # token_prices.price_kind of the two time-of-use rates
+OLD_PEAK = "list"  # the peak rate's price_kind in releases before 2026-12-01.3
 BUCKETS = ("input", "output", "cached_input")
 
 
@@ -124,14 +126,16 @@ def card(
 ) -> Rates:
     """The rates of one card (`kind`: a price_kind) of a model in force on `on`, in `currency`."""
     cols = _columns(currency)
-    rows = prices.price_in_force(token_prices, on).filter(
+    in_force = prices.price_in_force(token_prices, on).filter(
         pl.col("model_id") == model_id,
         pl.col("provider") == provider,
-        pl.col("price_kind") == kind,
         pl.col("currency") == currency,
         pl.col("context_tier").is_null(),
         pl.col(cols["input"]).is_not_null(),
     )
+    rows = in_force.filter(pl.col("price_kind") == kind)
+    if kind == PEAK and rows.height == 0:  # an older release: the peak rate is its `list` row
+        rows = in_force.filter(pl.col("price_kind") == OLD_PEAK)
     if rows.height != 1:
         raise LookupError(
             f"expected one {kind} {currency} card of {model_id} at {provider} in force on {on}, "

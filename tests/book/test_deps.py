@@ -37,9 +37,9 @@ from analysis.book import deps
 from analysis.data import add, paths
 from analysis.data.paths import ROOT
 
-BASE = "2026-12-01.2"  # the release the temporary data root starts from (its latest)
+BASE = "2026-12-01.3"  # the release the temporary data root starts from (its latest)
 BASE_DAY = BASE[:10]  # the day it was released
-SAME_DAY = "2026-12-01.3"  # a GPU-only release on the same day
+SAME_DAY = "2026-12-01.4"  # a GPU-only release on the same day
 NEXT_DAY = "2026-12-02"  # a GPU-only release on the next day
 
 # One GPU-hour price as `data add` takes it: a real quote (Epoch AI's hardware prices, row 337

@@ -136,7 +136,8 @@ def _card(tp, model, kind, currency, on):
 
 def test_time_of_use_evidence_by_hand(chapter, tp):
     on = date(2026, 9, 27)
-    peak_in, peak_out = _card(tp, "deepseek-v4-pro", "list", "USD", on)
+    # The peak rate is price_kind `peak` from release 2026-12-01.3 (it was `list` before).
+    peak_in, peak_out = _card(tp, "deepseek-v4-pro", "peak", "USD", on)
     off_in, off_out = _card(tp, "deepseek-v4-pro", "off-peak", "USD", on)
     ev = chapter.evidence
     assert ev["deepseek-v4-pro-peak-multiple"].value == pytest.approx(
@@ -163,7 +164,7 @@ def test_price_rise_against_the_flat_card(chapter, tp):
     ratios = []
     for model in ["deepseek-v4-flash", "deepseek-v4-pro"]:
         flat = _card(tp, model, "list", "CNY", flat_on)
-        for kind in ["list", "off-peak"]:
+        for kind in ["peak", "off-peak"]:
             new = _card(tp, model, kind, "CNY", on)
             ratios += [new[0] / flat[0], new[1] / flat[1]]
     e = chapter.evidence["deepseek-api-price-rise"]

@@ -205,3 +205,73 @@ def test_price_in_force_on_a_release_without_spells_is_the_latest_observation():
     # the old release keeps showing stale copies as the latest observation: that is why spells
     assert prices.price_in_force(old, date(2025, 11, 1))["output_usd_per_mtok"].to_list() == [40.0]
     assert prices.price_on(old, "o3", "openai", date(2025, 11, 1)) == 40.0
+
+
+def _tou_offer() -> tuple[pl.DataFrame, pl.DataFrame]:
+    """DeepSeek-like: a peak and an off-peak card from 2026-08-16 and, after the 2026-08-22
+    rule, peak windows 01-04 and 06-10 UTC on weekdays only (before it, every day)."""
+    cards = pl.DataFrame(
+        {
+            "model_id": ["v4-pro", "v4-pro", "other"],
+            "provider": ["deepseek", "deepseek", "acme"],
+            "price_kind": ["peak", "off-peak", "list"],
+            "currency": ["USD", "USD", "USD"],
+            "date": [date(2026, 8, 17), date(2026, 8, 16), date(2026, 1, 1)],
+            "valid_from": [date(2026, 8, 17), date(2026, 8, 16), date(2026, 1, 1)],
+            "valid_to": [None, None, None],
+            "input_usd_per_mtok": [1.32, 0.66, 1.0],
+        },
+        schema_overrides={"valid_to": pl.Date},
+    )
+    every, week = "mon;tue;wed;thu;fri;sat;sun", "mon;tue;wed;thu;fri"
+    rows = [
+        (1, 4, every, "2026-08-16T16:00:00Z", "2026-08-22T16:00:00Z"),
+        (6, 10, every, "2026-08-16T16:00:00Z", "2026-08-22T16:00:00Z"),
+        (1, 4, week, "2026-08-22T16:00:00Z", None),
+        (6, 10, week, "2026-08-22T16:00:00Z", None),
+    ]
+    windows = pl.DataFrame(
+        rows,
+        schema=[
+            "start_hour_utc",
+            "end_hour_utc",
+            "weekdays",
+            "effective_from_utc",
+            "effective_until_utc",
+        ],
+        orient="row",
+    ).with_columns(pl.lit("deepseek").alias("provider"))
+    return cards, windows
+
+
+@pytest.mark.parametrize(
+    ("on", "hour", "kind"),
+    [
+        (date(2026, 9, 14), 2, "peak"),  # a Monday, 02 UTC: in 01-04
+        (date(2026, 9, 14), 4, "off-peak"),  # the window ends at 04:00
+        (date(2026, 9, 14), 9, "peak"),  # in 06-10
+        (date(2026, 9, 14), 12, "off-peak"),
+        (date(2026, 9, 12), 2, "off-peak"),  # a Saturday after the weekend rule
+        (date(2026, 8, 22), 2, "peak"),  # Saturday 22 Aug 02 UTC: before the rule (16:00)
+    ],
+)
+def test_price_in_force_at_an_hour_takes_the_time_of_use_rate_billed_then(on, hour, kind):
+    cards, windows = _tou_offer()
+    got = prices.price_in_force(cards, on, hour=hour, windows=windows)
+    deepseek = got.filter(pl.col("provider") == "deepseek")
+    assert deepseek["price_kind"].to_list() == [kind]
+    assert got.filter(pl.col("provider") == "acme").height == 1  # no windows: its one price
+
+
+def test_price_in_force_without_an_hour_gives_both_rates_and_names_the_default():
+    cards, windows = _tou_offer()
+    got = prices.price_in_force(cards, date(2026, 9, 14))
+    assert sorted(got.filter(pl.col("provider") == "deepseek")["price_kind"]) == [
+        "off-peak",
+        "peak",
+    ]
+    assert prices.TOU_STANDARD == "off-peak"
+    with pytest.raises(ValueError, match="tou_windows"):
+        prices.price_in_force(cards, date(2026, 9, 14), hour=2)
+    with pytest.raises(ValueError, match=r"0\.\.23"):
+        prices.price_in_force(cards, date(2026, 9, 14), hour=24, windows=windows)

@@ -221,6 +221,22 @@ def superseded_stale(prices: pl.DataFrame) -> Result:
     return Result(prices["row_kind"] == "stale", _all(prices, True))
 
 
+def secondary_copy_conflict(prices: pl.DataFrame) -> Result:
+    """A secondary copy's price of an offer whose direct source shows other prices
+    (curate/spells.py `COPIES`, row_kind "copy"): genai-prices' copy of OpenRouter's list, dated
+    at the library's HEAD, beside the daily scrape of OpenRouter. The copy ranks below the direct
+    scrape and does not cut its spells; its price is kept and flagged. Always evaluable."""
+    return Result(prices["row_kind"] == "copy", _all(prices, True))
+
+
+def cancelled_schedule(prices: pl.DataFrame) -> Result:
+    """A scheduled price the later evidence contradicts (curate/spells.py `mark_cancelled`,
+    row_kind "cancelled"): announced for a date after its source's newest snapshot, while a
+    source read after that date still shows another price. Kept, never in force. Always
+    evaluable."""
+    return Result(prices["row_kind"] == "cancelled", _all(prices, True))
+
+
 def regional_surcharge(prices: pl.DataFrame) -> Result:
     """A regional route priced above the seller's cheapest route for the model on those dates.
 
@@ -322,6 +338,8 @@ RULES: list[Rule] = [
     Rule("non_text_modality", "token_prices", non_text_modality),
     Rule("before_release", "token_prices", before_release),
     Rule("superseded_stale", "token_prices", superseded_stale),
+    Rule("secondary_copy_conflict", "token_prices", secondary_copy_conflict),
+    Rule("cancelled_schedule", "token_prices", cancelled_schedule),
     Rule("regional_surcharge", "token_prices", regional_surcharge),
     Rule("zero_not_offered", "gpu_hour_prices", zero_not_offered),
     Rule("marketplace_outlier", "gpu_hour_prices", marketplace_outlier),

@@ -160,10 +160,21 @@ def released_scores(scores: pl.DataFrame, observations: pl.DataFrame) -> pl.Data
     return runs.with_columns(pl.col("_date").alias("date")).select(cols)
 
 
+def newest_snapshots(sources: pl.DataFrame | None) -> dict | None:
+    """Each source's newest snapshot date: the `retrieved` date of its sources row (the day of
+    the newest file read), never the largest date a row mentions (a scheduled price from
+    2027-01-01 or a `verified` date is not a snapshot). None without a sources table."""
+    if sources is None or sources.is_empty():
+        return None
+    rows = sources.filter(pl.col("retrieved").is_not_null()).select("source_id", "retrieved")
+    return {s: d for s, d in rows.iter_rows()}
+
+
 def curate(
     merged: dict[str, pl.DataFrame],
     release: Release | None = None,
     pins: pl.DataFrame | None = None,
+    newest: dict | None = None,
 ) -> tuple[dict[str, pl.DataFrame], list[dict]]:
     """The curated tables from the importers' frames, and the count of rows each flag rule
     flagged or could not evaluate. With `release`, curated over the release's observations and
@@ -195,7 +206,7 @@ def curate(
         if release is not None:
             old = released_runs(release.token_prices, release.observations)
             tp = pl.concat(continued(old, tp), how="diagonal_relaxed")
-        tables["token_prices"], o = spells.curate_prices(tp)
+        tables["token_prices"], o = spells.curate_prices(tp, newest)
         obs.append(o)
     if "benchmark_scores" in out:
         bs = out["benchmark_scores"]

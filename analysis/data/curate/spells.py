@@ -60,6 +60,13 @@ HISTORICAL = frozenset({"epoch-llm-price-trends"})
 # reader read on that day, kept as entered, one row per line, like the dated price points above.
 HAND_ENTERED = "hand-"
 CONTINUED_BY = {"tokencost": "litellm-rocry", "tokencost-yaml": "litellm-rocry"}
+# Secondary copies of a direct source, by (copying source, seller): genai-prices' openrouter.yml
+# says its data "is based on" https://openrouter.ai/api/v1/models, which openrouter-sui414
+# scrapes daily (docs/sources.md). Evidence ranks first-party page > direct scrape > secondary
+# copy: a copy at a price the direct source never showed for the offer neither closes nor
+# reopens the direct source's spells; it is its own row (`row_kind` "copy", no spell), flagged
+# `secondary_copy_conflict`. A copy at a price the direct source shows is evidence like any.
+COPIES = {("genai-prices", "openrouter"): "openrouter-sui414"}
 FACT = [
     "input_usd_per_mtok",
     "output_usd_per_mtok",
@@ -184,6 +191,93 @@ def fold_regions(prices: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyF
     return out if isinstance(prices, pl.LazyFrame) else out.collect()
 
 
+def fold_reported(prices: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
+    """A `reported` run (a timeline citing the seller's page) at exactly the prices of a `list`
+    run of the same offer is the same fact: it becomes evidence of the list price (its kind
+    `list`), not a second clean row. The news digests' reported prices are claims to check and
+    stay as they are."""
+    lf = prices.lazy()
+    key = [c for c in OFFER if c != "price_kind"]
+    listed = (
+        lf.filter(pl.col("price_kind") == "list")
+        .select(*key, *FACT)
+        .unique()
+        .with_columns(pl.lit(True).alias("_listed"))
+    )
+    reported = (pl.col("price_kind") == "reported") & ~pl.col("source_id").cast(
+        pl.String
+    ).str.starts_with("digest-")
+    return (
+        lf.join(listed, on=[*key, *FACT], how="left", nulls_equal=True, maintain_order="left")
+        .with_columns(
+            pl.when(reported & pl.col("_listed").fill_null(False))
+            .then(pl.lit("list"))
+            .otherwise(pl.col("price_kind"))
+            .alias("price_kind")
+        )
+        .drop("_listed")
+    )
+
+
+def mark_copies(prices: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
+    """`_copy` "copy": the run is a secondary copy (`COPIES`) of a source that has runs of the
+    same offer, at a price that source never shows for it (else null)."""
+    lf = prices.lazy()
+    src = pl.col("source_id").cast(pl.String)
+    out = lf.with_columns(pl.lit(None, pl.String).alias("_copy"))
+    for (copier, seller), direct in COPIES.items():
+        shown = lf.filter(src == direct).select(*OFFER, *FACT).unique()
+        offers = shown.select(OFFER).unique().with_columns(pl.lit(True).alias("_has"))
+        facts = shown.with_columns(pl.lit(True).alias("_same"))
+        mine = (src == copier) & (pl.col("provider") == seller)
+        conflict = mine & pl.col("_has").fill_null(False) & ~pl.col("_same").fill_null(False)
+        out = (
+            out.join(offers, on=OFFER, how="left", nulls_equal=True, maintain_order="left")
+            .join(facts, on=[*OFFER, *FACT], how="left", nulls_equal=True, maintain_order="left")
+            .with_columns(
+                pl.when(conflict).then(pl.lit("copy")).otherwise(pl.col("_copy")).alias("_copy")
+            )
+            .drop("_has", "_same")
+        )
+    return out
+
+
+def mark_cancelled(lf: pl.LazyFrame, newest: dict[str, date]) -> pl.LazyFrame:
+    """`_copy` "cancelled": a scheduled price (a run dated after its source's newest snapshot:
+    announced, never seen in force) that the evidence after its date contradicts: a run of the
+    same offer at another price, from a source whose newest snapshot is later than the scheduled
+    date, seen on or after that date (aimeter, 2026-09-23: "The Sonnet 5 increase scheduled for
+    1 Sep was cancelled", beside genai-prices' 2026-08-21 schedule). It walks apart, as its own
+    row without a spell (flagged `cancelled_schedule`), and cuts nothing."""
+    if not newest:
+        return lf
+    src = pl.col("source_id").cast(pl.String)
+    snap = src.replace_strict(newest, default=None, return_dtype=pl.Date)
+    end = pl.coalesce("last_seen", "date")
+    rows = lf.with_columns(snap.alias("_snap"), end.alias("_e"))
+    announced = rows.filter(pl.col("date") > pl.col("_snap")).select("_i", *OFFER, *FACT, "date")
+    seen = rows.filter(pl.col("_copy").is_null() & (pl.col("date") <= pl.col("_snap")))
+    seen = seen.select(*OFFER, *[pl.col(c).alias(f"{c}_o") for c in FACT], "_snap", "_e")
+    same = pl.all_horizontal([pl.col(c).eq_missing(pl.col(f"{c}_o")) for c in FACT])
+    cancelled = (
+        announced.join(seen, on=OFFER, nulls_equal=True)
+        .filter(~same & (pl.col("_snap") > pl.col("date")) & (pl.col("_e") >= pl.col("date")))
+        .select("_i")
+        .unique()
+        .with_columns(pl.lit(True).alias("_cancel"))
+    )
+    return (
+        lf.join(cancelled, on="_i", how="left", maintain_order="left")
+        .with_columns(
+            pl.when(pl.col("_cancel").fill_null(False))
+            .then(pl.lit("cancelled"))
+            .otherwise(pl.col("_copy"))
+            .alias("_copy")
+        )
+        .drop("_cancel")
+    )
+
+
 def build_spells(runs: list[Run]) -> list[Spell]:
     """The spells of one offer from its runs (see the module docstring)."""
     runs = sorted(runs, key=lambda r: (r.start, _rank(r.source), r.end))
@@ -252,10 +346,16 @@ def _curate(
     the price the stretch shows). So Python walks those runs alone, and everything per run
     (cutting runs at the next price, stale segments, provenance) is done on whole columns."""
     lf = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
+    lf = mark_copies(fold_reported(lf))
     snaps = snapshot_dates(lf)
-    newest = newest or {s: d[-1] for s, d in snaps.items()}
+    # A table of dated price points ends at its own last date (`_historical_rows`).
+    table_end = {s: d[-1] for s, d in snaps.items()}
+    # A source's newest snapshot: as given (its retrieval date), else the rows' largest date.
+    newest = table_end | (newest or {})
     names = lf.collect_schema()
-    cols = [c for c in names if c not in ("valid_from", "valid_to", "row_id", "source_ids")]
+    cols = [
+        c for c in names if c not in ("valid_from", "valid_to", "row_id", "source_ids", "_copy")
+    ]
     schema = {c: names[c] for c in cols} | {
         "valid_from": pl.Date,
         "valid_to": pl.Date,
@@ -264,6 +364,7 @@ def _curate(
         "row_kind": pl.String,
     }
     lf = lf.with_row_index("_i")  # the order the runs were given in breaks ties
+    lf = mark_cancelled(lf, newest)
     is_historical = own_rows_expr(pl.col("source_id").cast(pl.String))
     # Dated price points of an analysis's table: few rows, each its own; walked as they are.
     historical: dict[tuple, list[Run]] = {}
@@ -274,7 +375,7 @@ def _curate(
     hist_rows: list[dict] = []
     hist_obs: list[dict] = []
     for key, runs in historical.items():
-        hist_rows += _historical_rows(key, runs, newest, hist_obs)
+        hist_rows += _historical_rows(key, runs, table_end, hist_obs)
     table = pl.DataFrame(hist_rows, schema=schema, orient="row")
     obs = (
         pl.DataFrame(hist_obs, schema=OBS_SCHEMA, orient="row")
@@ -289,13 +390,87 @@ def _curate(
     if spelled is not None:
         table = pl.concat([table, spelled.select(list(schema)).cast(schema)])
         obs = pl.concat([obs, spell_obs])
-    table = table.with_columns(
+    table = end_by_time_of_use(end_promotions(table)).with_columns(
         pl.when(pl.col("context_tier") == "")
         .then(None)
         .otherwise(pl.col("context_tier"))
         .alias("context_tier")
     )
     return table, obs.select(*OBS_SCHEMA, *ORDER)
+
+
+def end_by_time_of_use(table: pl.DataFrame) -> pl.DataFrame:
+    """A time-of-use card replaces the all-day price: a `list` spell of the offer (model,
+    seller, tier, currency, ...) that began before the card's first `off-peak` day and runs past
+    it ends the day before (LiteLLM's all-day DeepSeek V4 Pro price of July is not in
+    force beside the peak and off-peak rates from 2026-08-16)."""
+    key = [c for c in OFFER if c != "price_kind"]
+    spell = pl.col("row_kind") == "spell"
+    tou = (
+        table.filter(spell & (pl.col("price_kind") == "off-peak"))
+        .group_by(key)
+        .agg(pl.col("valid_from").min().alias("_tou"))
+    )
+    if tou.is_empty():
+        return table
+    ends = (
+        table.with_row_index("_p")
+        .filter(spell & (pl.col("price_kind") == "list"))
+        .join(tou, on=key, nulls_equal=True)
+        .filter(
+            (pl.col("valid_from") < pl.col("_tou"))
+            # a card billed until the switch's day (the flat card to 16:00 UTC) keeps its end
+            & (pl.col("valid_to").is_null() | (pl.col("valid_to") > pl.col("_tou")))
+        )
+        .select("_p", (pl.col("_tou") - pl.duration(days=1)).alias("_end"))
+    )
+    if ends.is_empty():
+        return table
+    return (
+        table.with_row_index("_p")
+        .join(ends, on="_p", how="left")
+        .with_columns(pl.coalesce("_end", "valid_to").alias("valid_to"))
+        .drop("_p", "_end")
+    )
+
+
+def end_promotions(table: pl.DataFrame) -> pl.DataFrame:
+    """A promotion ends the day before the standard (`list`) price its own source states to
+    follow it: a source giving "$0.75 through December 31, then $1.50 from January 1" gives a
+    promotional spell and a scheduled list spell of the same offer; the promotion is in force
+    to the day before the scheduled price, whatever the snapshots' dates. Other promotions
+    keep their spells."""
+    key = [c for c in OFFER if c != "price_kind"]
+    spell = pl.col("row_kind") == "spell"
+    promo = table.with_row_index("_p").filter(spell & (pl.col("price_kind") == "promotional"))
+    if promo.is_empty():
+        return table
+    follow = table.filter(spell & (pl.col("price_kind") == "list")).select(
+        *key, pl.col("valid_from").alias("_next"), pl.col("source_ids").alias("_next_src")
+    )
+    pairs = (
+        promo.select("_p", *key, "valid_from", "valid_to", "source_ids")
+        .join(follow, on=key, nulls_equal=True)
+        .filter(
+            (pl.col("_next") > pl.col("valid_from"))
+            & (pl.col("valid_to").is_null() | (pl.col("valid_to") >= pl.col("_next")))
+            & pl.col("source_ids")
+            .str.split(";")
+            .list.set_intersection(pl.col("_next_src").str.split(";"))
+            .list.len()
+            .gt(0)
+        )
+        .group_by("_p")
+        .agg((pl.col("_next").min() - pl.duration(days=1)).alias("_end"))
+    )
+    if pairs.is_empty():
+        return table
+    return (
+        table.with_row_index("_p")
+        .join(pairs, on="_p", how="left")
+        .with_columns(pl.coalesce("_end", "valid_to").alias("valid_to"))
+        .drop("_p", "_end")
+    )
 
 
 def _duplicated(values: pl.Series) -> pl.Series:
@@ -377,11 +552,11 @@ def _spells(
     # their columns, numbered from the distinct ones (checked to hash apart): no join of
     # millions of rows on eight strings or six floats.
     raw = [(pl.col(c) + 0.0).alias(c) for c in FACT]  # + 0.0: -0.0 is 0.0, as Python compares
-    offer_hash = pl.struct(OFFER).hash(14).alias("_oh")
+    offer_hash = pl.struct(*OFFER, "_copy").hash(14).alias("_oh")  # a copy walks apart
     fact_hash = pl.struct(raw).hash(14).alias("_fh")  # raw: the same on rows and on `facts`
     # (Three passes: collected together, polars would hold the rows they share in memory.)
     # (A hash is the same of the same values: taken on the distinct ones, it is the rows'.)
-    offers = lf.group_by(OFFER).agg(pl.col("_i").min().alias("_first")).collect()
+    offers = lf.group_by(*OFFER, "_copy").agg(pl.col("_i").min().alias("_first")).collect()
     offers = offers.with_columns(offer_hash)
     facts = lf.select(raw).unique().collect().with_columns(fact_hash)
     seen = lf.select(src.drop_nulls().unique().implode(), pl.len().alias("_n")).collect()
@@ -511,6 +686,28 @@ def _spells(
         pl.lit(None, pl.Date).alias("valid_from"), pl.lit(None, pl.Date).alias("valid_to")
     )
     table = pl.concat([spell_rows, stale_rows], how="diagonal_relaxed").sort("_s", "_kind")
+    # A secondary copy's own price (`mark_copies`): a row without a spell, never in force.
+    # A cancelled schedule (`mark_cancelled`) likewise.
+    copy = pl.col("_copy").is_not_null()
+    table = table.with_columns(
+        pl.when(copy).then(None).otherwise(pl.col("valid_from")).alias("valid_from"),
+        pl.when(copy).then(None).otherwise(pl.col("valid_to")).alias("valid_to"),
+        pl.when(copy).then(pl.col("_copy")).otherwise(pl.col("row_kind")).alias("row_kind"),
+        pl.when(copy)
+        .then(pl.concat_str([pl.col("row_id"), pl.col("_copy")]))
+        .otherwise(pl.col("row_id"))
+        .alias("_rid"),
+    )
+    table = table.with_columns(
+        pl.when(copy)
+        .then(
+            pl.col("_rid").map_elements(
+                lambda t: row_id("tp", t), return_dtype=pl.String, skip_nulls=True
+            )
+        )
+        .otherwise(pl.col("row_id"))
+        .alias("row_id")
+    ).drop("_rid")
     # Provenance: every run behind a row; a locator a source repeats within a row, once.
     links = pl.concat(
         [

@@ -23,8 +23,8 @@ sources row and locator says so.
   time-of-use regime (OpenAI's) has one all-day price.
 
 token_prices rows (provider `deepseek`, or `openai` for gpt-*): one per model x tariff x
-currency x spell. `price_kind` is `off-peak` for the off-peak rate and `list` for the peak rate
-and for an all-day (flat) rate. Miss -> input, out -> output, hit -> cached input; USD rows fill the
+currency x spell. `price_kind` is `off-peak` for the off-peak rate, `peak` for the peak rate
+and `list` for an all-day (flat) rate (release 2026-12-01.2 called the peak rate `list`). Miss -> input, out -> output, hit -> cached input; USD rows fill the
 `*_usd_per_mtok` columns, CNY rows the original-currency ones (`cached_input_original_per_mtok`,
 in the schema). Dates, in UTC:
 
@@ -392,7 +392,7 @@ def price_rows(path: Path, regimes: list[dict], rules: list[dict], observed: dt.
                     "currency": currency,
                     "input_original_per_mtok": None if usd else r["miss"],
                     "output_original_per_mtok": None if usd else r["out"],
-                    "price_kind": "off-peak" if kind == "off-peak" else "list",
+                    "price_kind": {"off-peak": "off-peak", "peak": "peak"}.get(kind, "list"),
                     "context_tier": "",
                     "source_model_name": model,
                     "model_hint": model,
@@ -456,11 +456,29 @@ def build(sources_dir: Path, key: list[str] | None = None) -> dict[str, pl.DataF
     group = ("source_id", "source_model_name", "provider", "price_kind", "currency", "context_tier")
     merged, _ = fit_token_price_key(spells(prices, group, PRICE_VALUES), key)
     tp = frame("token_prices", merged, drop=("model_id", "first_party"))
-    tou = frame("tou_windows", windows).sort("source_id", "effective_from_utc", "start_hour_utc")
+    tou = frame("tou_windows", close_superseded(windows)).sort(
+        "source_id", "effective_from_utc", "start_hour_utc"
+    )
     return {
         "token_prices": tp.sort("source_id", "source_model_name", "date", "price_kind"),
         "tou_windows": tou,
     }
+
+
+def close_superseded(windows: list[dict]) -> list[dict]:
+    """Every copy transcribes one page (api-docs.deepseek.com): a window a copy states as open is
+    closed at the start of any later rule of the same provider that any copy states (the
+    2026-08-22 weekend rule closes the everyday windows, also in copies that never saw it)."""
+    starts: dict[str, list[str]] = {}
+    for w in windows:
+        starts.setdefault(w["provider"], []).append(w["effective_from_utc"])
+    out = []
+    for w in windows:
+        later = [s for s in starts[w["provider"]] if s > w["effective_from_utc"]]
+        if w["effective_until_utc"] is None and later:
+            w = {**w, "effective_until_utc": min(later)}
+        out.append(w)
+    return out
 
 
 def _loc(sources_dir: Path, path: Path, where: str) -> str:

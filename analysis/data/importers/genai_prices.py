@@ -12,7 +12,7 @@ HEAD commit date; when dated sets follow it, it is the earlier price, so its dat
 day before the first start date (o3's 10/40 is dated 2025-06-09, not at prices_checked
 2025-07-12). `last_seen` is the HEAD commit date, or the day before the next start date.
 A set with a `start_time`/`end_time` constraint is a time-of-day price (DeepSeek): of the pair,
-the cheaper is price_kind "off-peak", the other "list".
+the cheaper is price_kind "off-peak", the other "peak".
 
 Values: `input_mtok`, `output_mtok`, and `cache_read_mtok` -> cached input. Tiered prices (by
 prompt length) give their `base` on the main row (context_tier ''); rows per tier (context_tier
@@ -224,7 +224,7 @@ def _model_rows(path: Path, provider: str, model: dict, head: date, tiers: bool)
     rows = []
     for constraint, prices, set_where in sets:
         day, last = _set_dates(_start(path, set_where, constraint), starts, observed, head)
-        kind = "off-peak" if prices is off_peak else "list"
+        kind = "off-peak" if prices is off_peak else ("peak" if off_peak is not None else "list")
         base = {
             "provider": provider_slug(provider),
             "date": day,

@@ -201,13 +201,16 @@ def _row(
 
 
 def _merge_batch(rows: dict[tuple, dict], batch: list[tuple[tuple, dict]]) -> list[dict]:
-    """Put each batch price on the standard row with the same key; unmatched batch rows stay."""
+    """Put each batch price on the standard row with the same key; unmatched batch rows stay,
+    as price_kind `batch-only` (no standard price: they never end a standard spell)."""
     out = dict(rows)
     for key, b in batch:
         target = out.get(key)
         if target is None:
+            # An endpoint with only a batch price: its own kind, never a standard price.
             target = out[key] = {**b, "input_usd_per_mtok": None, "output_usd_per_mtok": None}
             target["cached_input_usd_per_mtok"] = None
+            target["price_kind"] = "batch-only"
         else:
             target["where"] += f" (batch: {b['where']})"
         target["batch_input_usd_per_mtok"] = b["input_usd_per_mtok"]

@@ -140,7 +140,9 @@ def test_each_tariff_and_currency_is_a_row_dated_when_first_billed(tree):
     assert (off["date"], off["last_seen"]) == (dt.date(2026, 8, 16), dt.date(2026, 8, 20))
     assert (off["input_original_per_mtok"], off["output_original_per_mtok"]) == (1.5, 4.5)
     assert off["cached_input_original_per_mtok"] == 0.05 and off["input_usd_per_mtok"] is None
-    flat, peak = _prices(tp, "deepseek-v4-flash", "list", "USD")
+    # The peak rate is its own kind (`peak`), the flat card the standard `list` price.
+    [flat] = _prices(tp, "deepseek-v4-flash", "list", "USD")
+    [peak] = _prices(tp, "deepseek-v4-flash", "peak", "USD")
     # The flat card was billed until 16:00 that Sunday; the first peak hour is Monday 01:00 UTC.
     assert (flat["date"], flat["last_seen"], flat["input_usd_per_mtok"]) == (
         dt.date(2026, 8, 16),
@@ -216,7 +218,8 @@ def test_regimes_flat_from_the_beginning_and_a_rate_that_carries_on(tree):
     _add(tree, "PDFMathTranslate__webapp__pricing.json", PDF, "2026-08-24")
     t = deepseek_tou.build(tree.root, key=TOKEN_PRICES_KEY)
     tp = t["token_prices"]
-    [flat, peak] = _prices(tp, "deepseek-v4-pro", "list", "CNY")
+    [flat] = _prices(tp, "deepseek-v4-pro", "list", "CNY")
+    [peak] = _prices(tp, "deepseek-v4-pro", "peak", "CNY")
     # "1970" means no known start: the flat card is dated by the last day it was in force.
     assert (flat["date"], flat["last_seen"], flat["input_original_per_mtok"]) == (
         dt.date(2026, 8, 16),
@@ -240,7 +243,7 @@ def test_a_card_announced_before_it_applies_has_no_last_seen(tree):
     tp = deepseek_tou.build(tree.root, key=TOKEN_PRICES_KEY)["token_prices"]
     [off] = _prices(tp, "deepseek-v4-pro", "off-peak", "CNY")
     assert (off["date"], off["last_seen"]) == (dt.date(2026, 8, 16), None)
-    [flat, _] = _prices(tp, "deepseek-v4-pro", "list", "CNY")
+    [flat] = _prices(tp, "deepseek-v4-pro", "list", "CNY")
     assert (flat["date"], flat["last_seen"]) == (dt.date(2026, 8, 13), dt.date(2026, 8, 13))
 
 
@@ -272,9 +275,13 @@ def test_real_cards_match_the_readme(sources_dir):
     }
     # README II.1.1: flash off-peak 0.05/1.5/4.5, peak 0.1/3/9; pro flat 0.025/3/6.
     assert cny[("deepseek-v4-flash", "off-peak", dt.date(2026, 8, 16))] == (0.05, 1.5, 4.5)
-    assert cny[("deepseek-v4-flash", "list", dt.date(2026, 8, 17))] == (0.1, 3, 9)
+    assert cny[("deepseek-v4-flash", "peak", dt.date(2026, 8, 17))] == (0.1, 3, 9)
     assert cny[("deepseek-v4-pro", "list", dt.date(2026, 8, 16))] == (0.025, 3, 6)
     w = t["tou_windows"]
     assert set(zip(w["start_hour_utc"], w["end_hour_utc"], strict=True)) == {(1, 4), (6, 10)}
     weekend = w.filter(pl.col("effective_from_utc") == "2026-08-22T16:00:00Z")
     assert set(weekend["weekdays"]) == {"mon;tue;wed;thu;fri"}
+    # The weekend rule closes the everyday windows of every copy, also of copies that never
+    # saw it (the 2026-08-20 copy): only the weekday windows stay open.
+    still = w.filter(pl.col("effective_until_utc").is_null())
+    assert set(still["weekdays"]) == {"mon;tue;wed;thu;fri"} and still.height == 2

@@ -200,12 +200,13 @@ def test_embeddings_image_speech_and_removed_models_are_left_out(tmp_path):
     assert {r["source_model_name"] for r in rows} == {"gpt-4o", "o3", "gpt-5.4"}
 
 
-def test_time_of_day_prices_become_list_and_off_peak(tmp_path):
+def test_time_of_day_prices_become_peak_and_off_peak(tmp_path):
     rows = genai_prices.parse_provider_file(_write(tmp_path, "deepseek.yml", DEEPSEEK), HEAD)
     by_kind = {r["price_kind"]: r for r in rows}
     assert by_kind["off-peak"]["input_usd_per_mtok"] == 0.135
-    assert by_kind["list"]["input_usd_per_mtok"] == 0.27
-    assert by_kind["list"]["date"] == by_kind["off-peak"]["date"] == dt.date(2025, 7, 12)
+    assert by_kind["peak"]["input_usd_per_mtok"] == 0.27
+    assert by_kind["peak"]["date"] == by_kind["off-peak"]["date"] == dt.date(2025, 7, 12)
+    assert "list" not in by_kind  # the dearer rate is the peak rate, not a list price
 
 
 def test_bedrock_ids_get_provider_bedrock_and_a_clean_hint_and_empty_free_sets_are_skipped(
@@ -241,10 +242,11 @@ def test_build_dates_by_the_head_commit_and_writes_locators(tmp_path):
     _write(folder, "_PROVENANCE.tsv", header + line)
     prices = genai_prices.build(tmp_path)["token_prices"]
     assert prices["last_seen"].to_list() == [HEAD, HEAD]
-    assert (
-        prices["source_locator"][0]
-        == f"{rel}@47df840a5ab1#provider deepseek, model deepseek-chat, prices[1]"
-    )
+    # The dearer, time-constrained set (prices[1]) is the peak rate.
+    peak = prices.filter(pl.col("price_kind") == "peak")
+    assert peak["source_locator"].to_list() == [
+        f"{rel}@47df840a5ab1#provider deepseek, model deepseek-chat, prices[1]"
+    ]
     assert "model_hint" in prices.columns and "model_id" not in prices.columns
 
 

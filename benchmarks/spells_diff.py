@@ -1,0 +1,125 @@
+"""The token_prices change between two releases, explained by the spell rules of issue 19.
+
+    .venv/bin/python benchmarks/spells_diff.py [OLD] [NEW] [--data DIR]
+
+`data diff OLD NEW` counts rows added, changed and removed per source; this script says which
+rule moved each one (a row can move under several; each is counted under the first that
+applies, in the order printed):
+
+- `peak kind`: the row is DeepSeek's (or genai-prices' time-of-day) peak rate, `list` before;
+- `batch-only kind`: an endpoint with only a batch price, `list` before;
+- `reported folded`: a `reported` row whose prices a `list` row of the offer states (gone);
+- `secondary copy`: a secondary copy's price, now its own row without a spell (`copy`);
+- `cancelled schedule`: a scheduled price later evidence contradicts (`cancelled`);
+- `promotion ends at its successor`, `time-of-use card ends the all-day price`: valid_to set;
+- `still listed in the newest snapshot`: valid_to emptied (open) or moved later;
+- other: anything else (printed, to read).
+
+Plain polars over the two releases' token_prices.csv; nothing of `analysis` is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import polars as pl
+
+ROOT = Path(__file__).resolve().parents[1]
+KEY = ["model_id", "provider", "context_tier", "quantization", "offer", "region", "currency"]
+
+
+def read(data: Path, version: str) -> pl.DataFrame:
+    df = pl.read_csv(data / version / "token_prices.csv", infer_schema_length=0)
+    return df.with_columns(pl.col("valid_from", "valid_to", "date").str.to_date())
+
+
+def explain(old: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
+    both = old.join(new, on="row_id", how="full", suffix="_new", coalesce=True)
+    gone, added = pl.col("model_id_new").is_null(), pl.col("model_id").is_null()
+    vt, vt_new = pl.col("valid_to"), pl.col("valid_to_new")
+    flags_new = pl.col("flags_new").fill_null("")
+    rule = (
+        pl.when(pl.col("price_kind_new") == "peak")
+        .then(pl.lit("peak kind (list before)"))
+        .when((pl.col("price_kind") == "list") & gone & pl.col("_peak_offer"))
+        .then(pl.lit("peak kind (the list row it was)"))
+        .when(pl.col("price_kind_new") == "batch-only")
+        .then(pl.lit("batch-only kind (list before)"))
+        .when(gone & pl.col("_batch_offer"))
+        .then(pl.lit("batch-only kind (the list row it was)"))
+        .when((pl.col("price_kind") == "reported") & gone)
+        .then(pl.lit("reported folded into the list row"))
+        .when(flags_new.str.contains("secondary_copy_conflict"))
+        .then(pl.lit("secondary copy: own row, no spell"))
+        .when(flags_new.str.contains("cancelled_schedule"))
+        .then(pl.lit("cancelled schedule: own row, no spell"))
+        .when(
+            gone
+            & (pl.col("provider") == "openrouter")
+            & pl.col("source_ids").str.contains("genai-prices")
+        )
+        .then(pl.lit("secondary copy: the spell or stale row it made (removed)"))
+        .when(gone & (pl.col("row_kind_old") == "stale"))
+        .then(pl.lit("stale row no longer stale (its cut moved)"))
+        .when(gone)
+        .then(pl.lit("removed: other"))
+        .when(added)
+        .then(pl.lit("added: other"))
+        .when(
+            (pl.col("price_kind_new") == "promotional")
+            & vt_new.is_not_null()
+            & vt.ne_missing(vt_new)
+        )
+        .then(pl.lit("promotion ends the day before its stated successor"))
+        .when(vt.is_not_null() & vt_new.is_null())
+        .then(pl.lit("still listed in the newest snapshot: spell open"))
+        .when(vt.is_not_null() & vt_new.is_not_null() & (vt_new > vt))
+        .then(pl.lit("spell ends later (its successor or last sighting moved)"))
+        .when(vt_new.is_not_null() & (vt.is_null() | (vt_new < vt)))
+        .then(pl.lit("spell ends earlier (time-of-use card, successor no longer cut)"))
+        .otherwise(pl.lit("changed: other"))
+    )
+    peak_offers = new.filter(pl.col("price_kind") == "peak").select(KEY).unique()
+    batch_offers = new.filter(pl.col("price_kind") == "batch-only").select(KEY).unique()
+    mark = lambda f, name: f.with_columns(pl.lit(True).alias(name))  # noqa: E731
+    both = (
+        both.join(mark(peak_offers, "_peak_offer"), on=KEY, how="left", nulls_equal=True)
+        .join(mark(batch_offers, "_batch_offer"), on=KEY, how="left", nulls_equal=True)
+        .with_columns(pl.col("_peak_offer", "_batch_offer").fill_null(False))
+    )
+    both = both.with_columns(
+        pl.when(pl.col("valid_from").is_null() & pl.col("model_id").is_not_null())
+        .then(pl.lit("stale"))
+        .otherwise(pl.lit("spell"))
+        .alias("row_kind_old")
+    )
+    same = [c for c in new.columns if c != "row_id" and c in old.columns]
+    unchanged = pl.all_horizontal([pl.col(c).eq_missing(pl.col(f"{c}_new")) for c in same])
+    moved = both.filter(~unchanged.fill_null(False) | gone | added)
+    status = (
+        pl.when(added)
+        .then(pl.lit("added"))
+        .when(gone)
+        .then(pl.lit("removed"))
+        .otherwise(pl.lit("changed"))
+    )
+    return moved.with_columns(rule.alias("rule"), status.alias("status"))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("old", nargs="?", default="2026-12-01.2")
+    ap.add_argument("new", nargs="?", default="2026-12-01.3")
+    ap.add_argument("--data", default=str(ROOT / "data"))
+    args = ap.parse_args()
+    data = Path(args.data)
+    out = explain(read(data, args.old), read(data, args.new))
+    table = out.group_by("rule", "status").len().sort("rule", "status")
+    with pl.Config(tbl_rows=100, tbl_width_chars=200, fmt_str_lengths=80):
+        print(f"token_prices {args.old} -> {args.new}: {out.height} rows moved")
+        print(table)
+
+
+if __name__ == "__main__":
+    main()
