@@ -1,4 +1,10 @@
-"""Command line: `python -m analysis <command>`. Run with `-h` for the list."""
+"""Command line: `python -m analysis <command>`. Run with `-h` for the list.
+
+Exit codes: 0 done, also when the reader closes stdout early (`... | head`); 1 a user error (a
+usage mistake, a missing or malformed file, an unknown table or version: one located line per
+problem on stderr); 2 an internal error (one line on stderr naming the file, under the system
+temp dir, that holds the full traceback); 130 interrupted.
+"""
 
 from __future__ import annotations
 
@@ -52,7 +58,7 @@ def _data_add(args) -> int:
         return 0
     if not args.file:
         print("data add: give FILE.csv, or --template TABLE for an empty one", file=sys.stderr)
-        return 2
+        return 1
     out = add.add(
         Path(args.file),
         table=args.table,
@@ -82,7 +88,7 @@ def _data_update(args) -> int:
         if unknown:
             print(f"data update: unknown source {unknown[0]!r}; sources: "
                   + ", ".join(update.BY_FOLDER), file=sys.stderr)  # fmt: skip
-            return 2
+            return 1
         ups = [update.BY_FOLDER[o] for o in args.only]
     options = {}
     if args.from_dir is None:

@@ -315,3 +315,15 @@ def test_internal_error_writes_the_traceback_elsewhere(tmp_path, capsys, unchang
     assert trace.read_text().startswith("Traceback") and m.group(1) in trace.read_text()
     assert not trace.resolve().is_relative_to(paths.ROOT)
     trace.unlink()
+
+
+def test_data_add_without_a_file(capsys, unchanged):
+    code, _, err = run(["data", "add"], capsys)
+    assert code == 1
+    assert one_line(err) == "data add: give FILE.csv, or --template TABLE for an empty one"
+
+
+def test_data_update_unknown_source(capsys, unchanged):
+    code, _, err = run(["data", "update", "--only", "nosuch"], capsys)
+    assert code == 1
+    assert one_line(err).startswith("data update: unknown source 'nosuch'; sources: ")
