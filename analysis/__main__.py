@@ -1,14 +1,44 @@
-"""Command line: `python -m analysis <command>`. Run with `-h` for the list."""
+"""Command line: `python -m analysis <command>`. Run with `-h` for the list.
+
+Exit codes: 0 done, also when the reader closes stdout early (`... | head`); 1 a user error (a
+usage mistake, a missing or malformed file, an unknown table or version: one located line per
+problem on stderr); 2 an internal error (one line on stderr naming the file, under the system
+temp dir, that holds the full traceback); 130 interrupted.
+"""
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import io
 import json
+import os
 import sys
+import tempfile
+import time
+import traceback
 from pathlib import Path
 
 from analysis.data import paths
-from analysis.data.errors import DataError
+from analysis.data.errors import DataError, fail
+
+
+def _console(**options):
+    """A rich Console on stdout that lets a closed pipe reach `main` (rich exits 1 on its own)."""
+    from rich.console import Console
+
+    class StdoutConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    return StdoutConsole(**options)
+
+
+def _print_csv(frame) -> None:
+    """A table as CSV on stdout, written by Python, so that a closed pipe is a BrokenPipeError
+    (polars' own writer reports it as a bare OSError)."""
+    sys.stdout.write(frame.write_csv(date_format="%Y-%m-%d"))
 
 
 def _data_build(args) -> int:
@@ -28,7 +58,7 @@ def _data_add(args) -> int:
         return 0
     if not args.file:
         print("data add: give FILE.csv, or --template TABLE for an empty one", file=sys.stderr)
-        return 2
+        return 1
     out = add.add(
         Path(args.file),
         table=args.table,
@@ -50,8 +80,6 @@ def _data_add(args) -> int:
 
 
 def _data_update(args) -> int:
-    from rich.console import Console
-
     from analysis.data import update
 
     ups = update.UPSTREAMS
@@ -60,7 +88,7 @@ def _data_update(args) -> int:
         if unknown:
             print(f"data update: unknown source {unknown[0]!r}; sources: "
                   + ", ".join(update.BY_FOLDER), file=sys.stderr)  # fmt: skip
-            return 2
+            return 1
         ups = [update.BY_FOLDER[o] for o in args.only]
     options = {}
     if args.from_dir is None:
@@ -78,7 +106,7 @@ def _data_update(args) -> int:
         version=args.version,
         **options,
     )
-    update.print_report(report, Console(soft_wrap=True))
+    update.print_report(report, _console(soft_wrap=True))
     failed = [f.upstream.folder for f in report.fetched if f.error]
     if report.errors:
         print(
@@ -91,7 +119,6 @@ def _data_update(args) -> int:
 
 
 def _data_info(args) -> int:
-    from rich.console import Console
     from rich.table import Table
 
     from analysis.data import info as datainfo
@@ -100,7 +127,7 @@ def _data_info(args) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    console = Console()
+    console = _console()
     title = f"Data version {report['version']}" + (
         " (latest)" if report["version"] == report["latest"] else ""
     )
@@ -161,8 +188,14 @@ def _data_validate(args) -> int:
 
 def _data_export(args) -> int:
     from analysis.data import release as data
+    from analysis.data.schema import TABLES
 
-    data.load(args.table, args.version).write_csv(sys.stdout, date_format="%Y-%m-%d")
+    if args.table not in TABLES:
+        close = difflib.get_close_matches(args.table, list(TABLES), n=3, cutoff=0.7)
+        hint = f"closest: {', '.join(close)}; " if close else ""
+        raise fail("data export", None, "TABLE", args.table,
+                   f"unknown table; {hint}tables are {', '.join(TABLES)}")  # fmt: skip
+    _print_csv(data.load(args.table, args.version))
     return 0
 
 
@@ -225,7 +258,7 @@ def _reproduce_epoch(args) -> int:
         data.load("benchmark_scores", args.version),
         data.load("models", args.version),
     )
-    table.write_csv(sys.stdout, date_format="%Y-%m-%d")
+    _print_csv(table)
     return 0
 
 
@@ -233,7 +266,10 @@ def _reproduce_a16z(args) -> int:
     from analysis.methods import llmflation
     from analysis.report import results
 
-    return llmflation.write_reproduction(*results.a16z(args.version))
+    out = io.StringIO()
+    code = llmflation.write_reproduction(*results.a16z(args.version), out=out)
+    sys.stdout.write(out.getvalue())
+    return code
 
 
 def _reproduce_gundlach(args) -> int:
@@ -252,14 +288,14 @@ def _reproduce_gundlach(args) -> int:
         table = published.gundlach_decomposition(version, sources)
     else:
         table = published.gundlach_reproduction(sources)
-    table.write_csv(sys.stdout, date_format="%Y-%m-%d")
+    _print_csv(table)
     return 0
 
 
 def _reproduce_ai_index(args) -> int:
     from analysis.report import published
 
-    published.ai_index_comparisons(args.version).write_csv(sys.stdout, date_format="%Y-%m-%d")
+    _print_csv(published.ai_index_comparisons(args.version))
     return 0
 
 
@@ -269,7 +305,7 @@ def _reproduce_hardware(args) -> int:
     from analysis.report import published
 
     trend = published.hardware_trend(args.version)
-    pl.DataFrame([trend]).write_csv(sys.stdout, date_format="%Y-%m-%d")
+    _print_csv(pl.DataFrame([trend]))
     return 0
 
 
@@ -277,7 +313,7 @@ def _reproduce_all(args) -> int:
     from analysis.report import published
 
     table = published.published_vs_reproduced(args.version, Path(args.sources))
-    table.write_csv(sys.stdout, date_format="%Y-%m-%d")
+    _print_csv(table)
     return 0
 
 
@@ -288,21 +324,19 @@ def _estimates(args) -> int:
     if args.json:
         print(json.dumps(table.to_dicts(), indent=2, default=str))
     else:
-        table.write_csv(sys.stdout, date_format="%Y-%m-%d")
+        _print_csv(table)
     return 0
 
 
 def _claims(args) -> int:
     from analysis import evidence
 
-    evidence.ledger(args.version).write_csv(sys.stdout, date_format="%Y-%m-%d")
+    _print_csv(evidence.ledger(args.version))
     return 0
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m analysis", description="The book's data and build tools."
-    )
+    p = _Parser(prog="python -m analysis", description="The book's data and build tools.")
     sub = p.add_subparsers(dest="command", required=True)
 
     d = sub.add_parser("data", help="the versioned datasets").add_subparsers(
@@ -481,15 +515,60 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+class _Parser(argparse.ArgumentParser):
+    """A usage mistake is one line and exit 1, like every other user error."""
+
+    def error(self, message: str):
+        self.exit(1, f"{self.prog}: {message} (see {self.prog} -h)\n")
+
+
+def _quiet_stdout() -> None:
+    """The reader closed the pipe (`... | head`): point stdout at devnull so that the flush at
+    exit cannot fail again (Python's documented recipe, signal module, note on SIGPIPE)."""
     try:
-        return args.func(args)
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError):  # not a real file (e.g. captured by a test)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+
+
+def _internal_error(err: BaseException) -> int:
+    """One line saying so, the full traceback in a file outside the repository; exit 2."""
+    folder = Path(tempfile.gettempdir()) / "analysis-cli"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"traceback-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.txt"
+    path.write_text("".join(traceback.format_exception(err)), encoding="utf-8")
+    print(
+        f"python -m analysis: internal error ({type(err).__name__}: {err}); "
+        f"the full traceback is in {path}",
+        file=sys.stderr,
+    )
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Exit codes: 0 done (also when the reader closes stdout early), 1 a user error (one
+    located line on stderr per problem), 2 an internal error (one line, traceback in a file)."""
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as done:  # -h (0) or a usage mistake (1)
+        return done.code if isinstance(done.code, int) else 1
+    try:
+        code = args.func(args)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
     except DataError as err:
         print(err, file=sys.stderr)
         return 1
-    except BrokenPipeError:
-        return 0
+    except KeyboardInterrupt:
+        print("python -m analysis: interrupted", file=sys.stderr)
+        return 130
+    except Exception as err:
+        return _internal_error(err)
 
 
 if __name__ == "__main__":

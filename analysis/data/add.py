@@ -26,6 +26,7 @@ from __future__ import annotations
 import csv
 import difflib
 import hashlib
+import io
 import re
 import tempfile
 from dataclasses import dataclass
@@ -175,9 +176,30 @@ def template_help(table: str) -> str:
 # reading the file
 # --------------------------------------------------------------------------------------------
 
+UTF16 = (
+    "encoding: the file is UTF-16 (a spreadsheet's 'Unicode text' export), not UTF-8: save it as "
+    "'CSV UTF-8', or convert it: iconv -f UTF-16 -t UTF-8 FILE > FILE-utf8.csv"
+)
+NOT_UTF8 = (
+    "encoding: not valid UTF-8 (saved as Windows-1252 / Latin-1?): save it as 'CSV UTF-8', or "
+    "convert it: iconv -f WINDOWS-1252 -t UTF-8 FILE > FILE-utf8.csv"
+)
+
 
 def _read(path: Path) -> tuple[list[str], list[dict[str, str]]]:
-    with path.open(newline="", encoding="utf-8-sig") as fh:
+    if not path.is_file():
+        why = "is a folder, not a CSV file" if path.is_dir() else "no such file"
+        raise DataError(Problem(str(path), None, None, None, why))
+    raw = path.read_bytes()
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in raw.split(b"\n", 1)[0]:
+        raise DataError(Problem(str(path), None, None, None, UTF16))
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        row = raw[: e.start].count(b"\n") or None  # the header is line 1, data row 1 line 2
+        bad = "0x" + raw[e.start : e.end].hex()
+        raise DataError(Problem(str(path), row, None, bad, f"byte {e.start}: {NOT_UTF8}")) from None
+    with io.StringIO(text, newline="") as fh:
         reader = csv.DictReader(fh)
         header = [h.strip() for h in (reader.fieldnames or [])]
         rows = [
@@ -196,6 +218,26 @@ def infer_table(header: list[str]) -> str | None:
         if t.identity in header and set(header) <= set(t.columns) and set(t.required) <= set(header)
     ]
     return fits[0] if len(fits) == 1 else None
+
+
+def _no_template(file: str, header: list[str]) -> Problem:
+    """Why a header fits no template: another delimiter, or the columns no template has."""
+    if len(header) == 1:
+        for sep, name in ((";", "semicolons"), ("\t", "tabs"), ("|", "pipes")):
+            if sep in header[0]:
+                return Problem(file, None, None, header[0][:60],
+                               f"delimiter: the header is separated by {name}, not commas: save "
+                               "the file with ',' as the separator (a spreadsheet's 'CSV UTF-8')")  # fmt: skip
+    known = {c for t in TEMPLATES.values() for c in t.columns}
+    unknown = [c for c in header if c not in known]
+    if unknown:
+        return Problem(file, None, None, ",".join(unknown),
+                       f"header has {len(unknown)} column(s) no template knows: "
+                       f"{', '.join(unknown)}; remove them, or compare with "
+                       "`data add --template TABLE`")  # fmt: skip
+    return Problem(file, None, None, ",".join(header),
+                   "header matches no template; print one with `data add --template TABLE` "
+                   f"({', '.join(TEMPLATES)}) or pass --table")  # fmt: skip
 
 
 def _header_problems(file: str, header: list[str], t: Template) -> list[Problem]:
@@ -457,16 +499,7 @@ def add(
     header, raw = _read(file)
     table = table or infer_table(header)
     if table is None:
-        raise DataError(
-            Problem(
-                where,
-                None,
-                None,
-                ",".join(header),
-                "header matches no template; print one with `data add --template TABLE` "
-                f"({', '.join(TEMPLATES)}) or pass --table",
-            )
-        )
+        raise DataError(_no_template(where, header))
     if table not in TEMPLATES:
         raise DataError(Problem(where, None, None, table, f"tables: {', '.join(TEMPLATES)}"))
     t = TEMPLATES[table]

@@ -634,7 +634,7 @@ def _problems(
         .sort(ROW)
     )
     for rec in reported.iter_rows(named=True):
-        value = ", ".join(f"{c}={rec[c]}" for c in pk)
+        value = ", ".join(f"{c}={'(empty)' if rec[c] in (None, '') else rec[c]}" for c in pk)
         problems.append(
             Problem(
                 str(path),
