@@ -11,10 +11,12 @@ of a page-running file is tiered without a decorator; `tests/test_tiers.py` chec
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from analysis.__main__ import main
 from analysis.data.paths import SHARED_SOURCES
 
 TESTS = Path(__file__).resolve().parent
@@ -54,6 +56,28 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         for marker in sorted(tiers(Path(item.path), set(item.fixturenames))):
             item.add_marker(marker)
+
+
+@dataclass
+class CliRun:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def cli(capsys):
+    """`python -m analysis ARGS...` in this process: `analysis.__main__.main(argv)` with its
+    output captured (a subprocess costs seconds of imports each). A test whose point is the
+    process itself (the module entry point, a real pipe) runs a subprocess instead."""
+
+    def run(*args: str) -> CliRun:
+        capsys.readouterr()  # what the test printed before is not the command's
+        code = main([str(a) for a in args])
+        captured = capsys.readouterr()
+        return CliRun(code, captured.out, captured.err)
+
+    return run
 
 
 @pytest.fixture(scope="session")
