@@ -5,7 +5,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup book test lint format lock preview clean data-validate bench bench-formats
+# `make test-fast`: everything but the tests that run pages, build the book or drive a browser
+# (pytest markers book, browser, slow; tests/conftest.py gives them).
+.PHONY: setup book test test-fast lint format lock preview clean data-validate bench bench-formats
 
 setup: $(STAMP)
 
@@ -29,6 +31,12 @@ test: setup
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest
+
+test-fast: setup
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
+	$(PY) -m pytest -m "not book and not browser and not slow"
 
 lint: setup
 	$(PY) -m ruff check .

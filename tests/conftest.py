@@ -1,12 +1,96 @@
-"""Shared test fixtures."""
+"""Shared test fixtures, and the tiers every test falls in.
+
+Tiers (pytest markers, registered in pyproject.toml): `book` runs a page or a notebook in a
+kernel, or builds the book or its preview; `browser` drives chromium; `slow` takes more than a
+few seconds for another reason; `sources` needs ../shared/sources. `make test-fast` runs
+everything but `book`, `browser` and `slow`; `make test` runs everything.
+
+The markers are given here, from the file a test lives in or the fixtures it uses, so a new test
+of a page-running file is tiered without a decorator; `tests/test_tiers.py` checks the rule.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from analysis.__main__ import main
 from analysis.data.paths import SHARED_SOURCES
+
+TESTS = Path(__file__).resolve().parent
+
+# Files whose every test runs a page (a real chapter or a tiny one) in a kernel or builds a book.
+BOOK_FILES = {
+    "book/test_build.py",
+    "book/test_deps.py",
+    "book/test_notebook.py",
+    "book/test_older_releases.py",
+    "book/test_rendered_figures.py",
+    "book/test_site_browser.py",
+}
+# Fixtures that run pages: any test using one is a `book` test, wherever it lives.
+BOOK_FIXTURES = {"preview_site", "executed_page", "book_tables"}
+BROWSER_FILES = {"book/test_site_browser.py"}
+# Slow for another reason than running pages: over 5 s each, or 45 s for the file, in a
+# `--durations=0` run of the fast tier at load 7 on 2 cores (docs/benchmarks.md, "Test tiers").
+SLOW_FILES = {"data/test_malformed.py"}  # ~25 cases, each a release built and broken
+SLOW_TESTS = {
+    "data/test_release.py::test_rebuilding_from_the_pinned_inputs_reproduces_the_latest_release",
+    "data/test_release.py::test_diff_counts_added_changed_and_removed_rows",
+    "data/test_providers.py::test_no_source_dates_routes_folded_into_one_id_apart",
+    "data/test_update.py::test_each_failing_source_gets_one_line_and_the_others_count",
+    "data/test_update.py::test_update_from_the_sources_the_release_was_built_from_adds_nothing",
+    "data/test_update.py::test_a_second_update_from_the_raw_store_finds_nothing_new",
+    "data/importers/test_gpu_markets.py::test_real_sources_cover_many_gpus_and_four_windows",
+    "report/test_vintages.py::test_command_prints_every_estimate_of_every_release",
+}
+
+
+def tiers(path: Path, fixtures: set[str], function: str = "") -> set[str]:
+    """The markers a test gets from its file (relative to tests/), its function's name and the
+    fixtures it uses."""
+    name = path.resolve().relative_to(TESTS).as_posix()
+    found = set()
+    if name in BOOK_FILES or fixtures & BOOK_FIXTURES:
+        found.add("book")
+    if name in BROWSER_FILES:
+        found.add("browser")
+    if name in SLOW_FILES or f"{name}::{function}" in SLOW_TESTS:
+        found.add("slow")
+    if "sources_dir" in fixtures:
+        found.add("sources")
+    return found
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        function = getattr(item, "originalname", item.name)
+        for marker in sorted(tiers(Path(item.path), set(item.fixturenames), function)):
+            item.add_marker(marker)
+
+
+@dataclass
+class CliRun:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def cli(capsys):
+    """`python -m analysis ARGS...` in this process: `analysis.__main__.main(argv)` with its
+    output captured (a subprocess costs seconds of imports each). A test whose point is the
+    process itself (the module entry point, a real pipe) runs a subprocess instead."""
+
+    def run(*args: str) -> CliRun:
+        capsys.readouterr()  # what the test printed before is not the command's
+        code = main([str(a) for a in args])
+        captured = capsys.readouterr()
+        return CliRun(code, captured.out, captured.err)
+
+    return run
 
 
 @pytest.fixture(scope="session")

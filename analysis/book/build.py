@@ -157,11 +157,16 @@ class Page:
     executed: chapters.ExecutedChapter | None = None
 
 
-def build_preview(root: Path | str = ROOT, console: Console | None = None) -> int:
+def build_preview(
+    root: Path | str = ROOT,
+    console: Console | None = None,
+    executed: dict[Path, chapters.ExecutedChapter] | None = None,
+) -> int:
     """Execute every book file and write the HTML preview into root/_preview/; an exit code.
 
     Builds into a temporary folder beside _preview/ and swaps it in only when every chapter ran,
-    so a failing chapter leaves the previous preview (or none) untouched.
+    so a failing chapter leaves the previous preview (or none) untouched. `executed`, when given,
+    receives each page's run (its .qmd path -> the executed chapter), for the tests to share.
     """
     root = Path(root).resolve()
     console = console or Console(stderr=True, highlight=False)
@@ -176,6 +181,8 @@ def build_preview(root: Path | str = ROOT, console: Console | None = None) -> in
         kit = staging / figure_kit.SITE_DIR
         with _environment(figure_kit.KIT_ENV, str(kit)):
             _execute_pages(pages, console, verdicts, states, store, kit)
+        if executed is not None:
+            executed.update({page.entry.path: page.executed for page in pages})
         targets = _reference_targets(pages, root)
         book_title = _book_title(root)
         for page in pages:

@@ -287,9 +287,11 @@ def fits_table(fits: dict) -> pl.DataFrame:
 
 
 def write_reproduction(
-    series: pl.DataFrame, fits: dict, out: TextIO = sys.stdout, err: TextIO = sys.stderr
+    series: pl.DataFrame, fits: dict, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
-    """CLI body: the monthly series as CSV on `out`, one summary line per fit on `err`."""
+    """CLI body: the monthly series as CSV on `out`, one summary line per fit on `err` (by
+    default the streams current at the call, so a redirect or capture of them holds)."""
+    out, err = out or sys.stdout, err or sys.stderr
     series.write_csv(out, date_format="%Y-%m-%d")
     stated = fits["a16z_stated"]["factor_per_year"]
     print(f"data version {fits['data_version']}; a16z stated about {stated:g}x per year", file=err)

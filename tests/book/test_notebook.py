@@ -72,14 +72,15 @@ def run_nbval(root: Path, qmd: Path, workdir: Path) -> subprocess.CompletedProce
 @pytest.mark.parametrize(
     "qmd", BOOK_FILES, ids=[p.relative_to(ROOT).as_posix() for p in BOOK_FILES]
 )
-def test_book_page_runs_with_every_inline_expression(qmd: Path):
+def test_book_page_runs_with_every_inline_expression(qmd: Path, executed_page):
     """Each page as Quarto runs it: every code cell, then every inline expression of its prose.
 
     The project's own executor evaluates the inline code (nbval runs code cells only), so a typo
-    in a `{python} q.name` fails here, naming the page and the expression.
+    in a `{python} q.name` fails here, naming the page and the expression. The run is the
+    preview's (one execution of each page per session, see tests/book/conftest.py).
     """
     assert qmd.exists(), f"{qmd.relative_to(ROOT)} is listed in _quarto.yml but missing"
-    result = chapters.execute(qmd)
+    result = executed_page(qmd)
     text = qmd.read_text(encoding="utf-8")
     expressions = set(chapters.inline_expressions(text))
     assert set(result.inline) == expressions

@@ -48,10 +48,9 @@ _HEADING_ID = re.compile(r"(?m)^#{1,6} .*\{#([\w-]+)\}")
 @pytest.mark.parametrize("version", OLDER)
 @pytest.mark.parametrize("qmd", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
 def test_a_page_renders_from_an_older_release_leaving_out_only_what_it_predates(
-    qmd, version, monkeypatch
+    qmd, version, executed_page
 ):
-    monkeypatch.setenv(data.VERSION_ENV, version)
-    result = chapters.execute(qmd)
+    result = executed_page(qmd, version)
     kept = build.leave_out_sections(result.notebook.cells)
     notices = [n for c in kept if c.cell_type == "code" and (n := build.left_out_notice(c))]
     prose = "\n".join(c.source for c in kept if c.cell_type == "markdown")

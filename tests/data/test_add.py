@@ -14,8 +14,6 @@ from __future__ import annotations
 import csv
 import json
 import shutil
-import subprocess
-import sys
 from datetime import date
 from pathlib import Path
 
@@ -25,7 +23,7 @@ import pytest
 from analysis.data import add, cut
 from analysis.data import release as data
 from analysis.data.errors import DataError
-from analysis.data.paths import DATA_DIR, ROOT
+from analysis.data.paths import DATA_DIR
 from analysis.data.validate import validate_folder
 
 LATEST = "2026-12-01"  # the base release of every test (see the module docstring)
@@ -311,23 +309,15 @@ def test_versions_are_named_by_day_then_n(root):
     ]
 
 
-def test_cli_prints_the_template_and_refuses_with_located_errors(root, tmp_path):
-    run = [sys.executable, "-m", "analysis", "data", "add"]
-    t = subprocess.run([*run, "--template", "gpu_hour_prices"], capture_output=True, text=True)
+def test_cli_prints_the_template_and_refuses_with_located_errors(root, tmp_path, cli):
+    t = cli("data", "add", "--template", "gpu_hour_prices")
     assert t.returncode == 0 and t.stdout == add.template("gpu_hour_prices")
     assert "accessed: required" in t.stderr
     file = write(tmp_path / "p.csv", [mythos()])
-    r = subprocess.run(
-        [*run, str(file), "--data-dir", str(root)], capture_output=True, text=True, cwd=ROOT
-    )
+    r = cli("data", "add", file, "--data-dir", root)
     assert r.returncode == 1
     assert f"{file}, row 1, column 'model': value 'Claude Mythos 5.1': unknown model" in r.stderr
-    ok = subprocess.run(
-        [*run, str(file), "--data-dir", str(root), "--new-model"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+    ok = cli("data", "add", file, "--data-dir", root, "--new-model")
     assert ok.returncode == 0, ok.stderr
     assert "1 token_prices rows added (1 new models, 1 new sources)" in ok.stdout
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +12,6 @@ import pytest
 from analysis.data import inputs
 from analysis.data.errors import DataError
 from analysis.data.importers import inferencex_tco
-from analysis.data.paths import ROOT
 
 HEADER = "file\trepo\tcommit\tcommit_date\tpath_in_repo\tbytes\tsha256\n"
 TS = "export const GPU_SPECS: Record<string, GpuSpecs> = {{\n  h100: {{ power: 1.73, costh: {h}, costn: 1.69, costr: 1.3 }},\n}};\n"
@@ -209,17 +206,14 @@ DAMAGE = {
 
 
 @pytest.mark.parametrize("damage", DAMAGE)
-def test_data_build_stops_on_a_damaged_file_and_leaves_data_as_it_was(damage, tree, tmp_path):
+def test_data_build_stops_on_a_damaged_file_and_leaves_data_as_it_was(damage, tree, tmp_path, cli):
     data_root = tmp_path / "data"
     data_root.mkdir()
     index = data_root / "versions.json"
     index.write_text('{"releases": []}\n')
     (tree / TS_FILE).write_bytes(DAMAGE[damage]((tree / TS_FILE).read_bytes()))
-    result = subprocess.run(
-        [sys.executable, "-m", "analysis", "data", "build", "--sources", str(tree),
-         "--version", "2026-12-01", "--out", str(data_root), "--description", "x"],
-        capture_output=True, text=True, cwd=ROOT,
-    )  # fmt: skip
+    result = cli("data", "build", "--sources", tree, "--version", "2026-12-01",
+                 "--out", data_root, "--description", "x")  # fmt: skip
     assert result.returncode != 0
     assert str(tree / TS_FILE) in result.stderr, result.stderr
     assert "Traceback" not in result.stderr

@@ -6,8 +6,6 @@ import csv
 import io
 import json
 import shutil
-import subprocess
-import sys
 from datetime import date
 
 import polars as pl
@@ -18,17 +16,11 @@ from analysis.data import info as datainfo
 from analysis.data import release as data
 from analysis.data.cut import version_key as cut_key
 from analysis.data.importers.common import slug
-from analysis.data.paths import DATA_DIR, ROOT
+from analysis.data.paths import DATA_DIR
 from analysis.data.schema import TABLE_ORDER
 from analysis.data.validate import validate_folder
 
 LATEST = data.latest_version()
-
-
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "analysis", *args], capture_output=True, text=True, cwd=ROOT
-    )
 
 
 @pytest.mark.parametrize("release", data.releases(), ids=lambda r: r.version)
@@ -130,7 +122,7 @@ def test_every_row_names_a_source_that_resolves():
             assert df["source_locator"].null_count() == 0, table
 
 
-def test_info_command(tmp_path):
+def test_info_command(tmp_path, cli):
     run = cli("data", "info", "--json")
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
@@ -147,7 +139,7 @@ def test_info_command(tmp_path):
     assert {r["rule"] for r in report["flag_rules"]} >= {"superseded_stale", "placeholder_price"}
 
 
-def test_export_command_round_trips_the_table():
+def test_export_command_round_trips_the_table(cli):
     run = cli("data", "export", "gpu_specs")
     assert run.returncode == 0, run.stderr
     exported = run.stdout.splitlines()
@@ -155,7 +147,7 @@ def test_export_command_round_trips_the_table():
     assert exported == committed
 
 
-def test_unknown_version_is_a_clear_error():
+def test_unknown_version_is_a_clear_error(cli):
     run = cli("data", "info", "--version", "1999-01-01")
     assert run.returncode == 1
     assert "unknown data version" in run.stderr and LATEST in run.stderr
@@ -232,7 +224,7 @@ def test_every_curated_row_has_its_observations():
         assert ids == linked, t
 
 
-def test_diff_explains_the_change_in_counts_step_by_step():
+def test_diff_explains_the_change_in_counts_step_by_step(cli):
     first = data.releases()[0].version
     steps = datainfo.explain(first, LATEST)
     for t in ("token_prices", "gpu_hour_prices", "benchmark_scores"):

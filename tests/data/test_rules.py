@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
-import subprocess
 import sys
 from datetime import date
 from pathlib import Path
@@ -37,12 +36,6 @@ def _load(name: str, folder: Path):
 
 fx = _load("valid_fixture", Path(__file__).parent)
 synthetic = _load("synthetic", ROOT / "benchmarks")
-
-
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "analysis", *args], capture_output=True, text=True, cwd=ROOT
-    )
 
 
 def released(tmp_path: Path, version: str, change=None) -> Path:
@@ -168,7 +161,7 @@ def test_an_older_release_loads_the_tables_it_declares_and_no_others():
     assert gpu["flags"].is_null().all()  # a column the release predates loads as nulls
 
 
-def test_the_data_root_is_validated_version_by_version():
+def test_the_data_root_is_validated_version_by_version(cli):
     report = check(DATA_DIR)
     assert report.versions == [r.version for r in data.releases()]
     assert report.problems == []
@@ -180,7 +173,7 @@ def test_the_data_root_is_validated_version_by_version():
     assert f"(versions {listed}): 0 problem(s)" in run.stderr
 
 
-def test_a_folder_with_no_data_says_where_to_point(tmp_path: Path):
+def test_a_folder_with_no_data_says_where_to_point(tmp_path: Path, cli):
     run = cli("data", "validate", "--data-dir", str(tmp_path))
     assert run.returncode == 1
     assert "point --data-dir at a version folder (data/<version>/)" in run.stdout

@@ -7,14 +7,11 @@ Each test writes a small valid data folder, breaks one file in one way, and chec
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from analysis.data import build
-from analysis.data.paths import ROOT
 from analysis.data.schema import TABLE_ORDER
 from analysis.data.validate import validate_folder
 
@@ -275,21 +272,11 @@ def test_released_versions_cannot_be_overwritten(tmp_path):
     assert [p.name for p in (tmp_path / "data").iterdir() if p.name.startswith(".")] == []
 
 
-def test_validate_command_exit_status_and_messages(valid):
+def test_validate_command_exit_status_and_messages(valid, cli):
     replace_cell(valid, "token_prices", 1, "input_usd_per_mtok", "-2.5")
-    run = subprocess.run(
-        [sys.executable, "-m", "analysis", "data", "validate", "--data-dir", str(valid)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+    run = cli("data", "validate", "--data-dir", valid)
     assert run.returncode == 1
     assert "token_prices.csv, row 1, column 'input_usd_per_mtok': value '-2.5'" in run.stdout
     ok = write_valid(valid.parent / "ok")
-    run = subprocess.run(
-        [sys.executable, "-m", "analysis", "data", "validate", "--data-dir", str(ok)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+    run = cli("data", "validate", "--data-dir", ok)
     assert run.returncode == 0, run.stdout + run.stderr

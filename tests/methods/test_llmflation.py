@@ -183,18 +183,8 @@ def test_too_few_months_is_a_clear_error():
         a16z_fit(exact_series(10.0, 2))
 
 
-def test_reproduce_a16z_command_prints_the_series_and_the_fits():
-    import subprocess
-    import sys
-
-    from analysis.data.paths import ROOT
-
-    run = subprocess.run(
-        [sys.executable, "-m", "analysis", "reproduce", "a16z"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+def test_reproduce_a16z_command_prints_the_series_and_the_fits(cli):
+    run = cli("reproduce", "a16z")
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0].startswith("month,model_id,price,source")

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
-import subprocess
-import sys
 
 import polars as pl
 import pytest
 
 from analysis.data import release as data
-from analysis.data.paths import ROOT
 from analysis.methods import fixed_capability
 
 COLUMNS = "benchmark,threshold_model,threshold_models,threshold_score,n,start_date,end_date,factor_per_year,ci90_low,ci90_high,r_squared"
@@ -116,13 +113,8 @@ def test_the_data_pipeline_keeps_epochs_values_exactly(sources_dir, table):
     )
 
 
-def test_command_prints_the_table_as_csv(table):
-    run = subprocess.run(
-        [sys.executable, "-m", "analysis", "reproduce", "epoch"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+def test_command_prints_the_table_as_csv(table, cli):
+    run = cli("reproduce", "epoch")
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines()[0] == COLUMNS
     rows = list(csv.DictReader(io.StringIO(run.stdout)))

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import subprocess
-import sys
 
 import polars as pl
 import pytest
@@ -48,18 +46,11 @@ def test_values_are_the_chapters_numbers(table):
     assert row["value"] == gpqa["factor_per_year"][0] and row["n"] == gpqa["n"][0]
 
 
-def test_command_exports_csv_and_json(table):
-    run = subprocess.run(
-        [sys.executable, "-m", "analysis", "estimates"], capture_output=True, text=True, cwd=ROOT
-    )
+def test_command_exports_csv_and_json(table, cli):
+    run = cli("estimates")
     assert run.returncode == 0, run.stderr
     rows = list(csv.DictReader(io.StringIO(run.stdout)))
     assert [r["estimate_id"] for r in rows] == table["estimate_id"].to_list()
     assert list(rows[0]) == list(estimates.COLUMNS)
-    run = subprocess.run(
-        [sys.executable, "-m", "analysis", "estimates", "--json"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+    run = cli("estimates", "--json")
     assert run.returncode == 0 and '"estimate_id": "h100-on-demand-decline"' in run.stdout

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from datetime import date
 
 import polars as pl
 
 from analysis import data
-from analysis.data.paths import ROOT
 from analysis.report import vintages
 
 
@@ -48,13 +45,8 @@ def test_each_estimate_is_set_beside_the_release_before():
     assert out["estimate_id"].to_list()[1:] == ["open-model-spread-share", "h100-on-demand-decline"]
 
 
-def test_command_prints_every_estimate_of_every_release():
-    run = subprocess.run(
-        [sys.executable, "-m", "analysis", "estimates", "--vintages"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+def test_command_prints_every_estimate_of_every_release(cli):
+    run = cli("estimates", "--vintages")
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0].split(",")[:4] == ["estimate_id", "description", "unit", "data_version"]

@@ -1,0 +1,42 @@
+"""The tier rule of tests/conftest.py: a test that runs a page carries `book`."""
+
+from __future__ import annotations
+
+import re
+
+import conftest
+
+# A direct way into a kernel or a build; tests that reach pages through a fixture are tiered by
+# the fixture (conftest.BOOK_FIXTURES).
+RUNS_PAGES = re.compile(
+    r"\b(?:chapters\.execute|notebook\.execute|build_preview|build_book|run_nbval|NotebookClient)\("
+)
+
+
+def test_every_file_that_runs_pages_directly_is_a_book_file():
+    runs = {
+        path.relative_to(conftest.TESTS).as_posix()
+        for path in conftest.TESTS.rglob("test_*.py")
+        if RUNS_PAGES.search(path.read_text(encoding="utf-8"))
+    }
+    assert runs - {"test_tiers.py"} <= conftest.BOOK_FILES, runs - conftest.BOOK_FILES
+
+
+def test_the_listed_files_and_tests_exist():
+    for name in conftest.BOOK_FILES | conftest.BROWSER_FILES | conftest.SLOW_FILES:
+        assert (conftest.TESTS / name).is_file(), f"tests/{name} is listed in conftest but gone"
+    for node in conftest.SLOW_TESTS:
+        name, function = node.split("::")
+        text = (conftest.TESTS / name).read_text(encoding="utf-8")
+        assert f"def {function}(" in text, f"{node} is listed as slow but gone"
+
+
+def test_markers_come_from_the_file_and_the_fixtures():
+    tests = conftest.TESTS
+    assert conftest.tiers(tests / "methods" / "test_trends.py", {"tmp_path"}) == set()
+    assert conftest.tiers(tests / "book" / "test_typst.py", {"preview_site"}) == {"book"}
+    assert conftest.tiers(tests / "book" / "test_site_browser.py", set()) == {"book", "browser"}
+    assert conftest.tiers(tests / "data" / "test_inputs.py", {"sources_dir"}) == {"sources"}
+    slow = "test_rebuilding_from_the_pinned_inputs_reproduces_the_latest_release"
+    assert conftest.tiers(tests / "data" / "test_release.py", set(), slow) == {"slow"}
+    assert conftest.tiers(tests / "data" / "test_release.py", set(), "test_info_command") == set()
