@@ -35,7 +35,10 @@ BOOK_FIXTURES = {"preview_site", "executed_page", "book_tables"}
 BROWSER_FILES = {"book/test_site_browser.py"}
 # Slow for another reason than running pages: over 5 s each, or 45 s for the file, in a
 # `--durations=0` run of the fast tier at load 7 on 2 cores (docs/benchmarks.md, "Test tiers").
-SLOW_FILES = {"data/test_malformed.py"}  # ~25 cases, each a release built and broken
+SLOW_FILES = {
+    "data/test_malformed.py",  # ~25 cases, each a release built and broken
+    "test_cli_errors.py",  # every subcommand in a real process with its pipe closed (~90 s)
+}
 SLOW_TESTS = {
     "data/test_release.py::test_rebuilding_from_the_pinned_inputs_reproduces_the_latest_release",
     "data/test_release.py::test_diff_counts_added_changed_and_removed_rows",
