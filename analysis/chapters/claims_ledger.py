@@ -335,7 +335,7 @@ def count_quotes(rows: pl.DataFrame, v: str) -> dict[str, Quote]:
         "n_tested": Quote(rows.height - n[cl.UNTESTABLE], "count"),
         "n_modules": Quote(n_pages, "count"),
         "missing": Quote(
-            ""
+            "Every claim has its evidence from a chapter in this rendering."
             if missing.height == 0
             else f"In this rendering {missing.height:,} claims have no chapter's evidence yet; "
             "the rule counts them as claims that cannot be tested."

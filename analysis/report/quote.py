@@ -128,13 +128,18 @@ def escape_markdown(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
+# Quarto leaves an inline expression whose value is an empty string on the page as raw code
+# (`{python} q.x`), so an empty quote is shown as this stated text instead.
+NOT_AVAILABLE = "not available"
+
+
 def _shown(value: Any, kind: str) -> str:
     if kind not in FORMATS:
         raise ValueError(f"unknown quote kind {kind!r}; known: {', '.join(FORMATS)}")
     if isinstance(value, tuple):
         low, high = value
         return f"{FORMATS[kind](low)} to {FORMATS[kind](high)}"
-    return FORMATS[kind](value)
+    return FORMATS[kind](value) or NOT_AVAILABLE
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,8 @@ def test_book_page_runs_with_every_inline_expression(qmd: Path, executed_page):
         assert not shown.startswith(("Quote(", "Estimate(", "<")), f"{qmd.name}: {expr} -> {shown}"
         # The latest release shows every part of every page: nothing reads as left out.
         assert PLACEHOLDER not in shown, f"{qmd.name}: {expr} is left out on the latest release"
+        # Quarto leaves an inline expression with an empty value on the page as raw code.
+        assert shown.strip(), f"{qmd.name}: {expr} is empty: Quarto would print it as code"
     notices = [build.left_out_notice(c) for c in result.notebook.cells if c.cell_type == "code"]
     assert not any(notices), f"{qmd.name} leaves parts out of the latest release: {notices}"
 
@@ -182,3 +184,17 @@ def test_malformed_cell_options_fail_before_running(broken_project):
     qmd.write_text(BROKEN.replace("#| label: broken-setup", "#| label: [broken"))
     with pytest.raises(chapters.ChapterError, match=r"^chapters/01-broken.qmd: .*not valid YAML"):
         chapters.to_notebook(qmd)
+
+
+def test_an_empty_quote_reads_as_not_available_on_an_executed_page(tmp_path):
+    """An inline quote whose value is empty would stay raw `{python} ...` code under Quarto;
+    the quote layer shows a stated text instead, as the executed page's prose gets it."""
+    page = tmp_path / "empty.qmd"
+    page.write_text(
+        "---\ntitle: t\n---\n\n```{python}\n#| include: false\n"
+        "from analysis.report.quote import Quote\n\nnothing = Quote('')\n```\n\n"
+        "The value is `{python} nothing`.\n",
+        encoding="utf-8",
+    )
+    result = chapters.execute(page, root=tmp_path)
+    assert result.inline == {"nothing": "not available"}

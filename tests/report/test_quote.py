@@ -43,6 +43,7 @@ from analysis.report.quote import Estimate, Quote, QuoteNotFound, Quotes, escape
         (date(2023, 3, 14), "month", "March 2023"),
         (date(2023, 3, 4), "day", "March 4, 2023"),
         (date(2023, 8, 1), "quarter", "2023 Q3"),
+        ("", "text", "not available"),  # Quarto would leave an empty inline value as code
     ],
 )
 def test_house_format_of_each_kind(value, kind, shown):
