@@ -18,3 +18,22 @@ SCHEMA = {
     "batch_output_usd_per_mtok": pl.Float64, "source_id": pl.String,
     "source_model_name": pl.String, "source_locator": pl.String,
 }  # fmt: skip
+
+
+def runs(rows: list[dict], model: str = "o3", provider: str = "openai") -> pl.DataFrame:
+    """Runs of one model at one seller (list price, standard tier, USD) unless a row says
+    otherwise; a row without a locator gets `<source_id>#<row>`."""
+    base = {c: None for c in SCHEMA} | {
+        "model_id": model,
+        "provider": provider,
+        "price_kind": "list",
+        "context_tier": "",
+        "currency": "USD",
+        "source_model_name": model,
+    }
+    out = []
+    for i, r in enumerate(rows):
+        row = base | r
+        row["source_locator"] = row["source_locator"] or f"{row['source_id']}#{i}"
+        out.append(row)
+    return pl.DataFrame(out, schema=SCHEMA)

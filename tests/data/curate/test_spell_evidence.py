@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date
 
 import polars as pl
-from price_runs import SCHEMA
+import price_runs
 
 from analysis.data.curate import spells
 from analysis.data.importers import deepseek_tou, openrouter
@@ -20,20 +20,7 @@ def d(s: str) -> date:
 
 
 def runs(rows: list[dict]) -> pl.DataFrame:
-    base = {c: None for c in SCHEMA} | {
-        "model_id": "m",
-        "provider": "google",
-        "price_kind": "list",
-        "context_tier": "",
-        "currency": "USD",
-        "source_model_name": "m",
-    }
-    out = []
-    for i, r in enumerate(rows):
-        row = base | r
-        row["source_locator"] = row["source_locator"] or f"{row['source_id']}#{i}"
-        out.append(row)
-    return pl.DataFrame(out, schema=SCHEMA)
+    return price_runs.runs(rows, model="m", provider="google")
 
 
 def spell_rows(table: pl.DataFrame, model: str = "m") -> list[tuple]:

@@ -5,26 +5,9 @@ from __future__ import annotations
 from datetime import date
 
 import polars as pl
-from price_runs import SCHEMA
+from price_runs import runs
 
 from analysis.data.curate import spells
-
-
-def runs(rows: list[dict]) -> pl.DataFrame:
-    base = {c: None for c in SCHEMA} | {
-        "model_id": "o3",
-        "provider": "openai",
-        "price_kind": "list",
-        "context_tier": "",
-        "currency": "USD",
-        "source_model_name": "o3",
-    }
-    out = []
-    for i, r in enumerate(rows):
-        row = base | r
-        row["source_locator"] = row["source_locator"] or f"{row['source_id']}#{i}"
-        out.append(row)
-    return pl.DataFrame(out, schema=SCHEMA)
 
 
 def d(s: str) -> date:
