@@ -426,6 +426,11 @@ def end_by_time_of_use(table: pl.DataFrame) -> pl.DataFrame:
     )
     if ends.is_empty():
         return table
+    return _end_at(table, ends)
+
+
+def _end_at(table: pl.DataFrame, ends: pl.DataFrame) -> pl.DataFrame:
+    """`table` with `valid_to` set to `_end` for the rows `ends` names by row index (`_p`)."""
     return (
         table.with_row_index("_p")
         .join(ends, on="_p", how="left")
@@ -465,12 +470,7 @@ def end_promotions(table: pl.DataFrame) -> pl.DataFrame:
     )
     if pairs.is_empty():
         return table
-    return (
-        table.with_row_index("_p")
-        .join(pairs, on="_p", how="left")
-        .with_columns(pl.coalesce("_end", "valid_to").alias("valid_to"))
-        .drop("_p", "_end")
-    )
+    return _end_at(table, pairs)
 
 
 def _duplicated(values: pl.Series) -> pl.Series:
