@@ -84,6 +84,7 @@ FLOPS_MEASURES = {"purchase": "Purchase, FP32 at release", "rental": "Rental, FP
 class GpuHourPrices:
     """The frames the chapter's figures and tables take, and its quotes."""
 
+    version: str  # the data version the chapter ran on
     gpus: list[str]  # MAIN_GPUS: the GPUs the figures follow, in colour order
     history: pl.DataFrame  # gpu_prices.history_series: the price-history figure
     rates: pl.DataFrame  # gpu_prices.decline_rates: every GPU group and pricing type
@@ -92,12 +93,12 @@ class GpuHourPrices:
     index: pl.DataFrame  # gpu_prices.hedonic_index: the index figure
     index_summary: dict
     index_base: date  # the index's base month (= 1)
-    drawdowns: pl.DataFrame  # gpu_prices.drawdown_from_peak: every series
+    drawdowns: pl.DataFrame  # gpu_prices.drawdown_from_peak of direct observations: every series
     drawdown_rows: pl.DataFrame  # the drawdown table's rows: main GPUs, half a year or more
-    gap_pairs: pl.DataFrame  # gpu_prices.hyperscaler_gap: the hyperscaler table
+    gap_pairs: pl.DataFrame  # gpu_prices.hyperscaler_gap of direct observations: the table
     gap: dict  # its summary
-    by_age: pl.DataFrame  # on-demand price by age of the main GPUs
-    age: pl.DataFrame  # the age figure's rows (`age_series`)
+    by_age: pl.DataFrame  # on-demand price by age of the main GPUs, direct observations
+    age: pl.DataFrame  # the age figure's rows (`analysis.figures.hardware.age_series`)
     at_release: pl.DataFrame  # FLOP/s per dollar at release: the scatter
     purchase: dict  # its trend
     rental: dict  # trend of FLOP per rental dollar
@@ -126,9 +127,11 @@ def _compute(v: str) -> GpuHourPrices:
     flagged = flagged_series(steps)
     rates = pl.concat([results.gpu_declines(v, evidence=e) for e in TABLE_VARIANTS])
     index, index_summary = results.gpu_index(v)
-    drawdowns = gpu_prices.drawdown_from_peak(prices)
-    gap_pairs, gap = gpu_prices.hyperscaler_gap(prices, level=LEVEL, data_version=v)
-    by_age = on_demand_by_age(prices, specs)
+    # Direct observations by default (issue 19): the restated series is the named variant "all".
+    direct = gpu_evidence.select(prices)
+    drawdowns = gpu_prices.drawdown_from_peak(direct)
+    gap_pairs, gap = gpu_prices.hyperscaler_gap(direct, level=LEVEL, data_version=v)
+    by_age = gpu_prices.on_demand_by_age(direct, specs, MAIN_GPUS)
     at_release = gpu_prices.flops_per_dollar_at_release(specs)
     purchase = gpu_prices.flops_per_dollar_trend(at_release, data_version=v)
     rental = gpu_prices.flops_per_dollar_trend(
@@ -147,8 +150,9 @@ def _compute(v: str) -> GpuHourPrices:
             {key: estimates.estimate(eid, v) for key, eid in H100_VARIANTS.items()},
         ),
         hedonic_quotes(index, index_summary, estimates.estimate(LATEST_INDEX, v)),
-        drawdown_quotes(prices, drawdowns),
+        drawdown_quotes(prices),
         gap_quotes(gap),
+        gap_variant_quotes(gap, prices),
         age_quotes(by_age),
         flops_quotes(at_release, purchase, rental),
         h100_claim_quotes(prices, claims),
@@ -169,6 +173,7 @@ def _compute(v: str) -> GpuHourPrices:
         claim = claim_row(claims, cid)
         q[key] = Quote(claim_verdict(claim, evidence[cid]))
     return GpuHourPrices(
+        version=v,
         gpus=MAIN_GPUS,
         history=gpu_prices.history_series(
             prices, gpus=MAIN_GPUS, pricings=HISTORY_PRICINGS, since=HISTORY_SINCE
@@ -180,13 +185,11 @@ def _compute(v: str) -> GpuHourPrices:
         index_summary=index_summary,
         index_base=index_summary["base_period"],
         drawdowns=drawdowns,
-        drawdown_rows=drawdowns.filter(
-            pl.col("gpu_group").is_in(MAIN_GPUS), pl.col("n_months") >= DRAWDOWN_MIN_MONTHS
-        ),
+        drawdown_rows=gpu_prices.main_series(drawdowns, MAIN_GPUS, min_months=DRAWDOWN_MIN_MONTHS),
         gap_pairs=gap_pairs,
         gap=gap,
         by_age=by_age,
-        age=age_series(by_age),
+        age=fig.age_series(by_age),
         at_release=at_release,
         purchase=purchase,
         rental=rental,
@@ -225,12 +228,15 @@ def h100_evidence(q: Quotes, drawdowns: pl.DataFrame) -> dict[str, Evidence]:
             window=f"{dd['peak_month']:%Y-%m} to {dd['latest_month']:%Y-%m}",
             section=section,
             text=(
-                f"Monthly median on-demand H100 price across providers: {t['h100_drawdown']} "
-                f"below its peak of {t['h100_peak_usd']} ({dd['peak_month']:%Y-%m}, "
-                f"{t['h100_peak_providers']}) at {t['h100_latest_usd']} "
-                f"({dd['latest_month']:%Y-%m}); each of {t['n_providers_own_peak']} providers "
-                f"against its own peak: median {t['provider_drawdown_median']}, deepest "
-                f"{t['deepest_drawdown']} ({t['deepest_provider']})."
+                f"Monthly median on-demand H100 price across providers, direct observations "
+                f"({t['h100_drawdown_evidence']}, {t['h100_drawdown_providers']}): "
+                f"{t['h100_drawdown']} below its peak of {t['h100_peak_usd']} "
+                f"({dd['peak_month']:%Y-%m}, {t['h100_peak_providers']}) at "
+                f"{t['h100_latest_usd']} ({dd['latest_month']:%Y-%m}); with the restated "
+                f"reconstructions, {t['h100_drawdown_all']} below; each of "
+                f"{t['providers_own_peak_all']} against its own peak (all rows): median "
+                f"{t['provider_drawdown_median_all']}, deepest {t['deepest_drawdown_all']} "
+                f"({t['deepest_provider_all']})."
             ),
         ),
         SETTLED_CLAIM: Evidence(
@@ -242,8 +248,8 @@ def h100_evidence(q: Quotes, drawdowns: pl.DataFrame) -> dict[str, Evidence]:
             window=f"{start:%Y-%m} to {end:%Y-%m}",
             section=section,
             text=(
-                f"Monthly median on-demand H100 price across providers, {start:%Y-%m} to "
-                f"{end:%Y-%m}: median {t['settled_median']}, {t['settled_min']} to "
+                "Monthly median on-demand H100 price across providers, direct observations, "
+                f"{start:%Y-%m} to {end:%Y-%m}: median {t['settled_median']}, {t['settled_min']} to "
                 f"{t['settled_max']}; {t['settled_n_in_range']} of {t['settled_n_months']} "
                 "months inside the claimed range."
             ),
@@ -252,23 +258,6 @@ def h100_evidence(q: Quotes, drawdowns: pl.DataFrame) -> dict[str, Evidence]:
 
 
 # ------------------------------------------------------------------ frames
-
-
-def on_demand_by_age(
-    prices: pl.DataFrame, specs: pl.DataFrame, gpus: list[str] = MAIN_GPUS
-) -> pl.DataFrame:
-    """`gpu_prices.price_by_age` of the on-demand series of `gpus`."""
-    return gpu_prices.price_by_age(prices, specs).filter(
-        pl.col("pricing") == "on-demand", pl.col("gpu_group").is_in(gpus)
-    )
-
-
-def age_series(by_age: pl.DataFrame) -> pl.DataFrame:
-    """The age figure's rows: the months with a known age, with the GPU's name and its age in
-    years."""
-    return by_age.filter(pl.col("age_months").is_not_null()).with_columns(
-        fig.gpu_label().alias("gpu"), (pl.col("age_months") / 12).alias("age_years")
-    )
 
 
 def flops_lines(trend: dict) -> pl.DataFrame:
@@ -294,15 +283,6 @@ def flagged_series(steps: pl.DataFrame) -> list[tuple[str, str]]:
     if steps.height == 0:
         return []
     return list(zip(steps["gpu_group"], steps["pricing"], strict=True))
-
-
-def on_demand_series(prices: pl.DataFrame, gpu: str) -> pl.DataFrame:
-    """Monthly median on-demand price across providers of one GPU group, by month."""
-    return (
-        gpu_prices.monthly_median_across_providers(prices, pricing="on-demand")
-        .filter(pl.col("gpu_group") == gpu)
-        .sort("month")
-    )
 
 
 def implied_peak(end_usd: float, drawdown_pct: float) -> float:
@@ -457,49 +437,69 @@ def hedonic_quotes(index: pl.DataFrame, summary: dict, latest: Estimate) -> dict
 
 
 def drawdown_quotes(
-    prices: pl.DataFrame, drawdowns: pl.DataFrame, *, min_months: int = MIN_MONTHS_PER_PROVIDER
+    prices: pl.DataFrame, *, min_months: int = MIN_MONTHS_PER_PROVIDER
 ) -> dict[str, Quote]:
-    """Drawdowns: the on-demand H100 and V100 medians across providers (from
-    `gpu_prices.drawdown_from_peak`), the providers quoted in the H100's peak month, and each
-    H100 provider against its own peak (`gpu_prices.provider_drawdowns`). Falls are magnitudes
-    (`h100_drawdown`: `49%`) except the `_signed` ones the claims table shows."""
-    q: dict[str, Quote] = {}
-    for gpu in ("h100", "v100"):
-        dd = one_row(
-            drawdowns,
-            f"an on-demand drawdown of {gpu}",
-            pl.col("gpu_group") == gpu,
-            pl.col("pricing") == "on-demand",
-        )
-        q[f"{gpu}_drawdown"] = fall(dd["drawdown_pct"])
-        q[f"{gpu}_peak_usd"] = Quote(dd["peak_usd_per_gpu_hour"], "usd")
-        q[f"{gpu}_peak_month"] = Quote(dd["peak_month"], "month")
-        q[f"{gpu}_latest_usd"] = Quote(dd["latest_usd_per_gpu_hour"], "usd")
-        q[f"{gpu}_latest_month"] = Quote(dd["latest_month"], "month")
-        q[f"{gpu}_peak_providers"] = counted(dd["peak_n_providers"], "provider")
-        q[f"{gpu}_latest_providers"] = counted(dd["latest_n_providers"], "provider")
-        q[f"{gpu}_drawdown_signed"] = Quote(dd["drawdown_pct"] / 100, "percent")
-
-    peak_month = q["h100_peak_month"].value
-    peak_quotes = gpu_prices.providers_in_month(prices, "h100", "on-demand", peak_month)
+    """Drawdowns from direct observations (issue 19; `prices`: every clean row with its
+    `evidence_class`): the on-demand H100 and V100 medians across providers
+    (`gpu_prices.drawdown_from_peak`) with the H100 series' evidence classes and providers, the
+    providers quoted in the H100's peak month, and each H100 provider against its own peak
+    (`gpu_prices.provider_drawdowns`); and the H100 on all rows, restated reconstructions
+    included (`*_all`). Falls are magnitudes (`h100_drawdown`: `49%`) except the `_signed` ones
+    the claims table shows."""
+    direct, every = gpu_evidence.select(prices), gpu_evidence.select(prices, "all")
+    drawdowns = gpu_prices.drawdown_from_peak(direct)
+    h100 = gpu_prices.series_drawdown(drawdowns, "h100")
+    v100 = gpu_prices.series_drawdown(drawdowns, "v100")
+    h100_all = gpu_prices.series_drawdown(gpu_prices.drawdown_from_peak(every), "h100")
+    h100_evidence = gpu_prices.panel_evidence(direct, "h100", "on-demand", drop_aggregates=True)
+    h100_all_evidence = gpu_prices.panel_evidence(every, "h100", "on-demand", drop_aggregates=True)
+    peak_quotes = gpu_prices.providers_in_month(direct, "h100", "on-demand", h100["peak_month"])
     top = one_row(peak_quotes, "a provider quoting the H100 in its peak month")
-    q["peak_n_quotes"] = Quote(peak_quotes.height, "count")
-    q["peak_top_provider"] = Quote(top["provider"])
-    q["peak_top_class"] = Quote(top["provider_class"])
-    q["peak_top_usd"] = Quote(top["usd_per_gpu_hour"], "usd")
-
-    per_provider = gpu_prices.provider_drawdowns(prices, gpus=["h100"], min_months=min_months)
-    deepest = one_row(per_provider.sort("drawdown_pct"), "an H100 provider's drawdown")
-    median = per_provider["drawdown_pct"].median()
-    q["min_months_per_provider"] = Quote(min_months, "count")
-    q["n_providers_own_peak"] = Quote(per_provider.height, "count")
-    q["provider_drawdown_median"] = fall(median)
-    q["provider_drawdown_median_signed"] = Quote(median / 100, "percent")
-    q["deepest_drawdown"] = fall(deepest["drawdown_pct"])
-    q["deepest_drawdown_signed"] = Quote(deepest["drawdown_pct"] / 100, "percent")
-    q["deepest_provider"] = Quote(deepest["provider"])
-    q["n_at_peak_now"] = Quote(per_provider.filter(pl.col("drawdown_pct") == 0).height, "count")
-    return q
+    own = gpu_prices.provider_drawdowns(direct, gpus=["h100"], min_months=min_months)
+    own_all = gpu_prices.provider_drawdowns(every, gpus=["h100"], min_months=min_months)
+    deepest = one_row(own.sort("drawdown_pct"), "an H100 provider's drawdown")
+    deepest_all = one_row(own_all.sort("drawdown_pct"), "an H100 provider's drawdown, all rows")
+    median = own["drawdown_pct"].median()
+    return {
+        "h100_drawdown": fall(h100["drawdown_pct"]),
+        "h100_drawdown_signed": Quote(h100["drawdown_pct"] / 100, "percent"),
+        "h100_drawdown_evidence": Quote(gpu_evidence.describe(h100_evidence["classes"])),
+        "h100_drawdown_providers": counted(h100_evidence["n_providers"], "provider"),
+        "h100_peak_usd": Quote(h100["peak_usd_per_gpu_hour"], "usd"),
+        "h100_peak_month": Quote(h100["peak_month"], "month"),
+        "h100_peak_providers": counted(h100["peak_n_providers"], "provider"),
+        "h100_latest_usd": Quote(h100["latest_usd_per_gpu_hour"], "usd"),
+        "h100_latest_month": Quote(h100["latest_month"], "month"),
+        "h100_drawdown_all": fall(h100_all["drawdown_pct"]),
+        "h100_drawdown_all_providers": counted(h100_all_evidence["n_providers"], "provider"),
+        "h100_drawdown_all_n_restated": Quote(
+            h100_all_evidence["n_by_class"].get(gpu_evidence.RESTATED, 0), "count"
+        ),
+        "h100_latest_all_usd": Quote(h100_all["latest_usd_per_gpu_hour"], "usd"),
+        "h100_latest_all_month": Quote(h100_all["latest_month"], "month"),
+        "v100_drawdown": fall(v100["drawdown_pct"]),
+        "v100_peak_month": Quote(v100["peak_month"], "month"),
+        "v100_peak_providers": counted(v100["peak_n_providers"], "provider"),
+        "v100_latest_month": Quote(v100["latest_month"], "month"),
+        "v100_latest_providers": counted(v100["latest_n_providers"], "provider"),
+        "peak_n_quotes": Quote(peak_quotes.height, "count"),
+        "peak_top_provider": Quote(top["provider"]),
+        "peak_top_class": Quote(top["provider_class"]),
+        "peak_top_usd": Quote(top["usd_per_gpu_hour"], "usd"),
+        "min_months_per_provider": Quote(min_months, "count"),
+        "n_providers_own_peak": Quote(own.height, "count"),
+        "providers_own_peak": counted(own.height, "provider"),
+        "provider_drawdown_median": fall(median),
+        "provider_drawdown_median_signed": Quote(median / 100, "percent"),
+        "deepest_drawdown": fall(deepest["drawdown_pct"]),
+        "deepest_drawdown_signed": Quote(deepest["drawdown_pct"] / 100, "percent"),
+        "deepest_provider": Quote(deepest["provider"]),
+        "n_at_peak_now": Quote(own.filter(pl.col("drawdown_pct") == 0).height, "count"),
+        "providers_own_peak_all": counted(own_all.height, "provider"),
+        "provider_drawdown_median_all": fall(own_all["drawdown_pct"].median()),
+        "deepest_drawdown_all": fall(deepest_all["drawdown_pct"]),
+        "deepest_provider_all": Quote(deepest_all["provider"]),
+    }
 
 
 def gap_quotes(gap: dict) -> dict[str, Quote]:
@@ -515,18 +515,43 @@ def gap_quotes(gap: dict) -> dict[str, Quote]:
     }
 
 
+def gap_variant_quotes(
+    direct: dict, prices: pl.DataFrame, *, level: float = LEVEL
+) -> dict[str, Quote]:
+    """What the hyperscaler gap rests on (issue 19): the evidence classes and providers of the
+    direct observations it pairs (`direct`: the summary of `gpu_prices.hyperscaler_gap` on
+    them), and the gap on all rows of `prices` (every clean row with its `evidence_class`),
+    restated reconstructions included (`gap_all_*`)."""
+    _, every = gpu_prices.hyperscaler_gap(gpu_evidence.select(prices, "all"), level=level)
+    return {
+        "gap_evidence": Quote(gpu_evidence.describe(direct["classes"])),
+        "gap_providers": counted(direct["n_providers"], "provider"),
+        "gap_all_ratio": Quote(every["geometric_mean_ratio"], "number"),
+        "gap_all_ci": Quote((every["ci90_low"], every["ci90_high"]), "number"),
+        "gap_all_n": Quote(every["n"], "count"),
+        "gap_all_providers": counted(every["n_providers"], "provider"),
+    }
+
+
 def age_quotes(by_age: pl.DataFrame) -> dict[str, Quote]:
-    """Price by age (from `on_demand_by_age`): the A100's and H100's latest month, and the
-    months priced before the chip data's release date."""
-    q: dict[str, Quote] = {}
-    for gpu in ("a100", "h100"):
-        latest = one_row(by_age.sort("month", descending=True), gpu, pl.col("gpu_group") == gpu)
-        q[f"{gpu}_age_years"] = Quote(latest["age_months"] / 12, "number")
-        q[f"{gpu}_age_usd"] = Quote(latest["usd_per_gpu_hour"], "usd")
-    before = by_age.filter(pl.col("age_months") < 0)
-    q["before_release_gpus"] = names(before["gpu_group"].unique().sort().to_list())
-    q["n_before_release"] = counted(before.height, "month")
-    return q
+    """Price by age (from `gpu_prices.on_demand_by_age`, direct observations): the A100's and
+    H100's latest month with its providers, and the months priced before the chip data's
+    release date."""
+    a100 = gpu_prices.latest_month_of(by_age, "a100")
+    h100 = gpu_prices.latest_month_of(by_age, "h100")
+    before = gpu_prices.before_release(by_age)
+    return {
+        "a100_age_years": Quote(a100["age_months"] / 12, "number"),
+        "a100_age_usd": Quote(a100["usd_per_gpu_hour"], "usd"),
+        "a100_age_month": Quote(a100["month"], "month"),
+        "h100_age_years": Quote(h100["age_months"] / 12, "number"),
+        "h100_age_usd": Quote(h100["usd_per_gpu_hour"], "usd"),
+        "h100_age_month": Quote(h100["month"], "month"),
+        "a100_age_providers": counted(a100["n_providers"], "provider"),
+        "h100_age_providers": counted(h100["n_providers"], "provider"),
+        "before_release_gpus": names(before["gpu_group"].unique().sort().to_list()),
+        "n_before_release": counted(before.height, "month"),
+    }
 
 
 def flops_quotes(at_release: pl.DataFrame, purchase: dict, rental: dict) -> dict[str, Quote]:
@@ -554,15 +579,23 @@ def h100_claim_quotes(
     reach it."""
     settled_claim = claim_row(claims, SETTLED_CLAIM)
     drawdown_claim = claim_row(claims, DRAWDOWN_CLAIM)
-    series = on_demand_series(prices, "h100")
+    direct = gpu_evidence.select(prices)  # direct observations by default (issue 19)
+    series = gpu_prices.on_demand_series(direct, "h100")
     low, high = settled_claim["value"], settled_claim["value_high"]
     settled = gpu_prices.settled_range_check(
         series, low, high, end=settled_claim["claim_date"], months=months
     )
+    settled_all = gpu_prices.settled_range_check(
+        gpu_prices.on_demand_series(gpu_evidence.select(prices, "all"), "h100"),
+        low,
+        high,
+        end=settled_claim["claim_date"],
+        months=months,
+    )
     now = one_row(series.sort("month", descending=True), "an on-demand H100 month")
     fall_low, fall_high = drawdown_claim["value"], drawdown_claim["value_high"]
     peak_low = implied_peak(low, fall_low)
-    panel = gpu_prices.monthly_panel(prices, drop_aggregates=True).filter(
+    panel = gpu_prices.monthly_panel(direct, drop_aggregates=True).filter(
         pl.col("gpu_group") == "h100", pl.col("pricing") == "on-demand"
     )
     above = panel.filter(pl.col("usd_per_gpu_hour") >= peak_low).with_columns(
@@ -582,6 +615,14 @@ def h100_claim_quotes(
         "settled_min": Quote(settled["min"], "usd"),
         "settled_max": Quote(settled["max"], "usd"),
         "settled_median": Quote(settled["median"], "usd"),
+        "settled_all_n_months": Quote(settled_all["n_months"], "count"),
+        "settled_all_n_in_range": Quote(
+            round(settled_all["share_in_range"] * settled_all["n_months"]), "count"
+        ),
+        "settled_all_min": Quote(settled_all["min"], "usd"),
+        "settled_all_max": Quote(settled_all["max"], "usd"),
+        "settled_all_median": Quote(settled_all["median"], "usd"),
+        "h100_now_providers": counted(now["n_providers"], "provider"),
         "h100_now_month": Quote(now["month"], "month"),
         "h100_now_usd": Quote(now["usd_per_gpu_hour"], "usd"),
         "drawdown_claim": Quote((fall_low / 100, fall_high / 100), "percent"),
@@ -605,7 +646,9 @@ def tpu_claim_quotes(
     latest on-demand median by the claimed margin (`gpu_prices.price_for_advantage`)."""
     claim = claim_row(claims, TPU_CLAIM)
     b200 = one_row(
-        on_demand_series(prices, TPU_INCUMBENT).sort("month", descending=True),
+        gpu_prices.on_demand_series(gpu_evidence.select(prices), TPU_INCUMBENT).sort(
+            "month", descending=True
+        ),
         f"an on-demand {TPU_INCUMBENT} month",
     )
     edge = gpu_prices.price_for_advantage(
@@ -621,6 +664,7 @@ def tpu_claim_quotes(
         "tpu_max_usd": Quote(edge["max_challenger_usd_per_hour"], "usd"),
         "b200_now_usd": Quote(b200["usd_per_gpu_hour"], "usd"),
         "b200_now_month": Quote(b200["month"], "month"),
+        "b200_now_providers": counted(b200["n_providers"], "provider"),
     }
 
 
@@ -631,17 +675,18 @@ def claim_findings(q: Quotes | dict[str, Quote]) -> dict[str, str]:
     t = {name: quote.text for name, quote in q.items()}
     return {
         SETTLED_CLAIM: (
-            "Monthly median on-demand H100 price across providers, "
+            "Monthly median on-demand H100 price across providers, direct observations, "
             f"{q['settled_start'].value:%Y-%m} to {q['settled_end'].value:%Y-%m}: "
             f"{t['settled_min']} to {t['settled_max']} (median {t['settled_median']}); "
             f"{t['settled_n_in_range']} of {t['settled_n_months']} months inside the claimed range."
         ),
         DRAWDOWN_CLAIM: (
-            f"Median across providers: {t['h100_drawdown_signed']} from {t['h100_peak_usd']} "
-            f"({q['h100_peak_month'].value:%Y-%m}) to {t['h100_latest_usd']}. Each of "
-            f"{t['n_providers_own_peak']} providers against its own peak: median "
-            f"{t['provider_drawdown_median_signed']}, deepest {t['deepest_drawdown_signed']} "
-            f"({t['deepest_provider']})."
+            f"Median across providers, direct observations: {t['h100_drawdown_signed']} from {t['h100_peak_usd']} "
+            f"({q['h100_peak_month'].value:%Y-%m}) to {t['h100_latest_usd']}; with the restated "
+            f"reconstructions, {t['h100_drawdown_all']} below. Each of "
+            f"{t['providers_own_peak_all']} against its own peak (all rows): median "
+            f"{t['provider_drawdown_median_all']}, deepest {t['deepest_drawdown_all']} "
+            f"({t['deepest_provider_all']})."
         ),
         TPU_CLAIM: (
             f"Not testable: {t['n_tpu7_prices']} TPU v7 prices and {t['n_tpu_mlperf']} TPU MLPerf "

@@ -122,9 +122,17 @@ def hedonic_chart(index: pl.DataFrame, base_period: date) -> alt.LayerChart:
     )
 
 
+def age_series(by_age: pl.DataFrame) -> pl.DataFrame:
+    """The age figure's rows (from `gpu_prices.on_demand_by_age`): the months with a known age,
+    with the GPU's name and its age in years."""
+    return by_age.filter(pl.col("age_months").is_not_null()).with_columns(
+        gpu_label().alias("gpu"), (pl.col("age_months") / 12).alias("age_years")
+    )
+
+
 def age_chart(by_age: pl.DataFrame, gpus: list[str]) -> alt.Chart:
     """Monthly median price against the GPU's age in years: a frame with gpu (the name),
-    age_years, month, usd_per_gpu_hour and n_providers (`gpu_hour_prices.age_series`),
+    age_years, month, usd_per_gpu_hour and n_providers (`age_series`),
     coloured in the order of the GPU ids `gpus`."""
     return (
         alt.Chart(by_age, description="GPU-hour price against years since the GPU's release")

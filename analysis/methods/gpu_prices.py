@@ -132,6 +132,15 @@ def monthly_panel(
     )
 
 
+def on_demand_series(prices: pl.DataFrame, gpu_group: str) -> pl.DataFrame:
+    """Monthly median on-demand price across providers of one GPU group, by month."""
+    return (
+        monthly_median_across_providers(prices, pricing="on-demand")
+        .filter(pl.col("gpu_group") == gpu_group)
+        .sort("month")
+    )
+
+
 def monthly_median_across_providers(
     prices: pl.DataFrame, *, by_family: bool = True, pricing: str | None = None
 ) -> pl.DataFrame:
@@ -239,9 +248,12 @@ def _run_length(values: list[float]) -> int:
     return run
 
 
-def panel_evidence(prices: pl.DataFrame, gpu_group: str, pricing: str) -> dict:
+def panel_evidence(
+    prices: pl.DataFrame, gpu_group: str, pricing: str, *, drop_aggregates: bool = False
+) -> dict:
     """The evidence behind the provider-month panel of one GPU group and pricing type (the
-    observations `decline_rates` fits), from a frame with `evidence_class`: the classes,
+    observations `decline_rates` fits; with `drop_aggregates`, those of the medians across
+    providers, which leave out aggregate rows), from a frame with `evidence_class`: the classes,
     provider-months per class (a provider-month whose quotes mix classes counts under each),
     provider-months, providers, and the month with the most providers' quotes.
 
@@ -250,6 +262,8 @@ def panel_evidence(prices: pl.DataFrame, gpu_group: str, pricing: str) -> dict:
         pl.col("statistic").is_in(CENTRAL_STATISTICS), pl.col("usd_per_gpu_hour") > 0
     ).with_columns(gpu_group_expr(), month_expr().alias("month"))
     rows = rows.filter(pl.col("gpu_group") == gpu_group, pl.col("pricing") == pricing)
+    if drop_aggregates:
+        rows = rows.filter(~is_aggregate())
     require_points(f"evidence of the {gpu_group} {pricing} panel", rows.height, 1)
     by_class = rows.group_by("evidence_class").agg(
         pl.struct("provider", "month").n_unique().alias("n")
@@ -516,6 +530,22 @@ def drawdown_from_peak(prices: pl.DataFrame, *, by_family: bool = True) -> pl.Da
     return drawdown_table(series, ["gpu_group", "pricing"])
 
 
+def main_series(frame: pl.DataFrame, gpus: list[str], *, min_months: int) -> pl.DataFrame:
+    """The rows of a drawdown frame (`drawdown_from_peak`) for `gpus`, series of at least
+    `min_months` months: the drawdown table's rows."""
+    return frame.filter(pl.col("gpu_group").is_in(gpus), pl.col("n_months") >= min_months)
+
+
+def series_drawdown(drawdowns: pl.DataFrame, gpu_group: str, pricing: str = "on-demand") -> dict:
+    """One series' row of `drawdown_from_peak` (peak, latest, drawdown), as a dict."""
+    return one_row(
+        drawdowns,
+        f"a {pricing} drawdown of {gpu_group}",
+        pl.col("gpu_group") == gpu_group,
+        pl.col("pricing") == pricing,
+    )
+
+
 def drawdown_table(series: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """Peak, latest and drawdown of a (by..., month, usd_per_gpu_hour) series. Where the series
     has n_providers, the provider counts of the peak and latest months come along: a peak made
@@ -649,7 +679,8 @@ def hyperscaler_gap(
     smaller-cloud price (each provider's monthly median counts once; marketplaces and aggregate
     rows excluded). Summary: median ratio, and the geometric-mean ratio with a `level` interval
     from an intercept-only OLS of log(ratio) (statsmodels). A chapter quotes "hyperscalers charge
-    about 2x for the same GPU in the same month".
+    about 2x for the same GPU in the same month". The summary also counts the providers of the
+    paired months and, where `prices` has `evidence_class`, lists the classes of their quotes.
     """
     panel = (
         monthly_panel(prices, by_family=by_family, drop_aggregates=True)
@@ -675,7 +706,18 @@ def hyperscaler_gap(
         )
         .sort("gpu_group", "month")
     )
-    return pairs, _ratio_summary(pairs, pricing, level, data_version)
+    paired = panel.join(pairs.select("gpu_group", "month"), on=["gpu_group", "month"], how="semi")
+    summary = _ratio_summary(pairs, pricing, level, data_version)
+    summary["n_providers"] = paired["provider"].n_unique()
+    if "evidence_class" in prices.columns:  # the classes of the quotes the pairs rest on
+        rows = prices.with_columns(gpu_group_expr(by_family), month_expr().alias("month"))
+        used = rows.join(
+            paired.select("gpu_group", "month", "provider", "pricing").unique(),
+            on=["gpu_group", "month", "provider", "pricing"],
+            how="semi",
+        )
+        summary["classes"] = sorted(used["evidence_class"].unique().to_list())
+    return pairs, summary
 
 
 def _ratio_summary(pairs: pl.DataFrame, pricing: str, level: float, version) -> dict:
@@ -738,6 +780,28 @@ def price_by_age(prices: pl.DataFrame, specs: pl.DataFrame, *, by_family: bool =
     ]
     series = pl.concat([f for f in frames if f.height], how="vertical")
     return with_gpu_age(series, specs)
+
+
+def on_demand_by_age(prices: pl.DataFrame, specs: pl.DataFrame, gpus: list[str]) -> pl.DataFrame:
+    """`price_by_age` of the on-demand series of `gpus`."""
+    return price_by_age(prices, specs).filter(
+        pl.col("pricing") == "on-demand", pl.col("gpu_group").is_in(gpus)
+    )
+
+
+def latest_month_of(frame: pl.DataFrame, gpu_group: str) -> dict:
+    """The latest month's row of one GPU group in a monthly frame (`on_demand_by_age`,
+    `on_demand_series`), as a dict."""
+    return one_row(
+        frame.sort("month", descending=True),
+        f"a month of {gpu_group}",
+        pl.col("gpu_group") == gpu_group,
+    )
+
+
+def before_release(by_age: pl.DataFrame) -> pl.DataFrame:
+    """The months of `on_demand_by_age` priced before the GPU's release date (a negative age)."""
+    return by_age.filter(pl.col("age_months") < 0)
 
 
 # ---------------------------------------------------------------- FLOP/s per dollar

@@ -100,6 +100,22 @@ def test_decline_gt_writes_factors_and_percentages_with_intervals():
     ]
 
 
+def test_age_series_drops_unknown_ages_and_adds_name_and_years():
+    by_age = pl.DataFrame(
+        {
+            "gpu_group": ["a100", "x1"],
+            "month": [date(2026, 9, 1), date(2024, 2, 1)],
+            "usd_per_gpu_hour": [2.31, 1.0],
+            "age_months": [78.0, None],
+        }
+    )
+    series = hv.age_series(by_age)
+    assert "x1" not in series["gpu_group"].to_list()
+    assert series.columns[-2:] == ["gpu", "age_years"]  # the figure kit's CSV column order
+    assert series["gpu"][0] == "A100"
+    assert series["age_years"][0] == pytest.approx(6.5)  # 78 months / 12
+
+
 def test_age_chart_plots_years_since_release_on_a_log_price_scale():
     by_age = pl.DataFrame(
         {

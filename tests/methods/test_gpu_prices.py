@@ -359,3 +359,31 @@ def test_panel_evidence_counts_provider_months_per_class():
     assert ev["n"] == 5 and ev["n_providers"] == 2
     assert ev["n_by_class"] == {"observed-listing": 2, "restated-reconstruction": 3}
     assert ev["min_month_providers"] == 1  # March: "b" alone
+
+
+def test_the_named_selections_of_drawdowns_series_and_ages():
+    drawdowns = pl.DataFrame(
+        {
+            "gpu_group": ["h100", "h100", "tpu-v5e", "a100"],
+            "pricing": ["on-demand", "spot", "on-demand", "on-demand"],
+            "n_months": [12, 3, 20, 6],
+            "drawdown_pct": [-50.0, -10.0, -5.0, -20.0],
+        }
+    )
+    rows = gp.main_series(drawdowns, ["h100", "a100"], min_months=6)
+    assert rows.select("gpu_group", "pricing").rows() == [
+        ("h100", "on-demand"),
+        ("a100", "on-demand"),
+    ]
+    assert gp.series_drawdown(drawdowns, "h100", "spot")["drawdown_pct"] == -10.0
+    with pytest.raises(LookupError, match="on-demand drawdown of b200"):
+        gp.series_drawdown(drawdowns, "b200")
+    by_age = pl.DataFrame(
+        {
+            "gpu_group": ["h100", "h100", "b200"],
+            "month": [date(2026, 8, 1), date(2026, 9, 1), date(2024, 1, 1)],
+            "age_months": [46.0, 47.0, -2.0],
+        }
+    )
+    assert gp.latest_month_of(by_age, "h100")["age_months"] == 47.0
+    assert gp.before_release(by_age)["gpu_group"].to_list() == ["b200"]
