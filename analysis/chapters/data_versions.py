@@ -53,24 +53,40 @@ def moved(vintage: pl.DataFrame, share: float = MOVED) -> pl.DataFrame:
     return newest.filter((pl.col("change_ratio") - 1).abs() > share)
 
 
-@cache
-@cached  # on disk too: the second output format, and later renders, reuse the result
-def _compute(version: str) -> DataVersions:
+def releases_up_to(version: str) -> list[str]:
+    """The released versions up to `version`, oldest first: a pinned older rendering shows the
+    history up to it."""
     names = [r.version for r in data.releases()]
-    names = names[: names.index(version) + 1]  # a pinned older render shows history up to it
-    releases = pl.DataFrame(
+    return names[: names.index(version) + 1]
+
+
+def release_table(names: list[str]) -> pl.DataFrame:
+    """version, released and description of the releases `names`, oldest first."""
+    return pl.DataFrame(
         [
             {"version": r.version, "released": r.released, "description": r.description}
             for r in data.releases()
             if r.version in names
         ]
     )
+
+
+def release_changes(version: str) -> pl.DataFrame:
+    """Rows added, changed and removed per table and source from the release before `version`
+    (`analysis.data.changes.changes`; empty for the first release)."""
     previous = changes.previous_release(version)
-    table = (
-        changes.changes(previous, version)
-        if previous
-        else pl.DataFrame(schema=changes.CHANGE_SCHEMA)
-    )
+    if previous is None:
+        return pl.DataFrame(schema=changes.CHANGE_SCHEMA)
+    return changes.changes(previous, version)
+
+
+@cache
+@cached  # on disk too: the second output format, and later renders, reuse the result
+def _compute(version: str) -> DataVersions:
+    names = releases_up_to(version)
+    releases = release_table(names)
+    previous = changes.previous_release(version)
+    table = release_changes(version)
     vintage = vintages.vintages(names)
     new_models = changes.new_ids(previous, version, "model_id") if previous else []
     new_providers = changes.new_ids(previous, version, "provider") if previous else []

@@ -50,24 +50,11 @@ MIN_MONTHS_PER_PROVIDER = 6  # provider drawdowns: providers quoted in at least 
 DRAWDOWN_MIN_MONTHS = 6  # drawdown table: series of at least half a year
 CLAIM_WINDOW_MONTHS = 12  # the settled-price claim is checked over the year to the claim
 RECENT_SINCE_YEAR = 2020  # FLOP/s per dollar: the recent chips the prose names lie below the line
-# Decline rates the prose quotes: key prefix -> (GPU group, pricing type, evidence variant of
-# `analysis.data.gpu_evidence.VARIANTS`). Direct observations where they can be fitted; the
-# indices are index evidence by definition, and the young GPUs' on-demand series exist only
-# with the index's restated reconstructions ("all"), which the prose says. The H100 on-demand
-# factor itself is the registry's estimate `h100-on-demand-decline` (direct observations).
-QUOTED_DECLINES = {
-    "h100_od": ("h100", "on-demand", "direct"),
-    "a100_od": ("a100", "on-demand", "direct"),
-    "h200_od": ("h200", "on-demand", "all"),
-    "b200_od": ("b200", "on-demand", "all"),
-    "h100_index": ("h100", "index", "all"),
-}
 # The decline table shows each group on these variants, in this order.
 TABLE_VARIANTS = ("direct", "all")
-H100_VARIANTS = {
-    "h100_od_without_restated": "h100-on-demand-decline-without-restated",
-    "h100_od_all": "h100-on-demand-decline-all",
-}
+# The H100 decline's named variants (issue 19): without the restated reconstructions, and all rows.
+H100_WITHOUT_RESTATED = "h100-on-demand-decline-without-restated"
+H100_ALL = "h100-on-demand-decline-all"
 H100_DECLINE = "h100-on-demand-decline"
 LATEST_INDEX = "gpu-hedonic-index-latest"
 SETTLED_CLAIM = "h100-cloud-price-settled"
@@ -147,13 +134,15 @@ def _compute(v: str) -> GpuHourPrices:
         decline_quotes(rates, estimates.estimate(H100_DECLINE, v)),
         evidence_quotes(
             estimates.estimate(H100_DECLINE, v),
-            {key: estimates.estimate(eid, v) for key, eid in H100_VARIANTS.items()},
+            estimates.estimate(H100_WITHOUT_RESTATED, v),
+            estimates.estimate(H100_ALL, v),
         ),
         hedonic_quotes(index, index_summary, estimates.estimate(LATEST_INDEX, v)),
         drawdown_quotes(prices),
         gap_quotes(gap),
         gap_variant_quotes(gap, prices),
         age_quotes(by_age),
+        before_release_quotes(gpu_prices.on_demand_by_age(prices, specs, MAIN_GPUS)),
         flops_quotes(at_release, purchase, rental),
         h100_claim_quotes(prices, claims),
         tpu_claim_quotes(prices, specs, results.table("mlperf_results", v), claims),
@@ -324,52 +313,74 @@ def data_quotes(prices: pl.DataFrame, version: str) -> dict[str, Quote]:
     }
 
 
-def step_quotes(
-    steps: pl.DataFrame, gpus: list[str] = STEP_GPUS, threshold: int = STEP_THRESHOLD
-) -> dict[str, Quote]:
-    """The steps in the spot series of `gpus` (from `gpu_prices.step_changes`): for each GPU,
-    `<gpu>_step_{from,to}_{usd,month}`, `_ratio` and the flat months before and after."""
-    q = {"step_threshold": Quote(threshold, "count")}
+def spot_step(steps: pl.DataFrame, gpu: str) -> dict:
+    """The largest step of one GPU's spot series (from `gpu_prices.step_changes`)."""
     ordered = steps.sort("ratio", descending=True) if steps.height else steps
-    for gpu in gpus:
-        where = (pl.col("gpu_group") == gpu, pl.col("pricing") == "spot")
-        step = one_row(ordered, f"a step in the {gpu} spot series", *where)
-        q[f"{gpu}_step_from_usd"] = Quote(step["from_value"], "usd")
-        q[f"{gpu}_step_from_month"] = Quote(step["from_month"], "month")
-        q[f"{gpu}_step_to_usd"] = Quote(step["to_value"], "usd")
-        q[f"{gpu}_step_to_month"] = Quote(step["to_month"], "month")
-        q[f"{gpu}_step_ratio"] = Quote(step["ratio"], "number")
-        q[f"{gpu}_step_months_before"] = Quote(step["months_at_from_value"], "count")
-        q[f"{gpu}_step_months_after"] = Quote(step["months_at_to_value"], "count")
-    return q
+    return one_row(
+        ordered,
+        f"a step in the {gpu} spot series",
+        pl.col("gpu_group") == gpu,
+        pl.col("pricing") == "spot",
+    )
+
+
+def step_quotes(steps: pl.DataFrame, threshold: int = STEP_THRESHOLD) -> dict[str, Quote]:
+    """The steps in the H200 and B200 spot series (STEP_GPUS; from `gpu_prices.step_changes`):
+    from and to (price, month), the ratio, and the flat months before and after."""
+    h200, b200 = spot_step(steps, "h200"), spot_step(steps, "b200")
+    return {
+        "step_threshold": Quote(threshold, "count"),
+        "h200_step_from_usd": Quote(h200["from_value"], "usd"),
+        "h200_step_to_usd": Quote(h200["to_value"], "usd"),
+        "h200_step_to_month": Quote(h200["to_month"], "month"),
+        "h200_step_ratio": Quote(h200["ratio"], "number"),
+        "h200_step_months_before": Quote(h200["months_at_from_value"], "count"),
+        "h200_step_months_after": Quote(h200["months_at_to_value"], "count"),
+        "b200_step_from_usd": Quote(b200["from_value"], "usd"),
+        "b200_step_from_month": Quote(b200["from_month"], "month"),
+        "b200_step_to_usd": Quote(b200["to_value"], "usd"),
+        "b200_step_ratio": Quote(b200["ratio"], "number"),
+    }
+
+
+def quoted_rate(rates: pl.DataFrame, gpu: str, pricing: str, evidence: str | None = None) -> dict:
+    """One decline rate of `rates` (from `gpu_prices.decline_rates`): GPU group, pricing type
+    and, where `rates` has an `evidence` column, the evidence variant."""
+    where = [pl.col("gpu_group") == gpu, pl.col("pricing") == pricing]
+    if evidence and "evidence" in rates.columns:
+        where.append(pl.col("evidence") == evidence)
+    return one_row(rates, f"a {pricing} decline rate of {gpu}", *where)
 
 
 def decline_quotes(
     rates: pl.DataFrame,
     headline: Estimate,
-    quoted: dict[str, tuple[str, ...]] = QUOTED_DECLINES,
     *,
     min_n: int = MIN_PROVIDER_MONTHS,
     level: float = LEVEL,
 ) -> dict[str, Quote]:
     """The decline rates the prose quotes (from `gpu_prices.decline_rates`): `h100_od_factor` is
     the registry's estimate `headline` (its interval is `.ci`, its provider-months `.n_text`);
-    for each key of `quoted` (GPU group, pricing type and, where `rates` has an `evidence`
-    column, the evidence variant), `<key>_pct` (the magnitude: the prose says "fall" or "rise")
-    and `<key>_n_providers`."""
-    q = {
+    the others are percent magnitudes (the prose says "fall" or "rise"). Direct observations
+    where they can be fitted; the indices are index evidence by definition, and the young GPUs'
+    on-demand series exist only with the index's restated reconstructions ("all"), which the
+    prose says."""
+    h100 = quoted_rate(rates, "h100", "on-demand", "direct")
+    a100 = quoted_rate(rates, "a100", "on-demand", "direct")
+    h200 = quoted_rate(rates, "h200", "on-demand", "all")
+    b200 = quoted_rate(rates, "b200", "on-demand", "all")
+    h100_index = quoted_rate(rates, "h100", "index", "all")
+    return {
         "level": Quote(level, "share"),
         "decline_min_n": Quote(min_n, "count"),
         "h100_od_factor": headline,
+        "h100_od_pct": fall(h100["pct_per_year"]),
+        "a100_od_pct": fall(a100["pct_per_year"]),
+        "h200_od_pct": fall(h200["pct_per_year"]),
+        "b200_od_pct": fall(b200["pct_per_year"]),
+        "h100_index_pct": fall(h100_index["pct_per_year"]),
+        "h100_index_n_providers": Quote(h100_index["n_providers"], "count"),
     }
-    for key, (gpu, pricing, *variant) in quoted.items():
-        where = [pl.col("gpu_group") == gpu, pl.col("pricing") == pricing]
-        if variant and "evidence" in rates.columns:
-            where.append(pl.col("evidence") == variant[0])
-        r = one_row(rates, f"a {pricing} decline rate of {gpu}", *where)
-        q[f"{key}_pct"] = fall(r["pct_per_year"])
-        q[f"{key}_n_providers"] = Quote(r["n_providers"], "count")
-    return q
 
 
 def interval_reading(low: float, high: float) -> str:
@@ -380,23 +391,30 @@ def interval_reading(low: float, high: float) -> str:
     return "a fall throughout the interval" if low > 1 else "a rise throughout the interval"
 
 
-def evidence_quotes(headline: Estimate, variants: dict[str, Estimate]) -> dict[str, Quote]:
+def evidence_quotes(
+    headline: Estimate, without_restated: Estimate, every: Estimate
+) -> dict[str, Quote]:
     """What the H100 on-demand decline rests on (issue 19): the headline's evidence classes
-    (`h100_od_evidence`) and providers, and for each named variant (key -> its estimate, from
-    `H100_VARIANTS`) its factor (`<key>`, with `.ci` and `.n_text`), percent fall, providers and
-    the provider-months that are the index's restated reconstructions."""
-    q = {
+    (`h100_od_evidence`) and providers, and the two named variants (the registry's estimates
+    H100_WITHOUT_RESTATED and H100_ALL): each factor (with `.ci` and `.n_text`), percent fall,
+    providers and the provider-months that are the index's restated reconstructions."""
+
+    def restated(e: Estimate) -> Quote:
+        return Quote(e.extra["n_by_class"].get(gpu_evidence.RESTATED, 0), "count")
+
+    return {
         "h100_od_evidence": Quote(gpu_evidence.describe(headline.extra["evidence_classes"])),
         "h100_od_direct_providers": Quote(headline.extra["n_providers"], "count"),
         "h100_od_interval_reading": Quote(interval_reading(headline.low, headline.high)),
+        "h100_od_without_restated": without_restated,
+        "h100_od_without_restated_pct": fall(pct_change_per_year(without_restated.value)),
+        "h100_od_without_restated_providers": Quote(without_restated.extra["n_providers"], "count"),
+        "h100_od_without_restated_n_restated": restated(without_restated),
+        "h100_od_all": every,
+        "h100_od_all_pct": fall(pct_change_per_year(every.value)),
+        "h100_od_all_providers": Quote(every.extra["n_providers"], "count"),
+        "h100_od_all_n_restated": restated(every),
     }
-    for key, e in variants.items():
-        q[key] = e
-        q[f"{key}_pct"] = fall(pct_change_per_year(e.value))
-        q[f"{key}_providers"] = Quote(e.extra["n_providers"], "count")
-        restated = e.extra["n_by_class"].get(gpu_evidence.RESTATED, 0)
-        q[f"{key}_n_restated"] = Quote(restated, "count")
-    return q
 
 
 def hedonic_quotes(index: pl.DataFrame, summary: dict, latest: Estimate) -> dict[str, Quote]:
@@ -535,11 +553,9 @@ def gap_variant_quotes(
 
 def age_quotes(by_age: pl.DataFrame) -> dict[str, Quote]:
     """Price by age (from `gpu_prices.on_demand_by_age`, direct observations): the A100's and
-    H100's latest month with its providers, and the months priced before the chip data's
-    release date."""
+    H100's latest month with its providers."""
     a100 = gpu_prices.latest_month_of(by_age, "a100")
     h100 = gpu_prices.latest_month_of(by_age, "h100")
-    before = gpu_prices.before_release(by_age)
     return {
         "a100_age_years": Quote(a100["age_months"] / 12, "number"),
         "a100_age_usd": Quote(a100["usd_per_gpu_hour"], "usd"),
@@ -549,6 +565,15 @@ def age_quotes(by_age: pl.DataFrame) -> dict[str, Quote]:
         "h100_age_month": Quote(h100["month"], "month"),
         "a100_age_providers": counted(a100["n_providers"], "provider"),
         "h100_age_providers": counted(h100["n_providers"], "provider"),
+    }
+
+
+def before_release_quotes(by_age: pl.DataFrame) -> dict[str, Quote]:
+    """The months priced before the chip data's release date, in `by_age`
+    (`gpu_prices.on_demand_by_age` of every clean row: a source's dating, whatever its evidence
+    class)."""
+    before = gpu_prices.before_release(by_age)
+    return {
         "before_release_gpus": names(before["gpu_group"].unique().sort().to_list()),
         "n_before_release": counted(before.height, "month"),
     }
@@ -558,16 +583,21 @@ def flops_quotes(at_release: pl.DataFrame, purchase: dict, rental: dict) -> dict
     """FLOP/s per dollar: the purchase and rental trends (from `flops_per_dollar_trend`, growth
     per year with its interval) and the two recent chips cheapest in FLOP/s per dollar at
     release."""
-    q = {"epoch_pct": Quote(purchase["epoch_reference_pct_per_year"] / 100, "percent")}
-    for name, trend in (("purchase", purchase), ("rental", rental)):
-        q[f"{name}_pct"] = Quote(trend["pct_per_year"] / 100, "percent")
-        ci = (trend["pct_ci90_low"] / 100, trend["pct_ci90_high"] / 100)
-        q[f"{name}_pct_ci"] = Quote(ci, "percent")
-    q["purchase_n"] = Quote(purchase["n"], "count")
-    q["purchase_r2"] = Quote(purchase["r_squared"], "number")
     recent = at_release.filter(pl.col("release_date").dt.year() >= RECENT_SINCE_YEAR)
-    q["low_chips"] = names(recent.sort("flop_per_s_per_usd").head(2)["gpu"].to_list())
-    return q
+    return {
+        "epoch_pct": Quote(purchase["epoch_reference_pct_per_year"] / 100, "percent"),
+        "purchase_pct": Quote(purchase["pct_per_year"] / 100, "percent"),
+        "purchase_pct_ci": Quote(
+            (purchase["pct_ci90_low"] / 100, purchase["pct_ci90_high"] / 100), "percent"
+        ),
+        "purchase_n": Quote(purchase["n"], "count"),
+        "purchase_r2": Quote(purchase["r_squared"], "number"),
+        "rental_pct": Quote(rental["pct_per_year"] / 100, "percent"),
+        "rental_pct_ci": Quote(
+            (rental["pct_ci90_low"] / 100, rental["pct_ci90_high"] / 100), "percent"
+        ),
+        "low_chips": names(recent.sort("flop_per_s_per_usd").head(2)["gpu"].to_list()),
+    }
 
 
 def h100_claim_quotes(

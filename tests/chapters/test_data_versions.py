@@ -33,3 +33,26 @@ def test_the_appendix_of_the_current_release():
     c = chapter.compute()
     assert c.q.n_estimates.text == str(len(chapter.vintages.estimates.REGISTRY))
     assert c.releases["version"].to_list()[-1] == c.version
+
+
+def test_the_releases_up_to_a_version_are_read_from_versions_json_oldest_first():
+    """By hand from data/versions.json: the list of releases, cut after the one rendered."""
+    import json
+
+    from analysis.data.paths import ROOT
+
+    listed = [
+        r["version"] for r in json.loads((ROOT / "data/versions.json").read_text())["releases"]
+    ]
+    assert chapter.releases_up_to(listed[1]) == listed[:2]
+    assert chapter.releases_up_to(listed[-1]) == listed
+    table = chapter.release_table(listed[:2])
+    assert table["version"].to_list() == listed[:2]
+    assert table.columns == ["version", "released", "description"]
+
+
+def test_the_first_release_has_no_changes_to_count():
+    first = chapter.releases_up_to(chapter.data.current_version())[0]
+    changes = chapter.release_changes(first)
+    assert changes.height == 0
+    assert set(changes.columns) >= {"table", "source_id", "added", "changed", "removed"}

@@ -55,7 +55,7 @@ def test_step_quotes_take_the_largest_spot_step_of_each_gpu():
     assert q["b200_step_ratio"].value == 7.475
     assert t["step_threshold"] == "3"
     with pytest.raises(LookupError, match="b300 spot series"):
-        gh.step_quotes(_steps(), gpus=["b300"])
+        gh.spot_step(_steps(), "b300")
 
 
 def test_flagged_series_are_the_pairs_with_a_step():
@@ -71,14 +71,14 @@ def test_flagged_series_are_the_pairs_with_a_step():
 def _rates() -> pl.DataFrame:
     return pl.DataFrame(
         {
-            "gpu_group": ["h100", "h200", "h100"],
-            "pricing": ["on-demand", "on-demand", "index"],
-            "n": [261, 125, 39],
-            "n_providers": [24, 10, 2],
-            "factor_per_year": [1.06357, 0.9553, 1.0954],
-            "ci90_low": [1.0403, 0.93, 1.0411],
-            "ci90_high": [1.0873, 0.98, 1.1534],
-            "pct_per_year": [-5.976, 4.68, -8.71],
+            "gpu_group": ["h100", "h200", "h100", "a100", "b200"],
+            "pricing": ["on-demand", "on-demand", "index", "on-demand", "on-demand"],
+            "n": [261, 125, 39, 80, 40],
+            "n_providers": [24, 10, 2, 12, 6],
+            "factor_per_year": [1.06357, 0.9553, 1.0954, 1.02, 0.9],
+            "ci90_low": [1.0403, 0.93, 1.0411, 1.0, 0.85],
+            "ci90_high": [1.0873, 0.98, 1.1534, 1.04, 0.95],
+            "pct_per_year": [-5.976, 4.68, -8.71, -1.96, 11.1],
         }
     )
 
@@ -90,9 +90,7 @@ def _headline() -> Estimate:
 
 
 def test_decline_quotes_print_factors_and_percent_magnitudes():
-    quoted = {"h100_od": ("h100", "on-demand"), "h200_od": ("h200", "on-demand")}
-    quoted["h100_index"] = ("h100", "index")
-    q = gh.decline_quotes(_rates(), _headline(), quoted, min_n=10)
+    q = gh.decline_quotes(_rates(), _headline(), min_n=10)
     # The headline is the registry's estimate, printed with its interval and n as the page does.
     assert q["h100_od_factor"].text == "1.06x"
     assert q["h100_od_factor"].ci.text == "1.04x to 1.09x"
@@ -102,8 +100,9 @@ def test_decline_quotes_print_factors_and_percent_magnitudes():
     assert q["h200_od_pct"].value == pytest.approx(0.0468)
     assert q["h100_index_n_providers"].text == "2"
     assert (q["level"].text, q["decline_min_n"].text) == ("90%", "10")
+    assert (q["a100_od_pct"].text, q["b200_od_pct"].text) == ("2%", "11%")
     with pytest.raises(LookupError, match="spot decline rate of h100"):
-        gh.decline_quotes(_rates(), _headline(), {"h100_spot": ("h100", "spot")})
+        gh.quoted_rate(_rates(), "h100", "spot")
 
 
 def _index(high_ci_low: float = 1.18) -> tuple[pl.DataFrame, dict, Estimate]:
@@ -203,8 +202,9 @@ def test_age_quotes_take_each_gpus_latest_month_and_the_months_before_release():
     assert (t["h100_age_years"], t["h100_age_usd"]) == ("3.90", "$3.79")  # 46.8 / 12
     assert (t["a100_age_providers"], t["h100_age_providers"]) == ("2 providers", "1 provider")
     assert t["a100_age_month"] == "September 2026"
-    assert t["before_release_gpus"] == "B200 and H200"
-    assert t["n_before_release"] == "3 months"
+    before = _texts(gh.before_release_quotes(_by_age()))
+    assert before["before_release_gpus"] == "B200 and H200"
+    assert before["n_before_release"] == "3 months"
 
 
 def _trend(**fields) -> dict:
@@ -543,7 +543,7 @@ def test_evidence_quotes_name_the_classes_and_the_variants():
             "n_by_class": {"observed-listing": 56, "restated-reconstruction": 205},
         },
     )
-    q = gh.evidence_quotes(direct, {"h100_od_all": every})
+    q = gh.evidence_quotes(direct, every, every)
     assert q["h100_od_evidence"].text == "observed listing and marketplace median"
     assert q["h100_od_direct_providers"].text == "14"
     assert q["h100_od_all"] is every
