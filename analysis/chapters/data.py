@@ -12,27 +12,12 @@ from analysis.data import info as datainfo
 from analysis.data import release as data
 from analysis.data.cache import cached
 from analysis.data.schema import TABLES
+from analysis.methods import coverage
 from analysis.report import results
 from analysis.report.quote import Quote, Quotes
 
 SLUG = "data"
 
-# Rows of these tables, as the prose counts them: quote name -> table.
-ROW_COUNTS = {
-    "n_token_prices": "token_prices",
-    "n_gpu_prices": "gpu_hour_prices",
-    "n_scores": "benchmark_scores",
-    "n_mlperf": "mlperf_results",
-    "n_claims": "claims",
-    "n_sources": "sources",
-}
-# The token-price sources whose months the prose states: quote name -> source id.
-SPANS = {
-    "span_epoch": "epoch-llm-price-trends",
-    "span_tokencost": "tokencost",
-    "span_litellm": "litellm-rocry",
-    "span_openrouter": "openrouter-sui414",
-}
 RELEASE_COLUMNS = ["version", "released", "description", "datapackage_sha256"]
 
 
@@ -68,47 +53,9 @@ def tables_summary(report: dict) -> pl.DataFrame:
     return pl.DataFrame(rows).select("table", "holds", "rows", "first_date", "last_date", "sources")
 
 
-def source_rows(sources: pl.DataFrame, tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
-    """One row per source: title, licence, retrieval date, the tables it feeds and its rows in
-    them (`tables`: every table with a `source_id`, by name)."""
-    counts = pl.concat(
-        [
-            df.group_by("source_id").len("rows").with_columns(pl.lit(name).alias("table"))
-            for name, df in tables.items()
-        ]
-    )
-    used = counts.group_by("source_id").agg(
-        pl.col("rows").sum(), pl.col("table").unique().sort().str.join(", ").alias("tables")
-    )
-    return (
-        sources.join(used, on="source_id", how="left")
-        .select("source_id", "title", "licence", "retrieved", "tables", "rows")
-        .sort("source_id")
-    )
-
-
 def release_rows(releases: list[data.Release]) -> pl.DataFrame:
     """One row per released version."""
     return pl.DataFrame([r.__dict__ for r in releases]).select(RELEASE_COLUMNS)
-
-
-def monthly_coverage(df: pl.DataFrame, date_col: str = "date") -> pl.DataFrame:
-    """Rows per calendar month and source."""
-    return (
-        df.filter(pl.col(date_col).is_not_null())
-        .with_columns(pl.col(date_col).dt.truncate("1mo").alias("month"))
-        .group_by("month", "source_id")
-        .len("rows")
-        .sort("month", "source_id")
-    )
-
-
-def source_span(df: pl.DataFrame, source_id: str) -> tuple:
-    """(first, last) date of the rows of one source."""
-    dates = df.filter(pl.col("source_id") == source_id)["date"]
-    if dates.is_empty():
-        raise LookupError(f"no rows from source {source_id!r}")
-    return dates.min(), dates.max()
 
 
 # ------------------------------------------------------------------ quotes
@@ -124,21 +71,35 @@ def quotes(
     """Every value the chapter's prose prints (`tables`: the release's tables by name)."""
     rows = dict(zip(summary["table"], summary["rows"], strict=True))
     token_prices, models = tables["token_prices"], tables["models"]
-    q = Quotes(SLUG)
-    q["version"] = Quote(v, "text")
-    q["latest_version"] = Quote(latest_version, "text")
-    for name, table in ROW_COUNTS.items():
-        q[name] = Quote(rows[table], "count")
-    q["n_models_priced"] = Quote(token_prices["model_id"].n_unique(), "count")
-    q["n_providers"] = Quote(token_prices["provider"].n_unique(), "count")
-    q["n_gpus"] = Quote(tables["gpu_hour_prices"]["gpu"].n_unique(), "count")
-    q["n_benchmarks"] = Quote(tables["benchmark_scores"]["benchmark"].n_unique(), "count")
-    q["n_unresolved"] = Quote(models.filter(~pl.col("resolved")).height, "count")
-    q["n_models"] = Quote(models.height, "count")
-    for name, source_id in SPANS.items():
-        q[name] = Quote(source_span(token_prices, source_id), "month")
-    q["citation"] = Quote(citation, "text")
-    return q
+    return Quotes(
+        SLUG,
+        {
+            "version": Quote(v, "text"),
+            "latest_version": Quote(latest_version, "text"),
+            "n_token_prices": Quote(rows["token_prices"], "count"),
+            "n_gpu_prices": Quote(rows["gpu_hour_prices"], "count"),
+            "n_scores": Quote(rows["benchmark_scores"], "count"),
+            "n_mlperf": Quote(rows["mlperf_results"], "count"),
+            "n_claims": Quote(rows["claims"], "count"),
+            "n_sources": Quote(rows["sources"], "count"),
+            "n_models_priced": Quote(token_prices["model_id"].n_unique(), "count"),
+            "n_providers": Quote(token_prices["provider"].n_unique(), "count"),
+            "n_gpus": Quote(tables["gpu_hour_prices"]["gpu"].n_unique(), "count"),
+            "n_benchmarks": Quote(tables["benchmark_scores"]["benchmark"].n_unique(), "count"),
+            "n_unresolved": Quote(models.filter(~pl.col("resolved")).height, "count"),
+            "n_models": Quote(models.height, "count"),
+            # The token-price sources whose months the prose states.
+            "span_epoch": Quote(
+                coverage.source_span(token_prices, "epoch-llm-price-trends"), "month"
+            ),
+            "span_tokencost": Quote(coverage.source_span(token_prices, "tokencost"), "month"),
+            "span_litellm": Quote(coverage.source_span(token_prices, "litellm-rocry"), "month"),
+            "span_openrouter": Quote(
+                coverage.source_span(token_prices, "openrouter-sui414"), "month"
+            ),
+            "citation": Quote(citation, "text"),
+        },
+    )
 
 
 # ------------------------------------------------------------------ the chapter
@@ -150,23 +111,33 @@ def compute(version: str | None = None) -> DataChapter:
 
 
 @cache
-@cached  # on disk too: the second output format, and later renders, reuse the result
-def _compute(v: str) -> DataChapter:
-    # The data chapter describes the whole release: flagged rows included.
-    tables = {name: data.load(name, v) for name in datainfo.tables_in(v)}
-    summary = tables_summary(datainfo.info(v))
-    with_sources = {
+def release_tables(version: str) -> dict[str, pl.DataFrame]:
+    """Every table of a release by name, as released: the data chapter describes the whole
+    release, flagged rows included."""
+    return {name: data.load(name, version) for name in datainfo.tables_in(version)}
+
+
+def with_sources(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+    """The tables whose rows name a source (`source_id`), the `sources` table itself left out."""
+    return {
         name: df
         for name, df in tables.items()
         if "source_id" in TABLES[name].column_names and name != "sources"
     }
+
+
+@cache
+@cached  # on disk too: the second output format, and later renders, reuse the result
+def _compute(v: str) -> DataChapter:
+    tables = release_tables(v)
+    summary = tables_summary(datainfo.info(v))
     return DataChapter(
         version=v,
         summary=summary,
-        sources=source_rows(tables["sources"], with_sources),
+        sources=coverage.source_rows(tables["sources"], with_sources(tables)),
         releases=release_rows(data.releases()),
-        token_coverage=monthly_coverage(tables["token_prices"]),
-        gpu_coverage=monthly_coverage(tables["gpu_hour_prices"]),
-        benchmark_coverage=monthly_coverage(tables["benchmark_scores"]),
+        token_coverage=coverage.monthly_coverage(tables["token_prices"]),
+        gpu_coverage=coverage.monthly_coverage(tables["gpu_hour_prices"]),
+        benchmark_coverage=coverage.monthly_coverage(tables["benchmark_scores"]),
         q=quotes(v, data.latest_version(), summary, tables, data.citation(v)),
     )

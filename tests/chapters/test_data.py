@@ -9,7 +9,6 @@ import csv
 import json
 from datetime import date
 
-import polars as pl
 import pytest
 
 from analysis.chapters import data as chapter
@@ -42,8 +41,26 @@ def test_compute_is_cached_per_version(c):
 # --- the numbers, from the CSV files ------------------------------------------------------------
 
 
+# Rows of these tables, as the prose counts them: quote name -> table.
+ROW_COUNTS = {
+    "n_token_prices": "token_prices",
+    "n_gpu_prices": "gpu_hour_prices",
+    "n_scores": "benchmark_scores",
+    "n_mlperf": "mlperf_results",
+    "n_claims": "claims",
+    "n_sources": "sources",
+}
+# The token-price sources whose months the prose states: quote name -> source id.
+SPANS = {
+    "span_epoch": "epoch-llm-price-trends",
+    "span_tokencost": "tokencost",
+    "span_litellm": "litellm-rocry",
+    "span_openrouter": "openrouter-sui414",
+}
+
+
 def test_row_counts_are_the_csv_files_rows(c):
-    for name, table in chapter.ROW_COUNTS.items():
+    for name, table in ROW_COUNTS.items():
         assert c.q[name].value == len(csv_rows(table, c.version)), name
 
 
@@ -62,7 +79,7 @@ def test_distinct_counts_are_the_csv_files_distinct_values(c):
 
 def test_spans_are_the_first_and_last_date_of_each_sources_prices(c):
     prices = csv_rows("token_prices", c.version)
-    for name, source_id in chapter.SPANS.items():
+    for name, source_id in SPANS.items():
         dates = sorted(date.fromisoformat(r["date"]) for r in prices if r["source_id"] == source_id)
         assert c.q[name].value == (dates[0], dates[-1]), name
 
@@ -98,44 +115,6 @@ def test_source_rows_add_up_every_table_a_source_feeds(c):
         expected = ", ".join(sorted(tables[row["source_id"]])) if row["rows"] else None
         assert row["tables"] == expected, row["source_id"]
     assert c.sources.height == len(csv_rows("sources", c.version))
-
-
-# --- the frames, on hand-made tables ------------------------------------------------------------
-
-
-def test_monthly_coverage_counts_rows_per_month_and_source():
-    df = pl.DataFrame(
-        {
-            "date": [date(2025, 1, 3), date(2025, 1, 30), date(2025, 2, 1), None],
-            "source_id": ["a", "a", "b", "a"],
-        }
-    )
-    cov = chapter.monthly_coverage(df)
-    assert cov.rows() == [(date(2025, 1, 1), "a", 2), (date(2025, 2, 1), "b", 1)]
-
-
-def test_source_rows_and_spans_on_hand_made_tables():
-    sources = pl.DataFrame(
-        {
-            "source_id": ["s1", "s2", "s3"],
-            "title": ["One", "Two", "Three"],
-            "licence": ["MIT"] * 3,
-            "retrieved": [date(2026, 1, 1)] * 3,
-        }
-    )
-    prices = pl.DataFrame(
-        {"source_id": ["s1", "s1", "s2"], "date": [date(2024, 5, 1), date(2023, 1, 9), None]}
-    )
-    scores = pl.DataFrame({"source_id": ["s1"]})
-    out = chapter.source_rows(sources, {"token_prices": prices, "benchmark_scores": scores})
-    assert out.select("source_id", "tables", "rows").rows() == [
-        ("s1", "benchmark_scores, token_prices", 3),
-        ("s2", "token_prices", 1),
-        ("s3", None, None),
-    ]
-    assert chapter.source_span(prices, "s1") == (date(2023, 1, 9), date(2024, 5, 1))
-    with pytest.raises(LookupError, match="s9"):
-        chapter.source_span(prices, "s9")
 
 
 # --- as the page prints them --------------------------------------------------------------------
