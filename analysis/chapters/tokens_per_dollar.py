@@ -39,7 +39,6 @@ H100 = "h100-sxm"  # the accelerator followed from round to round
 FLOOR_GPUS = ["h100-sxm", "h200", "b200"]  # the GPUs of the physical-floor table
 THROUGHPUT_TOP = 8  # the throughput figure draws the accelerators with the most results
 SMALL_MODEL, BIG_MODEL = "llama3.1-8b", "llama3.1-405b"
-MOE_MODELS = {"mixtral": "mixtral-8x7b", "deepseek": "deepseek-r1"}  # quoted active parameters
 MLPERF_COST = "mlperf-llama2-70b-cost"
 V6_CLAIM = "coreweave-mlperf-v6.0-gain"
 RL_PARAMS_CLAIM = "mlperf-training-v61-rl-params"
@@ -94,6 +93,7 @@ CLAIM_PARTS = {
 class TokensPerDollar:
     """The frames the chapter's figures and tables take, and its quotes."""
 
+    version: str  # the data version the chapter ran on
     scenario: str  # SCENARIO: the MLPerf scenario of the figures and tables
     summary: pl.DataFrame  # tokens_per_dollar.throughput_summary: every accelerator and scenario
     throughput: pl.DataFrame  # its rows the throughput figure draws (`top_accelerators`)
@@ -139,7 +139,7 @@ def _compute(v: str) -> TokensPerDollar:
     unmatched = tokens_per_dollar.unmatched_price_rows(
         per_acc, prices, pricing=PRICING, max_lag_months=MAX_LAG_MONTHS
     )
-    offline = tokens_per_dollar.cheapest_by_round(costs).filter(pl.col("scenario") == SCENARIO)
+    offline = tokens_per_dollar.in_scenario(tokens_per_dollar.cheapest_by_round(costs), SCENARIO)
     floors = tokens_per_dollar.floor_table(specs, FLOOR_GPUS, models)
     ladder = tokens_per_dollar.cost_ladder(
         costs, specs, models, token_prices, scenario=SCENARIO, data_version=v
@@ -184,6 +184,7 @@ def _compute(v: str) -> TokensPerDollar:
     if "v6" not in absent:
         q["v6_verdict"] = Quote(claim_verdict(claim_row(claims, V6_CLAIM), evidence[V6_CLAIM]))
     return TokensPerDollar(
+        version=v,
         scenario=SCENARIO,
         summary=summary,
         throughput=tokens_per_dollar.top_accelerators(
@@ -197,7 +198,7 @@ def _compute(v: str) -> TokensPerDollar:
         ladder_order=ladder.sort("active_parameters_b")
         .select(fig.model_label().alias("model"))["model"]
         .to_list(),
-        break_even=break_even.filter(pl.col("scenario") == SCENARIO),
+        break_even=tokens_per_dollar.in_scenario(break_even, SCENARIO),
         claim_checks=claim_checks(claims, {cid: e.text for cid, e in evidence.items()}),
         v6_gain=v6_gain,
         inference_costs=inference,
@@ -370,7 +371,7 @@ def cost_quotes(costs: pl.DataFrame, unmatched: pl.DataFrame, latest: Estimate) 
         "llama_cost_last_round": Quote(last["round"]),
         "llama_cost_last_accelerator": gpu_name(last["accelerator"]),
         "llama_cost_fall": Quote(fall, "number"),
-        **named_price_quotes("llama_cost_last", latest.extra),
+        **llama_cost_price_quotes(latest.extra),
         "h100_cost_first_usd": Quote(h_first["hardware_usd_per_mtok"], "usd"),
         "h100_cost_last_usd": Quote(h_last["hardware_usd_per_mtok"], "usd"),
         "h100_cost_first_gpu_hour_usd": Quote(h_first["usd_per_gpu_hour"], "usd"),
@@ -378,11 +379,12 @@ def cost_quotes(costs: pl.DataFrame, unmatched: pl.DataFrame, latest: Estimate) 
     }
 
 
-def named_price_quotes(prefix: str, extra: dict) -> dict:
-    """The GPU-hour price a cost per token uses and the range over the defensible prices
-    (issue 19), from the `extra` of the registry's MLPerf cost estimate: `<prefix>_price`
-    (what it is: variant, GPU, month, providers, evidence), `<prefix>_gpu_hour`, `<prefix>_range`
-    and `<prefix>_n_prices`. Empty where the estimate carries none (a hand-made one)."""
+def llama_cost_price_quotes(extra: dict) -> dict:
+    """The GPU-hour price the latest Llama 2 70B cost per token uses and the range over the
+    defensible prices (issue 19), from the `extra` of the registry's MLPerf cost estimate:
+    what the price is (variant, GPU, month, providers, evidence), its USD per GPU-hour, the
+    cost's range and the defensible prices. Empty where the estimate carries none (a hand-made
+    one)."""
     if "price" not in extra:
         return {}
     used = extra["price"]
@@ -391,11 +393,11 @@ def named_price_quotes(prefix: str, extra: dict) -> dict:
         f"({used['n_providers']} providers; evidence: {used['evidence']})"
     )
     return {
-        f"{prefix}_price": Quote(what),
-        f"{prefix}_gpu_hour": Quote(used["usd_per_gpu_hour"], "usd"),
-        f"{prefix}_range": Quote((extra["range_low"], extra["range_high"]), "usd"),
-        f"{prefix}_n_prices": Quote(len(extra["defensible"]), "count"),
-        f"{prefix}_prices": Quote(
+        "llama_cost_last_price": Quote(what),
+        "llama_cost_last_gpu_hour": Quote(used["usd_per_gpu_hour"], "usd"),
+        "llama_cost_last_range": Quote((extra["range_low"], extra["range_high"]), "usd"),
+        "llama_cost_last_n_prices": Quote(len(extra["defensible"]), "count"),
+        "llama_cost_last_prices": Quote(
             "; ".join(
                 f"{r['price']} {Quote(r['usd_per_gpu_hour'], 'usd').text}"
                 for r in extra["defensible"]
@@ -426,9 +428,10 @@ def floor_quotes(floors: pl.DataFrame, h100_best_tokens: float) -> dict:
             h100_best_tokens / h100["compute_bound_tokens_per_s"], "share"
         ),
     }
-    for key, model in MOE_MODELS.items():
-        row = one_row(floors, f"the {model} floor", pl.col("base_model") == model)
-        q[f"{key}_active_b"] = Quote(row["active_parameters_b"], "number")
+    mixtral = one_row(floors, "the mixtral-8x7b floor", pl.col("base_model") == "mixtral-8x7b")
+    deepseek = one_row(floors, "the deepseek-r1 floor", pl.col("base_model") == "deepseek-r1")
+    q["mixtral_active_b"] = Quote(mixtral["active_parameters_b"], "number")
+    q["deepseek_active_b"] = Quote(deepseek["active_parameters_b"], "number")
     return q
 
 
@@ -458,10 +461,12 @@ def ladder_quotes(ladder: pl.DataFrame) -> dict:
             big_rung_verdict(big["hardware_usd_per_mtok"], big["api_median_usd_per_mtok"])
         ),
     }
-    for ratio in ("hardware_over_floor", "api_over_hardware", "api_over_floor"):
-        q[f"llama_rung_{ratio}"] = Quote(llama[ratio], "number")
-    for ratio in ("hardware_over_floor", "api_over_floor"):
-        q[f"{ratio}_range"] = Quote((ladder[ratio].min(), ladder[ratio].max()), "number")
+    q["llama_rung_hardware_over_floor"] = Quote(llama["hardware_over_floor"], "number")
+    q["llama_rung_api_over_hardware"] = Quote(llama["api_over_hardware"], "number")
+    q["llama_rung_api_over_floor"] = Quote(llama["api_over_floor"], "number")
+    over_floor, api_over_floor = ladder["hardware_over_floor"], ladder["api_over_floor"]
+    q["hardware_over_floor_range"] = Quote((over_floor.min(), over_floor.max()), "number")
+    q["api_over_floor_range"] = Quote((api_over_floor.min(), api_over_floor.max()), "number")
     return q
 
 
@@ -470,22 +475,30 @@ def break_even_quotes(break_even: pl.DataFrame, latest_round: str) -> dict:
     `tokens_per_dollar.break_even_utilisation`), at the median and the cheapest API price:
     `be_llama_*` (BENCHMARK), `be_small_*` (SMALL_MODEL), `be_big_*` (BIG_MODEL)."""
     rows = break_even.filter(pl.col("scenario") == SCENARIO, pl.col("round") == latest_round)
-    q, r_of = {}, {}
-    for key, model in (("llama", BENCHMARK), ("small", SMALL_MODEL), ("big", BIG_MODEL)):
-        r = one_row(rows, f"a {latest_round} break-even of {model}", pl.col("base_model") == model)
-        r_of[key] = r
-        q[f"be_{key}"] = Quote(r["break_even_utilisation"], "share")
-        q[f"be_{key}_at_min_price"] = Quote(r["break_even_utilisation_at_min_price"], "share")
-        q[f"be_{key}_api_min_usd"] = Quote(r["api_min_usd_per_mtok"], "usd")
+
+    def of(model: str) -> dict:
+        return one_row(
+            rows, f"a {latest_round} break-even of {model}", pl.col("base_model") == model
+        )
+
+    llama, small, big = of(BENCHMARK), of(SMALL_MODEL), of(BIG_MODEL)
+    q = {
+        "be_llama": Quote(llama["break_even_utilisation"], "share"),
+        "be_llama_at_min_price": Quote(llama["break_even_utilisation_at_min_price"], "share"),
+        "be_small": Quote(small["break_even_utilisation"], "share"),
+        "be_small_at_min_price": Quote(small["break_even_utilisation_at_min_price"], "share"),
+        "be_small_api_min_usd": Quote(small["api_min_usd_per_mtok"], "usd"),
+        "be_big": Quote(big["break_even_utilisation"], "share"),
+    }
     q["be_small_min_reading"] = Quote(
         "no on-demand GPU pays for itself"
-        if r_of["small"]["break_even_utilisation_at_min_price"] > 1
+        if small["break_even_utilisation_at_min_price"] > 1
         else "an on-demand GPU pays for itself only near full use"
     )
     q["be_big_reading"] = Quote(
         "above 100%, for the reason the ladder shows: output prices alone do not pay for "
         "prompt-heavy work"
-        if r_of["big"]["break_even_utilisation"] > 1
+        if big["break_even_utilisation"] > 1
         else "below 100%: at the median output price a GPU rented on demand pays for itself"
     )
     return q
@@ -584,48 +597,97 @@ def inference_quotes(costs: pl.DataFrame, strict: pl.DataFrame, bench: pl.DataFr
         "ml_n_both": Quote(both.height, "count"),
         "ml_over_imax_range": Quote((ml_over.min(), ml_over.max()), "factor"),
     }
-    for key, model in (("oss", "gpt-oss-120b"), ("r1", "deepseek-r1")):
+
+    def one_model(model: str) -> dict[str, Quote]:
+        m: dict[str, Quote] = {}
         r = _cheapest(costs, model, imax_col)
         lo, hi = (r[f"imax_usd_per_mtok_{o}"] for o in ("hyperscaler-owned", "3-year-rental"))
-        q[f"{key}_imax_accelerator"] = gpu_name(r["accelerator"])
-        q[f"{key}_imax_config"] = Quote(
+        m["imax_accelerator"] = gpu_name(r["accelerator"])
+        m["imax_config"] = Quote(
             f"{r['framework']}, {r['precision'].upper()}, {r['concurrency']} concurrent requests"
         )
-        q[f"{key}_imax_user_tps"] = Quote(r["median_tokens_per_s_per_user"], "number")
-        q[f"{key}_imax_usd"] = Quote(r[imax_col], "usd")
-        q[f"{key}_imax_usd_range"] = Quote(tuple(sorted((lo, hi))), "usd")
-        q[f"{key}_imax_gpu_hour"] = Quote(r[f"usd_{OWNERSHIP}"], "usd")
-        q[f"{key}_api_median"] = Quote(r["api_median_usd_per_mtok"], "usd")
-        q[f"{key}_api_min"] = Quote(r["api_min_usd_per_mtok"], "usd")
-        q[f"{key}_api_n"] = Quote(r["n_api_providers"], "count")
-        q[f"{key}_api_over_imax"] = Quote(r["api_median_usd_per_mtok"] / r[imax_col], "factor")
-        q[f"{key}_api_min_over_imax"] = Quote(r["api_min_usd_per_mtok"] / r[imax_col], "factor")
-        m = _cheapest(costs, model, ml_col)
-        q[f"{key}_ml_accelerator"] = gpu_name(m["accelerator"])
-        q[f"{key}_ml_usd"] = Quote(m[ml_col], "usd")
+        m["imax_user_tps"] = Quote(r["median_tokens_per_s_per_user"], "number")
+        m["imax_usd"] = Quote(r[imax_col], "usd")
+        m["imax_usd_range"] = Quote(tuple(sorted((lo, hi))), "usd")
+        m["imax_gpu_hour"] = Quote(r[f"usd_{OWNERSHIP}"], "usd")
+        m["api_median"] = Quote(r["api_median_usd_per_mtok"], "usd")
+        m["api_min"] = Quote(r["api_min_usd_per_mtok"], "usd")
+        m["api_n"] = Quote(r["n_api_providers"], "count")
+        m["api_over_imax"] = Quote(r["api_median_usd_per_mtok"] / r[imax_col], "factor")
+        m["api_min_over_imax"] = Quote(r["api_min_usd_per_mtok"] / r[imax_col], "factor")
+        ml = _cheapest(costs, model, ml_col)
+        m["ml_accelerator"] = gpu_name(ml["accelerator"])
+        m["ml_usd"] = Quote(ml[ml_col], "usd")
         dearest = one_row(
             costs.filter(pl.col(imax_col).is_not_null()).sort(imax_col, descending=True),
             f"a priced {model} row",
             pl.col("benchmark_model") == model,
         )
-        q[f"{key}_imax_dearest_accelerator"] = gpu_name(dearest["accelerator"])
-        q[f"{key}_imax_dearest_usd"] = Quote(dearest[imax_col], "usd")
+        m["imax_dearest_accelerator"] = gpu_name(dearest["accelerator"])
+        m["imax_dearest_usd"] = Quote(dearest[imax_col], "usd")
         s = _cheapest(strict, model, imax_col)
-        q[f"{key}_strict_usd"] = Quote(s[imax_col], "usd")
-        q[f"{key}_strict_accelerator"] = gpu_name(s["accelerator"])
-        q[f"{key}_strict_over"] = Quote(s[imax_col] / r[imax_col], "factor")
-        q[f"{key}_strict_n"] = Quote(
+        m["strict_usd"] = Quote(s[imax_col], "usd")
+        m["strict_accelerator"] = gpu_name(s["accelerator"])
+        m["strict_over"] = Quote(s[imax_col] / r[imax_col], "factor")
+        m["strict_n"] = Quote(
             strict.filter(
                 pl.col("benchmark_model") == model, pl.col("framework").is_not_null()
             ).height,
             "count",
         )
-        q[f"{key}_n"] = Quote(
+        m["n"] = Quote(
             costs.filter(
                 pl.col("benchmark_model") == model, pl.col("framework").is_not_null()
             ).height,
             "count",
         )
+        return m
+
+    oss, r1 = one_model("gpt-oss-120b"), one_model("deepseek-r1")
+    q.update(
+        {
+            "oss_imax_accelerator": oss["imax_accelerator"],
+            "oss_imax_config": oss["imax_config"],
+            "oss_imax_user_tps": oss["imax_user_tps"],
+            "oss_imax_usd": oss["imax_usd"],
+            "oss_imax_usd_range": oss["imax_usd_range"],
+            "oss_imax_gpu_hour": oss["imax_gpu_hour"],
+            "oss_api_median": oss["api_median"],
+            "oss_api_min": oss["api_min"],
+            "oss_api_n": oss["api_n"],
+            "oss_api_over_imax": oss["api_over_imax"],
+            "oss_api_min_over_imax": oss["api_min_over_imax"],
+            "oss_ml_accelerator": oss["ml_accelerator"],
+            "oss_ml_usd": oss["ml_usd"],
+            "oss_imax_dearest_accelerator": oss["imax_dearest_accelerator"],
+            "oss_imax_dearest_usd": oss["imax_dearest_usd"],
+            "oss_strict_usd": oss["strict_usd"],
+            "oss_strict_accelerator": oss["strict_accelerator"],
+            "oss_strict_over": oss["strict_over"],
+            "oss_strict_n": oss["strict_n"],
+            "oss_n": oss["n"],
+            "r1_imax_accelerator": r1["imax_accelerator"],
+            "r1_imax_config": r1["imax_config"],
+            "r1_imax_user_tps": r1["imax_user_tps"],
+            "r1_imax_usd": r1["imax_usd"],
+            "r1_imax_usd_range": r1["imax_usd_range"],
+            "r1_imax_gpu_hour": r1["imax_gpu_hour"],
+            "r1_api_median": r1["api_median"],
+            "r1_api_min": r1["api_min"],
+            "r1_api_n": r1["api_n"],
+            "r1_api_over_imax": r1["api_over_imax"],
+            "r1_api_min_over_imax": r1["api_min_over_imax"],
+            "r1_ml_accelerator": r1["ml_accelerator"],
+            "r1_ml_usd": r1["ml_usd"],
+            "r1_imax_dearest_accelerator": r1["imax_dearest_accelerator"],
+            "r1_imax_dearest_usd": r1["imax_dearest_usd"],
+            "r1_strict_usd": r1["strict_usd"],
+            "r1_strict_accelerator": r1["strict_accelerator"],
+            "r1_strict_over": r1["strict_over"],
+            "r1_strict_n": r1["strict_n"],
+            "r1_n": r1["n"],
+        }
+    )
     return q
 
 
@@ -633,7 +695,7 @@ def all_gpu_quotes(bench: pl.DataFrame, costs: pl.DataFrame) -> dict:
     """The all-GPU rule of `inference_cost.all_gpu_throughput` (issue 19, class 11): the
     disaggregated runs it restates, the range and median of raw over restated output per GPU
     (prefill + decode GPUs over decode GPUs), and, per model, the cheapest configuration's cost
-    at the source's per-decode-GPU figure (`<key>_imax_raw_usd`)."""
+    at the source's per-decode-GPU figure (`oss_imax_raw_usd`, `r1_imax_raw_usd`)."""
     restated = inference_cost.all_gpu_throughput(bench).filter(pl.col("output_gpu_ratio") != 1)
     ratio = restated["output_gpu_ratio"]
     q = {
@@ -643,15 +705,26 @@ def all_gpu_quotes(bench: pl.DataFrame, costs: pl.DataFrame) -> dict:
         "imax_ratio_range": Quote((ratio.min(), ratio.max()) if ratio.len() else (1, 1), "factor"),
     }
     col = f"imax_usd_per_mtok_{OWNERSHIP}"
-    for key, model in (("oss", "gpt-oss-120b"), ("r1", "deepseek-r1")):
+
+    def one_model(model: str) -> dict[str, Quote]:
+        m: dict[str, Quote] = {}
         r = _cheapest(costs, model, col)
         raw = tokens_per_dollar.usd_per_mtok(
             r[f"usd_{OWNERSHIP}"], r["imax_output_tokens_per_s_per_gpu_raw"]
         )
-        q[f"{key}_imax_raw_usd"] = Quote(raw, "usd")
-        q[f"{key}_imax_disaggregated"] = Quote(
-            "disaggregated" if r["disaggregated"] else "aggregated"
-        )
+        m["imax_raw_usd"] = Quote(raw, "usd")
+        m["imax_disaggregated"] = Quote("disaggregated" if r["disaggregated"] else "aggregated")
+        return m
+
+    oss, r1 = one_model("gpt-oss-120b"), one_model("deepseek-r1")
+    q.update(
+        {
+            "oss_imax_raw_usd": oss["imax_raw_usd"],
+            "oss_imax_disaggregated": oss["imax_disaggregated"],
+            "r1_imax_raw_usd": r1["imax_raw_usd"],
+            "r1_imax_disaggregated": r1["imax_disaggregated"],
+        }
+    )
     return q
 
 
@@ -662,22 +735,37 @@ def imax_range_quotes(costs: pl.DataFrame, bench: pl.DataFrame, v: str) -> dict:
     when = bench["date"].drop_nulls().max()
     q = {"imax_price_month": Quote(when, "month")}
     col = f"imax_usd_per_mtok_{OWNERSHIP}"
-    for key, model in (("oss", "gpt-oss-120b"), ("r1", "deepseek-r1")):
+
+    def one_model(model: str) -> dict[str, Quote]:
+        m: dict[str, Quote] = {}
         r = _cheapest(costs, model, col)
         found = tokens_per_dollar.cost_range(
             results.defensible_prices(v, r["accelerator"], when),
             r["imax_output_tokens_per_s_per_gpu"],
         )
-        q[f"{key}_imax_defensible_range"] = Quote(
+        m["imax_defensible_range"] = Quote(
             (found["usd_per_mtok"].min(), found["usd_per_mtok"].max()), "usd"
         )
-        q[f"{key}_imax_n_defensible"] = Quote(found.height, "count")
-        q[f"{key}_imax_defensible"] = Quote(
+        m["imax_n_defensible"] = Quote(found.height, "count")
+        m["imax_defensible"] = Quote(
             "; ".join(
                 f"{p['price']} {Quote(p['usd_per_gpu_hour'], 'usd').text}"
                 for p in found.iter_rows(named=True)
             )
         )
+        return m
+
+    oss, r1 = one_model("gpt-oss-120b"), one_model("deepseek-r1")
+    q.update(
+        {
+            "oss_imax_defensible_range": oss["imax_defensible_range"],
+            "oss_imax_n_defensible": oss["imax_n_defensible"],
+            "oss_imax_defensible": oss["imax_defensible"],
+            "r1_imax_defensible_range": r1["imax_defensible_range"],
+            "r1_imax_n_defensible": r1["imax_n_defensible"],
+            "r1_imax_defensible": r1["imax_defensible"],
+        }
+    )
     return q
 
 
@@ -690,7 +778,9 @@ def on_demand_quotes(costs: pl.DataFrame, comparison: pl.DataFrame) -> dict:
         pl.col("round") == V6_ROUND, pl.col("scenario") == COMPARE_SCENARIO
     )
     q = {}
-    for key, model in (("oss", "gpt-oss-120b"), ("r1", "deepseek-r1")):
+
+    def one_model(model: str) -> dict[str, Quote]:
+        m: dict[str, Quote] = {}
         r = one_row(rows, f"a priced {V6_ROUND} {model} result", pl.col("base_model") == model)
         tco = one_row(
             comparison,
@@ -698,10 +788,25 @@ def on_demand_quotes(costs: pl.DataFrame, comparison: pl.DataFrame) -> dict:
             pl.col("benchmark_model") == model,
             pl.col("mlperf_accelerator") == r["accelerator"],
         )
-        q[f"{key}_od_accelerator"] = gpu_name(r["accelerator"])
-        q[f"{key}_od_usd"] = Quote(r["hardware_usd_per_mtok"], "usd")
-        q[f"{key}_od_gpu_hour"] = Quote(r["usd_per_gpu_hour"], "usd")
-        q[f"{key}_od_over_tco"] = Quote(r["usd_per_gpu_hour"] / tco[f"usd_{OWNERSHIP}"], "factor")
+        m["od_accelerator"] = gpu_name(r["accelerator"])
+        m["od_usd"] = Quote(r["hardware_usd_per_mtok"], "usd")
+        m["od_gpu_hour"] = Quote(r["usd_per_gpu_hour"], "usd")
+        m["od_over_tco"] = Quote(r["usd_per_gpu_hour"] / tco[f"usd_{OWNERSHIP}"], "factor")
+        return m
+
+    oss, r1 = one_model("gpt-oss-120b"), one_model("deepseek-r1")
+    q.update(
+        {
+            "oss_od_accelerator": oss["od_accelerator"],
+            "oss_od_usd": oss["od_usd"],
+            "oss_od_gpu_hour": oss["od_gpu_hour"],
+            "oss_od_over_tco": oss["od_over_tco"],
+            "r1_od_accelerator": r1["od_accelerator"],
+            "r1_od_usd": r1["od_usd"],
+            "r1_od_gpu_hour": r1["od_gpu_hour"],
+            "r1_od_over_tco": r1["od_over_tco"],
+        }
+    )
     return q
 
 

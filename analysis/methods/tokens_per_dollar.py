@@ -322,6 +322,11 @@ def mlperf_usd_per_mtok(
     )
 
 
+def in_scenario(frame: pl.DataFrame, scenario: str) -> pl.DataFrame:
+    """The rows of one MLPerf scenario (`Offline`, `Server`) of a frame with `scenario`."""
+    return frame.filter(pl.col("scenario") == scenario)
+
+
 def cheapest_by_round(costs: pl.DataFrame, *, by_accelerator: bool = False) -> pl.DataFrame:
     """The cheapest hardware $/Mtok per round, benchmark and scenario, with the system
     (with `by_accelerator`, the cheapest per accelerator too: how one GPU's cost moves)."""

@@ -485,3 +485,9 @@ def test_defensible_prices_name_each_variant_and_the_tco_costs():
     costs = tpd.cost_range(found, 1000.0)
     assert costs["usd_per_mtok"].min() == pytest.approx(1 / 3.6)
     assert costs["usd_per_mtok"].max() == pytest.approx(3 / 3.6)
+
+
+def test_in_scenario_keeps_the_rows_of_one_scenario():
+    frame = pl.DataFrame({"scenario": ["Offline", "Server", "Offline"], "x": [1, 2, 3]})
+    assert tpd.in_scenario(frame, "Offline")["x"].to_list() == [1, 3]
+    assert tpd.in_scenario(frame, "Interactive").height == 0
