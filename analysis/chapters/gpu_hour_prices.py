@@ -69,28 +69,14 @@ FLOPS_MEASURES = {"purchase": "Purchase, FP32 at release", "rental": "Rental, FP
 
 @dataclass(frozen=True)
 class GpuHourPrices:
-    """The frames the chapter's figures and tables take, and its quotes."""
+    """What the page reads besides its folded cells (which call the methods themselves): the
+    data version, the decline fits, the claims table and its evidence, and the quotes."""
 
     version: str  # the data version the chapter ran on
-    gpus: list[str]  # MAIN_GPUS: the GPUs the figures follow, in colour order
-    history: pl.DataFrame  # gpu_prices.history_series: the price-history figure
-    rates: pl.DataFrame  # gpu_prices.decline_rates: every GPU group and pricing type
+    rates: pl.DataFrame  # gpu_prices.decline_rates on each of TABLE_VARIANTS
     declines: pl.DataFrame  # the decline table's rows (gpu_prices.fitted_rates)
     flagged: list[tuple[str, str]]  # (gpu_group, pricing) with a step: left out of the table
-    index: pl.DataFrame  # gpu_prices.hedonic_index: the index figure
-    index_summary: dict
-    index_base: date  # the index's base month (= 1)
-    drawdowns: pl.DataFrame  # gpu_prices.drawdown_from_peak of direct observations: every series
-    drawdown_rows: pl.DataFrame  # the drawdown table's rows: main GPUs, half a year or more
-    gap_pairs: pl.DataFrame  # gpu_prices.hyperscaler_gap of direct observations: the table
-    gap: dict  # its summary
-    by_age: pl.DataFrame  # on-demand price by age of the main GPUs, direct observations
-    age: pl.DataFrame  # the age figure's rows (`analysis.figures.hardware.age_series`)
-    at_release: pl.DataFrame  # FLOP/s per dollar at release: the scatter
-    purchase: dict  # its trend
-    rental: dict  # trend of FLOP per rental dollar
-    flops_lines: pl.DataFrame  # the fitted and Epoch's lines of the scatter
-    flops_trends: dict[str, dict]  # the FLOP/s-per-dollar table: label -> trend
+    index_summary: dict  # gpu_prices.hedonic_index's summary
     claim_checks: pl.DataFrame  # gpu_prices.claim_checks: the claims table
     evidence: dict[str, Evidence]  # claim_evidence: the two H100 claims
     q: Quotes
@@ -117,7 +103,7 @@ def _compute(v: str) -> GpuHourPrices:
     # Direct observations by default (issue 19): the restated series is the named variant "all".
     direct = gpu_evidence.select(prices)
     drawdowns = gpu_prices.drawdown_from_peak(direct)
-    gap_pairs, gap = gpu_prices.hyperscaler_gap(direct, level=LEVEL, data_version=v)
+    _, gap = gpu_prices.hyperscaler_gap(direct, level=LEVEL, data_version=v)
     by_age = gpu_prices.on_demand_by_age(direct, specs, MAIN_GPUS)
     at_release = gpu_prices.flops_per_dollar_at_release(specs)
     purchase = gpu_prices.flops_per_dollar_trend(at_release, data_version=v)
@@ -163,27 +149,10 @@ def _compute(v: str) -> GpuHourPrices:
         q[key] = Quote(claim_verdict(claim, evidence[cid]))
     return GpuHourPrices(
         version=v,
-        gpus=MAIN_GPUS,
-        history=gpu_prices.history_series(
-            prices, gpus=MAIN_GPUS, pricings=HISTORY_PRICINGS, since=HISTORY_SINCE
-        ),
         rates=rates,
         declines=gpu_prices.fitted_rates(rates, min_n=MIN_PROVIDER_MONTHS, exclude=flagged),
         flagged=flagged,
-        index=index,
         index_summary=index_summary,
-        index_base=index_summary["base_period"],
-        drawdowns=drawdowns,
-        drawdown_rows=gpu_prices.main_series(drawdowns, MAIN_GPUS, min_months=DRAWDOWN_MIN_MONTHS),
-        gap_pairs=gap_pairs,
-        gap=gap,
-        by_age=by_age,
-        age=fig.age_series(by_age),
-        at_release=at_release,
-        purchase=purchase,
-        rental=rental,
-        flops_lines=flops_lines(purchase),
-        flops_trends={FLOPS_MEASURES["purchase"]: purchase, FLOPS_MEASURES["rental"]: rental},
         claim_checks=gpu_prices.claim_checks(claims, claim_findings(q)),
         evidence=evidence,
         q=q,

@@ -286,11 +286,12 @@ def panel_evidence(
 
 
 def fitted_rates(
-    rates: pl.DataFrame, *, min_n: int = 10, exclude: list[tuple[str, str]] = ()
+    *rates: pl.DataFrame, min_n: int = 10, exclude: list[tuple[str, str]] = ()
 ) -> pl.DataFrame:
     """The rows of `decline_rates` a table shows: fitted groups with at least `min_n`
-    provider-months, less the (gpu_group, pricing) pairs in `exclude` (series with a step)."""
-    rows = rates.filter(pl.col("factor_per_year").is_not_null(), pl.col("n") >= min_n)
+    provider-months, less the (gpu_group, pricing) pairs in `exclude` (series with a step).
+    Several frames (one per evidence variant) are stacked in the order given."""
+    rows = pl.concat(rates).filter(pl.col("factor_per_year").is_not_null(), pl.col("n") >= min_n)
     for gpu, pricing in exclude:
         rows = rows.filter(~((pl.col("gpu_group") == gpu) & (pl.col("pricing") == pricing)))
     return rows

@@ -299,6 +299,9 @@ def test_fitted_rates_keep_fitted_groups_with_enough_points_less_the_excluded():
     # b200 is not fitted, a100 has 5 provider-months, the h200 spot series has a step.
     assert kept["gpu_group"].to_list() == ["h100"]
     assert gp.fitted_rates(rates, min_n=5)["gpu_group"].to_list() == ["h100", "h200", "a100"]
+    # Two variants' rates stack in the order given, each filtered by the same rule.
+    both = gp.fitted_rates(rates, rates.head(1), min_n=10)
+    assert both.height == gp.fitted_rates(rates, min_n=10).height + 1
 
 
 def test_one_row_names_what_is_missing():
