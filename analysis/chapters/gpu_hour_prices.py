@@ -64,7 +64,11 @@ H100_CLAIMS = [DRAWDOWN_CLAIM, SETTLED_CLAIM]  # the claims whose evidence this 
 SEC_CLAIMS = "sec-gpu-hour-prices-claims"  # the section that discusses them
 TPU_CHALLENGER, TPU_INCUMBENT = "tpu-v7", "b200"
 # The rows of the FLOP/s-per-dollar table: measure -> which trend.
-FLOPS_MEASURES = {"purchase": "Purchase, FP32 at release", "rental": "Rental, FP16 per GPU-hour"}
+FLOPS_MEASURES = {
+    "purchase": "Purchase, FP32 at release",
+    "rental": "Rental, FP16 per GPU-hour, direct observations",
+    "rental_all": "Rental, FP16 per GPU-hour, all rows",
+}
 
 
 @dataclass(frozen=True)
@@ -107,7 +111,11 @@ def _compute(v: str) -> GpuHourPrices:
     by_age = gpu_prices.on_demand_by_age(direct, specs, MAIN_GPUS)
     at_release = gpu_prices.flops_per_dollar_at_release(specs)
     purchase = gpu_prices.flops_per_dollar_trend(at_release, data_version=v)
+    rental_rows = gpu_prices.flops_per_rental_dollar(direct, specs)  # direct observations
     rental = gpu_prices.flops_per_dollar_trend(
+        rental_rows, date_col="month", value_col="flop_per_usd", data_version=v
+    )
+    rental_all = gpu_prices.flops_per_dollar_trend(
         gpu_prices.flops_per_rental_dollar(prices, specs),
         date_col="month",
         value_col="flop_per_usd",
@@ -130,6 +138,7 @@ def _compute(v: str) -> GpuHourPrices:
         age_quotes(by_age),
         before_release_quotes(gpu_prices.on_demand_by_age(prices, specs, MAIN_GPUS)),
         flops_quotes(at_release, purchase, rental),
+        rental_variant_quotes(rental_rows, direct, rental_all),
         h100_claim_quotes(prices, claims),
         tpu_claim_quotes(prices, specs, results.table("mlperf_results", v), claims),
     ):
@@ -566,6 +575,26 @@ def flops_quotes(at_release: pl.DataFrame, purchase: dict, rental: dict) -> dict
             (rental["pct_ci90_low"] / 100, rental["pct_ci90_high"] / 100), "percent"
         ),
         "low_chips": names(recent.sort("flop_per_s_per_usd").head(2)["gpu"].to_list()),
+    }
+
+
+def rental_variant_quotes(
+    rows: pl.DataFrame, direct: pl.DataFrame, every: dict
+) -> dict[str, Quote]:
+    """What the rental FLOP/s-per-dollar trend rests on (issue 19): its provider-months and
+    providers (`rows`: `gpu_prices.flops_per_rental_dollar` of the direct observations
+    `direct`) and their evidence classes, and the trend on all rows, restated reconstructions
+    included (`every`, from `flops_per_dollar_trend`)."""
+    return {
+        "rental_n": Quote(rows.height, "count"),
+        "rental_providers": counted(rows["provider"].n_unique(), "provider"),
+        "rental_evidence": Quote(
+            gpu_evidence.describe(direct[gpu_evidence.COLUMN].unique().to_list())
+        ),
+        "rental_all_pct": Quote(every["pct_per_year"] / 100, "percent"),
+        "rental_all_pct_ci": Quote(
+            (every["pct_ci90_low"] / 100, every["pct_ci90_high"] / 100), "percent"
+        ),
     }
 
 

@@ -365,6 +365,16 @@ def test_quotes_equal_what_gpu_prices_returns(chapter, tables):
     assert q["gap_ratio"].value == pytest.approx(gap["geometric_mean_ratio"])
     _, gap_all = gpu_prices.hyperscaler_gap(prices)
     assert q["gap_all_ratio"].value == pytest.approx(gap_all["geometric_mean_ratio"])
+
+    # Rental FLOP/s per dollar: direct observations by default, all rows as the named variant.
+    def rental_growth(rows: pl.DataFrame) -> float:
+        flops = gpu_prices.flops_per_rental_dollar(rows, specs)
+        trend = gpu_prices.flops_per_dollar_trend(flops, date_col="month", value_col="flop_per_usd")
+        return trend["pct_per_year"] / 100
+
+    assert q["rental_pct"].value == pytest.approx(rental_growth(direct))
+    assert q["rental_all_pct"].value == pytest.approx(rental_growth(prices))
+    assert q["rental_n"].value == gpu_prices.flops_per_rental_dollar(direct, specs).height
     purchase = gpu_prices.flops_per_dollar_trend(gpu_prices.flops_per_dollar_at_release(specs))
     assert q["purchase_pct"].value == pytest.approx(purchase["pct_per_year"] / 100)
     # The interval in percent is the growth factor's interval less one.
