@@ -94,9 +94,6 @@ class TokensPerDollar:
     """The frames the chapter's figures and tables take, and its quotes."""
 
     version: str  # the data version the chapter ran on
-    scenario: str  # SCENARIO: the MLPerf scenario of the figures and tables
-    summary: pl.DataFrame  # tokens_per_dollar.throughput_summary: every accelerator and scenario
-    throughput: pl.DataFrame  # its rows the throughput figure draws (`top_accelerators`)
     costs: pl.DataFrame  # tokens_per_dollar.mlperf_usd_per_mtok: every priced result
     offline: pl.DataFrame  # cheapest result per round and model, SCENARIO: the cost table
     floors: pl.DataFrame  # tokens_per_dollar.floor_table: the floor table
@@ -185,11 +182,6 @@ def _compute(v: str) -> TokensPerDollar:
         q["v6_verdict"] = Quote(claim_verdict(claim_row(claims, V6_CLAIM), evidence[V6_CLAIM]))
     return TokensPerDollar(
         version=v,
-        scenario=SCENARIO,
-        summary=summary,
-        throughput=tokens_per_dollar.top_accelerators(
-            summary, scenario=SCENARIO, top=THROUGHPUT_TOP
-        ),
         costs=costs,
         offline=offline,
         floors=floors,
