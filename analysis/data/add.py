@@ -36,7 +36,7 @@ from urllib.parse import urlparse
 
 import polars as pl
 
-from analysis.data import cut, gpus, models, providers
+from analysis.data import cut, gpu_evidence, gpus, models, providers
 from analysis.data import release as data_mod
 from analysis.data.curate import first_party, panel, spells
 from analysis.data.errors import DataError, Problem
@@ -547,6 +547,12 @@ def add(
             _price_rules(where, i, row, problems)
         elif table == "gpu_hour_prices":
             rec["provider"] = slug(row["provider"])
+            if row["statistic"] and row["statistic"] not in gpu_evidence.HAND_ENTERED_CLASSES:
+                problems.append(
+                    Problem(where, i, "statistic", row["statistic"], "a hand-entered GPU-hour "
+                            "price is one of: " + ", ".join(gpu_evidence.HAND_ENTERED_CLASSES)
+                            + " (its evidence class follows from it)")
+                )  # fmt: skip
         elif table == "benchmark_scores":
             rec["benchmark"] = slug(row["benchmark"])
             if rec["benchmark"] and rec["benchmark"] not in known.benchmarks and not new_benchmark:

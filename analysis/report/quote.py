@@ -224,7 +224,7 @@ class Estimate(Quote):
         return {
             "estimate_id": self.estimate_id,
             "description": self.description,
-            "value": float(self.value),
+            "value": None if self.value is None else float(self.value),
             "unit": self.unit,
             "ci90_low": None if self.low is None else float(self.low),
             "ci90_high": None if self.high is None else float(self.high),

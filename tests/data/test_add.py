@@ -380,3 +380,28 @@ def test_a_hand_entered_gpu_quote_gets_its_id_and_flags(root, tmp_path):
     assert gp["source_ids"] == out.new_sources[0]
     links = data.load("observations", out.version, root).tail(1).row(0, named=True)
     assert (links["table"], links["row_id"]) == ("gpu_hour_prices", gp["row_id"])
+
+
+def test_a_hand_entered_gpu_price_has_an_evidence_class(root, tmp_path):
+    """Every GPU-hour row needs an evidence class to be read (analysis.data.gpu_evidence): a
+    hand-entered quote is its seller's listing, a hand-entered median a marketplace's; a
+    statistic that names no class is refused when entered, not when a chapter reads it."""
+
+    quote = {
+        "gpu": "NVIDIA H100 SXM",
+        "provider": "Example Cloud",
+        "date": "2026-11-02",
+        "pricing": "on-demand",
+        "usd_per_gpu_hour": "2.5",
+        **PROVENANCE,
+    }
+    median = quote | {"pricing": "marketplace", "statistic": "median", "date": "2026-11-03"}
+    out = add.add(write(tmp_path / "gpu.csv", [quote, median]), root=root)
+    from analysis.data import gpu_evidence
+
+    rows = gpu_evidence.with_evidence_class(data.load("gpu_hour_prices", out.version, root))
+    assert rows.tail(2)["evidence_class"].to_list() == ["observed-listing", "marketplace-median"]
+    with pytest.raises(DataError) as err:
+        add.add(write(tmp_path / "g2.csv", [quote | {"statistic": "p90"}]), root=root)
+    (p,) = err.value.problems
+    assert (p.row, p.column, p.value) == (1, "statistic", "p90")
