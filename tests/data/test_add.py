@@ -228,15 +228,16 @@ def test_bad_values_are_located_in_the_file(root, tmp_path):
     assert f"{tmp_path / 'prices.csv'}, row 2, column 'input_usd_per_mtok': value '-2'" in text
 
 
-def test_a_row_the_release_already_has_is_refused(root, tmp_path):
+def test_a_row_the_release_already_has_adds_nothing(root, tmp_path):
+    """The same file twice: the second time every row is a fact the release holds, from the
+    same source and place, so nothing is added and no version is cut."""
     file = write(tmp_path / "prices.csv", [sonnet()])
     first = add.add(file, root=root)
     before = snapshot(root)
-    with pytest.raises(DataError) as err:
-        add.add(file, root=root)
-    (p,) = err.value.problems
-    assert (p.file, p.row) == (str(file), 1)
-    assert p.rule.startswith("primary-key: duplicate key") and "the release has this key" in p.rule
+    again = add.add(file, root=root)
+    assert again.version == "" and again.rows == 0 and again.merged == 1
+    ((row, status, detail),) = [(o.row, o.status, o.detail) for o in again.outcomes]
+    assert (row, status) == (1, "merged") and "from this source: nothing added" in detail
     assert snapshot(root) == before and data.latest_version(root) == first.version
 
 
@@ -259,7 +260,7 @@ def test_gpu_hour_prices_resolve_the_gpu(root, tmp_path):
         "usd_per_gpu_hour": "2.5",
         **PROVENANCE,
     }
-    out = add.add(write(tmp_path / "gpu.csv", [row]), root=root)
+    out = add.add(write(tmp_path / "gpu.csv", [row]), root=root, new_provider=True)
     added = data.load("gpu_hour_prices", out.version, root).tail(1).row(0, named=True)
     assert (added["gpu"], added["source_gpu_name"], added["provider"]) == (
         "h100-sxm",
@@ -268,7 +269,11 @@ def test_gpu_hour_prices_resolve_the_gpu(root, tmp_path):
     )
     assert added["statistic"] == "quote"
     with pytest.raises(DataError) as err:
-        add.add(write(tmp_path / "gpu2.csv", [row | {"gpu": "Hopper-ish"}]), root=root)
+        add.add(
+            write(tmp_path / "gpu2.csv", [row | {"gpu": "Hopper-ish"}]),
+            root=root,
+            new_provider=True,
+        )
     (p,) = err.value.problems
     assert (p.column, p.value) == ("gpu", "Hopper-ish") and "unknown GPU" in p.rule
 
@@ -319,7 +324,8 @@ def test_cli_prints_the_template_and_refuses_with_located_errors(root, tmp_path,
     assert f"{file}, row 1, column 'model': value 'Claude Mythos 5.1': unknown model" in r.stderr
     ok = cli("data", "add", file, "--data-dir", root, "--new-model")
     assert ok.returncode == 0, ok.stderr
-    assert "1 token_prices rows added (1 new models, 1 new sources)" in ok.stdout
+    assert "1 token_prices rows added, 0 merged (1 new models, 1 new sources)" in ok.stdout
+    assert "row 1: added: added as tp-" in ok.stdout
 
 
 def test_hand_entered_rows_get_the_curated_columns(root, tmp_path):
@@ -348,9 +354,21 @@ def test_hand_entered_rows_are_flagged_by_the_same_rules(root, tmp_path):
     swapped = sonnet(input_usd_per_mtok="10", output_usd_per_mtok="2")
     # On 2026-08-05 Azure, Bedrock, Google and OpenRouter price the model too (the release).
     per_1k = sonnet(input_usd_per_mtok="2000", output_usd_per_mtok="10000", date="2026-08-05")
-    out = add.add(write(tmp_path / "prices.csv", [swapped, per_1k]), root=root)
+    file = write(tmp_path / "prices.csv", [swapped, per_1k])
+    with pytest.raises(DataError) as err:  # 1000x the model's other prices: refused at first
+        add.add(file, root=root)
+    assert {(p.row, p.column) for p in err.value.problems} == {
+        (2, "input_usd_per_mtok"),
+        (2, "output_usd_per_mtok"),
+    }
+    assert "implausible: 1,000x the median 2 of" in err.value.problems[0].rule
+    out = add.add(file, root=root, accept_outlier="kept to test the unit_slip rule")
     tp = data.load("token_prices", out.version, root).tail(2)
     assert tp["flags"].to_list() == ["output_below_input", "unit_slip"]
+    assert tp["source_locator"][1].endswith("; accepted outlier: kept to test the unit_slip rule")
+    said = {o.row: (o.status, o.detail) for o in out.outcomes}
+    assert said[1][0] == "flagged" and "rule output_below_input (excluded from" in said[1][1]
+    assert said[2][0] == "flagged" and "rule unit_slip" in said[2][1]
     pkg = json.loads((root / out.version / "datapackage.json").read_text())
     before = json.loads((root / LATEST / "datapackage.json").read_text())
     count = {(r["rule"], r["table"]): r["flagged"] for r in pkg["flag_rules"]}
@@ -374,7 +392,7 @@ def test_a_hand_entered_gpu_quote_gets_its_id_and_flags(root, tmp_path):
         "usd_per_gpu_hour": "2.5",
         **PROVENANCE,
     }
-    out = add.add(write(tmp_path / "gpu.csv", [row]), root=root)
+    out = add.add(write(tmp_path / "gpu.csv", [row]), root=root, new_provider=True)
     gp = data.load("gpu_hour_prices", out.version, root).tail(1).row(0, named=True)
     assert gp["row_id"].startswith("gp-") and gp["flags"] == "thin_median"
     assert gp["source_ids"] == out.new_sources[0]
@@ -396,12 +414,14 @@ def test_a_hand_entered_gpu_price_has_an_evidence_class(root, tmp_path):
         **PROVENANCE,
     }
     median = quote | {"pricing": "marketplace", "statistic": "median", "date": "2026-11-03"}
-    out = add.add(write(tmp_path / "gpu.csv", [quote, median]), root=root)
+    out = add.add(write(tmp_path / "gpu.csv", [quote, median]), root=root, new_provider=True)
     from analysis.data import gpu_evidence
 
     rows = gpu_evidence.with_evidence_class(data.load("gpu_hour_prices", out.version, root))
     assert rows.tail(2)["evidence_class"].to_list() == ["observed-listing", "marketplace-median"]
     with pytest.raises(DataError) as err:
-        add.add(write(tmp_path / "g2.csv", [quote | {"statistic": "p90"}]), root=root)
+        add.add(
+            write(tmp_path / "g2.csv", [quote | {"statistic": "p90"}]), root=root, new_provider=True
+        )
     (p,) = err.value.problems
     assert (p.row, p.column, p.value) == (1, "statistic", "p90")
