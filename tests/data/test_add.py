@@ -425,3 +425,71 @@ def test_a_hand_entered_gpu_price_has_an_evidence_class(root, tmp_path):
         )
     (p,) = err.value.problems
     assert (p.row, p.column, p.value) == (1, "statistic", "p90")
+
+
+# ---- plausibility, duplicates and what the command says (issue 21, items 2-4). The release
+# (2026-12-01) holds simonw-llm-prices' Claude Sonnet 5 at Anthropic, $2/$10 from 2026-07-09
+# (row read by hand: tp-494d326b8989 in token_prices.csv); another page stating it is a
+# duplicate of that fact, not a new row.
+OTHER_PAGE = {"source_title": "Another page", "source_url": "https://example.org/sonnet"}
+
+
+def test_a_released_fact_from_another_page_adds_its_source_not_a_row(root, tmp_path):
+    row = sonnet(date="2026-07-09", **OTHER_PAGE)
+    out = add.add(write(tmp_path / "p.csv", [row]), root=root)
+    assert out.rows == 0 and out.merged == 1
+    (o,) = out.outcomes
+    assert o.status == "merged" and "tp-494d326b8989" in o.detail
+    tp = data.load("token_prices", out.version, root)
+    assert tp.height == data.load("token_prices", LATEST, root).height
+    links = data.load("observations", out.version, root).tail(1).row(0, named=True)
+    assert (links["row_id"], links["source_id"]) == ("tp-494d326b8989", out.new_sources[0])
+
+
+def test_a_different_value_on_a_released_date_is_a_conflict(root, tmp_path):
+    file = write(tmp_path / "p.csv", [sonnet(date="2026-07-09", input_usd_per_mtok="2.5")])
+    with pytest.raises(DataError) as err:
+        add.add(file, root=root)
+    (p,) = err.value.problems
+    assert p.rule.startswith("conflict: the release states input_usd_per_mtok 2, ")
+    assert "tp-494d326b8989" in p.rule and "--confirm-conflict" in p.rule
+    out = add.add(file, root=root, confirm_conflict=True)
+    assert out.rows == 1 and out.outcomes[0].status in {"added", "flagged"}
+
+
+def test_a_misspelt_provider_is_refused_with_the_closest(root, tmp_path):
+    with pytest.raises(DataError) as err:
+        add.add(write(tmp_path / "p.csv", [sonnet(provider="antropic")]), root=root)
+    (p,) = err.value.problems
+    assert (p.column, p.value) == ("provider", "antropic")
+    assert "closest known: anthropic" in p.rule and "--new-provider" in p.rule
+
+
+def test_new_model_refuses_a_known_model_written_otherwise(root, tmp_path):
+    # The release's token_prices name a row "claude-3-5-haiku-latest" and give it model
+    # claude-3.5-haiku (read by hand); without the check --new-model would make
+    # claude-3.5-haiku-latest beside it.
+    name = "CLAUDE_3_5_HAIKU_LATEST"
+    row = sonnet(model=name, input_usd_per_mtok="0.8", output_usd_per_mtok="4", model_name=name)
+    with pytest.raises(DataError) as err:
+        add.add(write(tmp_path / "p.csv", [row]), root=root, new_model=True)
+    (p,) = err.value.problems
+    assert (p.column, p.value) == ("model", name)
+    assert p.rule.startswith("is model claude-3.5-haiku after normalisation")
+
+
+def test_cli_says_per_row_what_happened(root, tmp_path, cli):
+    rows = [sonnet(date="2026-07-09", **OTHER_PAGE), sonnet(input_usd_per_mtok="10",
+            output_usd_per_mtok="2", date="2026-09-21", **OTHER_PAGE)]  # fmt: skip
+    r = cli("data", "add", write(tmp_path / "p.csv", rows), "--data-dir", root)
+    assert r.returncode == 0, r.stderr
+    assert "row 1: merged: the release holds this fact (tp-494d326b8989" in r.stdout
+    assert "row 2: flagged: added as tp-" in r.stdout
+    assert "flagged by rule output_below_input (excluded from estimates by default)" in r.stdout
+    assert "1 token_prices rows added, 1 merged" in r.stdout
+    assert "chapters that read token_prices" in r.stdout
+    bad = cli("data", "add", write(tmp_path / "q.csv", [sonnet(input_usd_per_mtok="0.002",
+              output_usd_per_mtok="0.01")]), "--data-dir", root)  # fmt: skip
+    assert bad.returncode == 1 and "a per-1K price?" in bad.stderr and "Traceback" not in bad.stderr
+    ok = cli("data", "add", tmp_path / "q.csv", "--data-dir", root, "--accept-outlier", "per 1K")
+    assert ok.returncode == 0, ok.stderr
