@@ -136,6 +136,8 @@ NOT_AVAILABLE = "not available"
 def _shown(value: Any, kind: str) -> str:
     if kind not in FORMATS:
         raise ValueError(f"unknown quote kind {kind!r}; known: {', '.join(FORMATS)}")
+    if value is None:  # an estimate the data are too thin for (analysis.report.estimates)
+        return NOT_AVAILABLE
     if isinstance(value, tuple):
         low, high = value
         return f"{FORMATS[kind](low)} to {FORMATS[kind](high)}"
