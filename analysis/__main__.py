@@ -67,11 +67,23 @@ def _data_add(args) -> int:
         root=Path(args.data_dir) if args.data_dir else None,
         version=args.version,
         description=args.description,
+        new_provider=args.new_provider,
+        accept_outlier=args.accept_outlier,
+        confirm_conflict=args.confirm_conflict,
     )
+    for o in out.outcomes:
+        print(f"  row {o.row}: {o.status}: {o.detail}")
+    if not out.version:
+        print(f"no new version: every row of {args.file} is a fact the release holds")
+        return 0
     print(
-        f"data version {out.version}: {out.rows} {out.table} rows added "
+        f"data version {out.version}: {out.rows} {out.table} rows added, {out.merged} merged "
         f"({len(out.new_models)} new models, {len(out.new_sources)} new sources) in {out.path}"
     )
+    if out.chapters:
+        print(f"  chapters that read {out.table} and will change: {', '.join(out.chapters)}")
+    else:
+        print(f"  chapters that read {out.table} will change (build the book once to list them)")
     for m in out.new_models:
         print(f"  new model: {m}")
     for s in out.new_sources:
@@ -377,6 +389,19 @@ def parser() -> argparse.ArgumentParser:
         help="add models the data does not know, with the facts in their rows' columns",
     )
     ad.add_argument("--new-benchmark", action="store_true", help="allow benchmark ids not seen yet")
+    ad.add_argument(
+        "--new-provider", action="store_true", help="allow provider ids the release does not know"
+    )
+    ad.add_argument(
+        "--accept-outlier",
+        metavar="REASON",
+        help="accept prices far from the same model's released prices; REASON is recorded",
+    )
+    ad.add_argument(
+        "--confirm-conflict",
+        action="store_true",
+        help="add a value that differs from the release's for the same offer and date",
+    )
     ad.add_argument("--version", help="version id (default: today, or today.N)")
     ad.add_argument("--description", help="one line for versions.json")
     ad.add_argument("--data-dir", help=f"data folder (default: {paths.DATA_DIR})")

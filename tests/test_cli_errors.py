@@ -280,6 +280,14 @@ def test_duplicate_key_prints_an_empty_value_as_empty(tmp_path, capsys, unchange
         (["nosuch"], "python -m analysis: argument command: invalid choice: 'nosuch'"),
         (["data", "export"], "python -m analysis data export: the following arguments are "),
         (["data", "add", "--template", "x"], "python -m analysis data add: argument --template"),
+        (
+            ["data", "add", "p.csv", "--accept-outlier"],
+            "python -m analysis data add: argument --accept-outlier: expected one argument",
+        ),
+        (
+            ["data", "add", "p.csv", "--confirm-conflict=yes"],
+            "python -m analysis data add: argument --confirm-conflict: ignored explicit argument",
+        ),
     ],
     ids=lambda a: " ".join(a) if isinstance(a, list) else "",
 )

@@ -27,20 +27,22 @@ import csv
 import difflib
 import hashlib
 import io
+import json
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from urllib.parse import urlparse
 
 import polars as pl
 
-from analysis.data import cut, gpus, models, providers
+from analysis.data import cut, gpu_evidence, gpus, models, providers
 from analysis.data import release as data_mod
 from analysis.data.curate import first_party, panel, spells
 from analysis.data.errors import DataError, Problem
 from analysis.data.importers.common import slug
+from analysis.data.paths import ROOT
 from analysis.data.schema import CURATION_COLUMNS, PRICE_CURATION_COLUMNS, SLUG, TABLES
 from analysis.data.validate import validate_resource
 
@@ -379,6 +381,9 @@ class Known:
     alias: dict[str, str]  # lowercased alias or id -> model_id
     gpus: set[str]
     benchmarks: set[str]
+    token_providers: set[str]  # provider ids of token_prices, and the provider table's
+    gpu_providers: set[str]
+    compact: dict[str, str]  # compact_name of every id, alias and source name -> model_id
 
     @classmethod
     def of(cls, version: str, root: Path) -> Known:
@@ -392,8 +397,32 @@ class Known:
         gpu_ids = set(data_mod.load("gpu_hour_prices", version, root)["gpu"]) | set(
             data_mod.load("gpu_specs", version, root)["gpu"]
         )
-        benchmarks = set(data_mod.load("benchmark_scores", version, root)["benchmark"])
-        return cls(m, alias, gpu_ids, benchmarks)
+        bench = data_mod.load("benchmark_scores", version, root)
+        tp = data_mod.load("token_prices", version, root)
+        gp = data_mod.load("gpu_hour_prices", version, root)
+        token_providers = set(tp["provider"]) | set(providers.table()["provider"])
+        compact: dict[str, str] = {}
+        for frame in (tp, bench):
+            for name, mid in frame.select("source_model_name", "model_id").unique().iter_rows():
+                if name and mid:
+                    compact.setdefault(compact_name(name), mid)
+        for a, mid in alias.items():
+            compact.setdefault(compact_name(a), mid)
+        return cls(
+            m,
+            alias,
+            gpu_ids,
+            set(bench["benchmark"]),
+            token_providers,
+            set(gp["provider"]),
+            compact,
+        )
+
+
+def compact_name(name: str) -> str:
+    """A name with case, spaces and punctuation dropped, and a provider prefix before `/`:
+    `Anthropic/Claude-Sonnet 5` and `claude sonnet 5` are both `claudesonnet5`."""
+    return re.sub(r"[^a-z0-9.]", "", name.lower().rsplit("/", 1)[-1]).replace(".", "")
 
 
 def resolve_model(name: str, known: Known) -> tuple[str, bool]:
@@ -480,6 +509,16 @@ class Added:
     rows: int
     new_models: list[str]
     new_sources: list[str]
+    outcomes: list[Outcome] = field(default_factory=list)  # what happened to each input row
+    chapters: list[str] = field(default_factory=list)  # the pages that read `table`
+    merged: int = 0  # rows that added a source to a fact the release holds
+
+
+@dataclass(frozen=True)
+class Outcome:
+    row: int  # data row of the input file
+    status: str  # added, merged, flagged
+    detail: str
 
 
 def add(
@@ -490,6 +529,9 @@ def add(
     root: Path | None = None,
     version: str | None = None,
     description: str | None = None,
+    new_provider: bool = False,
+    accept_outlier: str | None = None,
+    confirm_conflict: bool = False,
 ) -> Added:
     """Check FILE's rows and cut a new version: the latest release plus them. Raises DataError
     with every problem found, each located in FILE; on any problem nothing is written."""
@@ -544,9 +586,17 @@ def add(
                 _new_model(where, i, name, mid, row, new_model, known, new_models, problems)
         if table == "token_prices":
             rec["provider"] = providers.canonical_provider(slug(row["provider"]))
+            _known_provider(where, i, row, rec, known.token_providers, new_provider, problems)
             _price_rules(where, i, row, problems)
         elif table == "gpu_hour_prices":
             rec["provider"] = slug(row["provider"])
+            _known_provider(where, i, row, rec, known.gpu_providers, new_provider, problems)
+            if row["statistic"] and row["statistic"] not in gpu_evidence.HAND_ENTERED_CLASSES:
+                problems.append(
+                    Problem(where, i, "statistic", row["statistic"], "a hand-entered GPU-hour "
+                            "price is one of: " + ", ".join(gpu_evidence.HAND_ENTERED_CLASSES)
+                            + " (its evidence class follows from it)")
+                )  # fmt: skip
         elif table == "benchmark_scores":
             rec["benchmark"] = slug(row["benchmark"])
             if rec["benchmark"] and rec["benchmark"] not in known.benchmarks and not new_benchmark:
@@ -574,24 +624,44 @@ def add(
     if problems:
         raise DataError(sorted(problems, key=lambda p: (p.row or 0, p.column or "")))
 
+    typed = _typed(table, out)
+    released = data_mod.load(table, base, root)
+    released_links = data_mod.load("observations", base, root)
+    judged = _judge(table, typed, released, where, accept_outlier, confirm_conflict)
+    if judged.problems:
+        raise DataError(judged.problems)
+    for i, why in judged.outliers.items():  # the reason is part of the row's provenance
+        out[i - 1]["source_locator"] += f"; accepted outlier: {why}"
+    keep = [i for i in range(1, len(out) + 1) if i not in judged.merged]
+    typed = _typed(table, [out[i - 1] for i in keep])
+    merged_links = _merge_links(table, judged.merged, out, released_links)
     for src in sources.values():
         if src.rows >= 0:
             src.rows += sum(r.get("source_id") == src.source_id for r in out)
-    typed = _typed(table, out)
     new_models_df = _curated_models(_typed("models", models_rows))
-    rows, links, ext = _curated(table, typed, base, root, pl.concat([known.models, new_models_df]))
+    counts = data_mod.datapackage(base, root).get("flag_rules", [])
+    rows = released.clear()
+    links = released_links.clear()
+    if typed.height:
+        all_models = pl.concat([known.models, new_models_df])
+        rows, links, ext = _curated(table, typed, base, root, all_models)
+        counts = cut.flag_rules(root, base, ext.flag_counts({table: rows}))
+    outcomes = _outcomes(table, keep, rows, judged.merged, merged_links, out)
+    links = pl.concat([links, merged_links.select(links.columns)])
+    chapters = chapters_reading(table)
+    if not rows.height and not links.height:  # every row is a fact and source the release has
+        return Added("", root, table, 0, [], [], outcomes, chapters, len(judged.merged))
     tables = {
-        table: pl.concat([data_mod.load(table, base, root), rows]),
-        "observations": pl.concat([data_mod.load("observations", base, root), links]),
+        table: pl.concat([released, rows]),
+        "observations": pl.concat([released_links, links]),
         "sources": pl.concat([existing_sources, _sources_rows(sources, file)]),
         "models": pl.concat([known.models, new_models_df]),
     }
-    n_old = tables[table].height - rows.height
+    n_old = released.height
     desc = description or (
         f"{base} plus {rows.height} hand-entered {table} rows ({file.name}), "
         f"from {len(sources)} source(s)."
     )
-    counts = cut.flag_rules(root, base, ext.flag_counts({table: rows}))
     try:
         dest = cut.cut_version(
             tables, desc, root, base=base, version=version, extra={"flag_rules": counts}
@@ -605,7 +675,203 @@ def add(
         rows.height,
         sorted(new_models),
         sorted(s.source_id for s in sources.values() if s.rows >= 0),
+        outcomes,
+        chapters,
+        len(judged.merged),
     )
+
+
+# --------------------------------------------------------------------------------------------
+# plausibility and duplicates: each row judged beside the release's facts
+# --------------------------------------------------------------------------------------------
+
+# A price more than this factor from the same offer's (else the same model's) released median
+# is refused unless the user accepts it: a per-1K price typed as per-1M is 1000x, a per-node
+# price typed per GPU 8x; sellers of one model rarely differ tenfold.
+OUTLIER_FACTOR = 10.0
+# What one fact is, beside its source: the offer and its date.
+OFFER = {
+    "token_prices": ["model_id", "provider", "price_kind", "context_tier", "currency", "region"],
+    "gpu_hour_prices": ["gpu", "provider", "pricing", "statistic", "region"],
+    "benchmark_scores": ["model_id", "benchmark"],
+}
+VALUES = {
+    "token_prices": PRICE_COLUMNS,
+    "gpu_hour_prices": ["usd_per_gpu_hour"],
+    "benchmark_scores": ["score"],
+}
+# Where a price is judged for plausibility: the same model's (GPU's) released prices.
+PEERS = {
+    "token_prices": ["model_id", "currency"],
+    "gpu_hour_prices": ["gpu", "pricing"],
+}
+OUTLIER_COLUMNS = {
+    "token_prices": ["input_usd_per_mtok", "output_usd_per_mtok"],
+    "gpu_hour_prices": ["usd_per_gpu_hour"],
+}
+
+
+@dataclass
+class _Judged:
+    problems: list[Problem] = field(default_factory=list)
+    merged: dict[int, dict] = field(default_factory=dict)  # input row -> the release's row
+    outliers: dict[int, str] = field(default_factory=dict)  # input row -> accepted reason
+
+
+def _eq(column: str, value) -> pl.Expr:
+    return pl.col(column).is_null() if value is None else pl.col(column) == value
+
+
+def _in_force(table: str, released: pl.DataFrame, r: dict) -> pl.DataFrame:
+    """The release's unflagged rows stating the same offer on r's date (in its spell)."""
+    same = released.filter(pl.col("flags").is_null(), *[_eq(c, r[c]) for c in OFFER[table]])
+    if "valid_from" in released.columns:
+        d = r["date"]
+        start = pl.coalesce("valid_from", "date")
+        return same.filter(
+            (start <= d) & (pl.col("valid_to").is_null() | (pl.col("valid_to") >= d))
+        )
+    return same.filter(pl.col("date") == r["date"])
+
+
+def _same_values(frame: pl.DataFrame, r: dict, columns: list[str]) -> pl.DataFrame:
+    filled = [c for c in columns if r.get(c) is not None]
+    return frame.filter(*[(pl.col(c) - r[c]).abs() <= 1e-9 * max(1.0, abs(r[c])) for c in filled])
+
+
+def _show(r: dict, columns: list[str]) -> str:
+    return ", ".join(f"{c} {r[c]:g}" for c in columns if r.get(c) is not None)
+
+
+def _judge(
+    table: str,
+    typed: pl.DataFrame,
+    released: pl.DataFrame,
+    file: str,
+    accept_outlier: str | None,
+    confirm_conflict: bool,
+) -> _Judged:
+    """Each row beside the release: a fact it holds (merged), a conflicting value for the same
+    offer and date (refused unless confirmed), a price far from its peers' (refused unless
+    accepted with a reason)."""
+    j = _Judged()
+    values = VALUES[table]
+    for i, r in enumerate(typed.iter_rows(named=True), start=1):
+        in_force = _in_force(table, released, r)
+        if in_force.height:
+            same = _same_values(in_force, r, values)
+            if same.height:
+                j.merged[i] = same.row(0, named=True)
+                continue
+            # A different value on the very date a released row states: a conflict. (A
+            # value inside a released spell but on another day is a new observation.)
+            dated = in_force.filter(pl.col("date") == r["date"])
+            if dated.height and not confirm_conflict:
+                old = dated.row(0, named=True)
+                shown = [c for c in values if r.get(c) is not None]
+                j.problems.append(
+                    Problem(file, i, values[0], _show(r, shown), "conflict: the release "
+                            f"states {_show(old, shown)} for this offer on {r['date']} (row "
+                            f"{old['row_id']}, source {old['source_id']}); check the page, or "
+                            "pass --confirm-conflict to add this value as its own row")
+                )  # fmt: skip
+        if table not in PEERS:
+            continue
+        peers = released.filter(pl.col("flags").is_null(), *[_eq(c, r[c]) for c in PEERS[table]])
+        seller = in_force if in_force.height else peers.filter(_eq("provider", r["provider"]))
+        scope, who = (seller, "this seller's") if seller.height else (peers, "every seller's")
+        for c in OUTLIER_COLUMNS[table]:
+            ref = scope[c].drop_nulls()
+            if r.get(c) is None or not ref.len() or not ref.median():
+                continue
+            ratio = r[c] / ref.median()
+            if 1 / OUTLIER_FACTOR <= ratio <= OUTLIER_FACTOR:
+                continue
+            if accept_outlier:
+                j.outliers[i] = accept_outlier
+                continue
+            hint = " (a per-1K price? give USD per million tokens)" if ratio < 0.01 else ""
+            j.problems.append(
+                Problem(file, i, c, f"{r[c]:g}", f"implausible: {_times(ratio)} the median "
+                        f"{ref.median():g} of {who} {ref.len()} released prices of "
+                        f"{r.get('model_id') or r.get('gpu')}{hint}; correct it, or pass "
+                        "--accept-outlier 'REASON' (recorded with the row)")
+            )  # fmt: skip
+    return j
+
+
+def _times(ratio: float) -> str:
+    return f"{ratio:,.0f}x" if ratio >= 1 else f"1/{1 / ratio:,.0f} of"
+
+
+def _merge_links(
+    table: str, merged: dict[int, dict], out: list[dict], released_links: pl.DataFrame
+) -> pl.DataFrame:
+    """An `observations` row per merged input row: its source behind the release's fact (none
+    where the release already has that source and locator behind it)."""
+    spec = TABLES["observations"]
+    name = "source_gpu_name" if table == "gpu_hour_prices" else "source_model_name"
+    rows = [
+        {
+            "table": table,
+            "row_id": fact["row_id"],
+            "source_id": out[i - 1]["source_id"],
+            "source_name": out[i - 1][name],
+            "source_locator": out[i - 1]["source_locator"],
+            "date": out[i - 1]["date"],
+            "last_seen": out[i - 1]["date"],
+        }
+        for i, fact in merged.items()
+    ]
+    frame = pl.DataFrame(rows, schema={c: pl.String for c in spec.column_names})
+    frame = frame.with_columns(pl.col("date", "last_seen").str.to_date())
+    frame = frame.cast({c: t for c, t in released_links.schema.items() if c in frame.columns})
+    return frame.join(released_links, on=spec.primary_key, how="anti", nulls_equal=True)
+
+
+def _outcomes(
+    table: str,
+    keep: list[int],
+    rows: pl.DataFrame,
+    merged: dict[int, dict],
+    links: pl.DataFrame,
+    out: list[dict],
+) -> list[Outcome]:
+    said: list[Outcome] = []
+    for i, r in zip(keep, rows.iter_rows(named=True), strict=True):
+        if r.get("flags"):
+            said.append(Outcome(i, "flagged", f"added as {r['row_id']}, flagged by rule "
+                                f"{r['flags']} (excluded from estimates by default)"))  # fmt: skip
+        else:
+            said.append(Outcome(i, "added", f"added as {r['row_id']}"))
+    new_links = set(links["row_id"].to_list())
+    for i, fact in merged.items():
+        if fact["row_id"] in new_links:
+            said.append(Outcome(i, "merged", f"the release holds this fact ({fact['row_id']}, "
+                                f"from {fact['source_ids']}): its source is added to that "
+                                "fact's provenance, no new row"))  # fmt: skip
+        else:
+            said.append(Outcome(i, "merged", f"already in the release ({fact['row_id']}) from "
+                                "this source: nothing added"))  # fmt: skip
+    return sorted(said, key=lambda o: o.row)
+
+
+# Each chapter's run records the tables it read in its manifest (analysis/book/deps.py,
+# `_deps/<mode>/...json`, key `table:NAME`); the data layer reads those files, it imports no book.
+DEPS_DIR = ROOT / "_deps"
+
+
+def chapters_reading(table: str) -> list[str]:
+    """The pages whose last run read `table` (empty where the book has not been built here)."""
+    found = set()
+    for manifest in DEPS_DIR.glob("*/**/*.json"):
+        try:
+            reads = json.loads(manifest.read_text()).get("reads", {})
+        except (OSError, ValueError):
+            continue
+        if f"table:{table}" in reads:
+            found.add(str(manifest.relative_to(DEPS_DIR).with_suffix(".qmd")).split("/", 1)[1])
+    return sorted(found)
 
 
 def _to_input(p: Problem, file: str, table: str, n_old: int) -> Problem:
@@ -618,6 +884,18 @@ def _to_input(p: Problem, file: str, table: str, n_old: int) -> Problem:
         column = TEMPLATE_COLUMN.get(p.column or "", p.column)
         return Problem(file, p.row - n_old, column, p.value, rule)
     return p
+
+
+def _known_provider(
+    file: str, i: int, row: dict, rec: dict, known: set[str], allowed: bool, problems: list
+) -> None:
+    """A provider the release does not know is refused with the closest ids (a misspelt seller
+    would otherwise be a new third-party seller, outside every first-party series)."""
+    if rec["provider"] and rec["provider"] not in known and not allowed:
+        problems.append(
+            Problem(file, i, "provider", row["provider"], "unknown provider; "
+                    + _suggest(rec["provider"], known) + " (or pass --new-provider)")
+        )  # fmt: skip
 
 
 def _price_rules(file: str, i: int, row: dict[str, str], problems: list[Problem]) -> None:
@@ -643,6 +921,13 @@ def _new_model(
     new_models: dict[str, _NewModel],
     problems: list[Problem],
 ) -> None:
+    same = known.compact.get(compact_name(name))
+    if same:
+        problems.append(
+            Problem(file, i, "model", name, f"is model {same} after normalisation (case, spaces "
+                    f"and punctuation aside): write {same}")
+        )  # fmt: skip
+        return
     if not allowed:
         hint = _suggest(mid, set(known.models["model_id"]))
         problems.append(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import polars as pl
 
 from analysis.data import lookup
+from analysis.data.curate.spells import HAND_ENTERED
 from analysis.data.errors import DataError
 
 COLUMN = "evidence_class"
@@ -34,19 +35,39 @@ LABELS = {
     "restated-reconstruction": "restated reconstruction",
 }
 
+# A hand-entered row (`data add`, source id `hand-...`) is classed by its statistic alone: a
+# quote read on a seller's page is that seller's listing; a market statistic is the market's.
+# `data add` refuses a statistic not named here, so every hand-entered row has a class.
+HAND_ENTERED_CLASSES = {
+    "quote": "observed-listing",
+    "median": "marketplace-median",
+    "min": "marketplace-median",
+    "p25": "marketplace-median",
+    "p75": "marketplace-median",
+    "index": "index",
+}
+
+
+def _classes(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """The curated table's classes, and the hand-entered rule for `hand-` sources among pairs."""
+    hand = {
+        (s, t): HAND_ENTERED_CLASSES[t]
+        for s, t in pairs
+        if s.startswith(HAND_ENTERED) and t in HAND_ENTERED_CLASSES
+    }
+    return lookup.gpu_evidence_classes() | hand
+
 
 def with_evidence_class(prices: pl.DataFrame, *, where: str = "gpu_hour_prices") -> pl.DataFrame:
     """`prices` with an `evidence_class` column; raises DataError naming every (source_id,
     statistic) the table does not class."""
     pairs = prices.select("source_id", "statistic").unique().rows()
-    problems = lookup.gpu_evidence_class_problems(pairs, where)
+    classes = _classes(pairs)
+    problems = lookup.gpu_evidence_class_problems([p for p in pairs if p not in classes], where)
     if problems:
         raise DataError(problems)
     table = pl.DataFrame(
-        [
-            {"source_id": s, "statistic": t, COLUMN: c}
-            for (s, t), c in lookup.gpu_evidence_classes().items()
-        ],
+        [{"source_id": s, "statistic": t, COLUMN: c} for (s, t), c in classes.items()],
         schema={"source_id": pl.String, "statistic": pl.String, COLUMN: pl.String},
     )
     return prices.drop(COLUMN, strict=False).join(

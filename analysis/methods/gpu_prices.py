@@ -30,6 +30,7 @@ import statsmodels.api as sm
 import statsmodels.formula.api as smf
 
 from analysis.data.gpus import gpu_family
+from analysis.methods import windows
 from analysis.methods.claims import claim_row
 from analysis.methods.trends import (
     DAYS_PER_YEAR,
@@ -488,24 +489,29 @@ def _index_frame(res, panel, periods, base, level) -> pl.DataFrame:
     )
 
 
+# The hedonic index's window and base (analysis.methods.windows): a month with fewer than
+# HEDONIC_MIN_PER_MONTH panel observations is not a window end (every month of the index since
+# its start, in every release, has at least 3), and the base is this month, not the window's
+# first.
+HEDONIC_MIN_PER_MONTH = 3
+HEDONIC_BASE_MONTH = date(2023, 9, 1)
+
+
+def hedonic_window(
+    prices: pl.DataFrame, *, by_family: bool = False, minimum: int = HEDONIC_MIN_PER_MONTH
+) -> windows.Window:
+    """The unbroken run of months, ending at the latest month with at least `minimum`
+    observations, in which the hedonic panel (no aggregate rows) has `minimum` observations a
+    month (`windows.unbroken_window`). A monthly time-dummy index needs observations every month;
+    where months are missing the index jumps between regimes of sources."""
+    months = monthly_panel(prices, by_family=by_family, drop_aggregates=True)["month"]
+    return windows.unbroken_window(months.to_list(), minimum, "hedonic index window")
+
+
 def unbroken_months_start(prices: pl.DataFrame, *, by_family: bool = False) -> date:
     """First month of the unbroken run of months, ending at the latest month, in which the
-    hedonic panel (no aggregate rows) has observations. A monthly time-dummy index needs an
-    observation every month; where months are missing the index jumps between regimes of
-    sources, so a chapter starts the index here."""
-    months = (
-        monthly_panel(prices, by_family=by_family, drop_aggregates=True)["month"]
-        .unique()
-        .sort(descending=True)
-        .to_list()
-    )
-    require_points("unbroken run of months", len(months), 1)
-    start = months[0]
-    for month in months[1:]:
-        if _months_between_dates(month, start) != 1:
-            break
-        start = month
-    return start
+    hedonic panel (no aggregate rows) has observations (`hedonic_window` with a minimum of one)."""
+    return hedonic_window(prices, by_family=by_family, minimum=1).start
 
 
 def _months_between_dates(a: date, b: date) -> int:

@@ -14,8 +14,9 @@ import polars as pl
 
 from analysis.data import gpu_evidence
 from analysis.methods import llmflation, tokens_per_dollar
+from analysis.methods.trends import InsufficientData
 from analysis.report import results
-from analysis.report.quote import Estimate
+from analysis.report.quote import NOT_AVAILABLE, Estimate
 
 COLUMNS = {
     "estimate_id": pl.String,
@@ -303,7 +304,17 @@ def estimate(estimate_id: str, version: str | None = None) -> Estimate:
     """One headline estimate of a data version (None: the current one)."""
     if estimate_id not in REGISTRY:
         raise KeyError(f"no estimate {estimate_id!r}; known: {', '.join(REGISTRY)}")
-    return REGISTRY[estimate_id](results.version(version))
+    v = results.version(version)
+    try:
+        return REGISTRY[estimate_id](v)
+    except InsufficientData as err:  # data too thin for the method: stated, never a traceback
+        return Estimate(
+            None,
+            "number",
+            estimate_id=estimate_id,
+            description=f"{NOT_AVAILABLE}: {err}",
+            data_version=v,
+        )
 
 
 def all_estimates(version: str | None = None) -> dict[str, Estimate]:

@@ -136,6 +136,8 @@ NOT_AVAILABLE = "not available"
 def _shown(value: Any, kind: str) -> str:
     if kind not in FORMATS:
         raise ValueError(f"unknown quote kind {kind!r}; known: {', '.join(FORMATS)}")
+    if value is None:  # an estimate the data are too thin for (analysis.report.estimates)
+        return NOT_AVAILABLE
     if isinstance(value, tuple):
         low, high = value
         return f"{FORMATS[kind](low)} to {FORMATS[kind](high)}"
@@ -224,7 +226,7 @@ class Estimate(Quote):
         return {
             "estimate_id": self.estimate_id,
             "description": self.description,
-            "value": float(self.value),
+            "value": None if self.value is None else float(self.value),
             "unit": self.unit,
             "ci90_low": None if self.low is None else float(self.low),
             "ci90_high": None if self.high is None else float(self.high),

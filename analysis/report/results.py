@@ -14,7 +14,15 @@ import polars as pl
 
 from analysis import data
 from analysis.data import gpu_evidence
-from analysis.methods import dispersion, gpu_prices, hedonic, llmflation, prices, tokens_per_dollar
+from analysis.methods import (
+    dispersion,
+    gpu_prices,
+    hedonic,
+    llmflation,
+    prices,
+    tokens_per_dollar,
+    windows,
+)
 from analysis.methods import fixed_capability as fc
 
 
@@ -182,8 +190,10 @@ def gpu_panel_evidence(
 @cache
 def _gpu_index(v: str) -> tuple[pl.DataFrame, dict]:
     prices = table("gpu_hour_prices", v)
+    w = gpu_prices.hedonic_window(prices)
+    base = windows.fixed_base(w, gpu_prices.HEDONIC_BASE_MONTH, "hedonic index")
     return gpu_prices.hedonic_index(
-        prices, data_version=v, start=gpu_prices.unbroken_months_start(prices)
+        prices, data_version=v, start=w.start, end=w.end, base_month=base
     )
 
 
@@ -196,10 +206,11 @@ def gpu_index_evidence(v: str | None = None) -> dict:
     """The evidence classes of the rows the hedonic index is fitted to (central statistics,
     aggregates dropped, from its start month): classes, rows per class and providers."""
     prices = table("gpu_hour_prices", v)
+    w = gpu_prices.hedonic_window(prices)
     rows = prices.filter(
         pl.col("statistic").is_in(gpu_prices.CENTRAL_STATISTICS),
         ~gpu_prices.is_aggregate(),
-        pl.col("date") >= gpu_prices.unbroken_months_start(prices),
+        pl.col("date").dt.truncate("1mo").is_between(w.start, w.end),
     )
     counts = dict(sorted(rows.group_by("evidence_class").len().rows()))
     return {

@@ -228,15 +228,16 @@ def test_bad_values_are_located_in_the_file(root, tmp_path):
     assert f"{tmp_path / 'prices.csv'}, row 2, column 'input_usd_per_mtok': value '-2'" in text
 
 
-def test_a_row_the_release_already_has_is_refused(root, tmp_path):
+def test_a_row_the_release_already_has_adds_nothing(root, tmp_path):
+    """The same file twice: the second time every row is a fact the release holds, from the
+    same source and place, so nothing is added and no version is cut."""
     file = write(tmp_path / "prices.csv", [sonnet()])
     first = add.add(file, root=root)
     before = snapshot(root)
-    with pytest.raises(DataError) as err:
-        add.add(file, root=root)
-    (p,) = err.value.problems
-    assert (p.file, p.row) == (str(file), 1)
-    assert p.rule.startswith("primary-key: duplicate key") and "the release has this key" in p.rule
+    again = add.add(file, root=root)
+    assert again.version == "" and again.rows == 0 and again.merged == 1
+    ((row, status, detail),) = [(o.row, o.status, o.detail) for o in again.outcomes]
+    assert (row, status) == (1, "merged") and "from this source: nothing added" in detail
     assert snapshot(root) == before and data.latest_version(root) == first.version
 
 
@@ -259,7 +260,7 @@ def test_gpu_hour_prices_resolve_the_gpu(root, tmp_path):
         "usd_per_gpu_hour": "2.5",
         **PROVENANCE,
     }
-    out = add.add(write(tmp_path / "gpu.csv", [row]), root=root)
+    out = add.add(write(tmp_path / "gpu.csv", [row]), root=root, new_provider=True)
     added = data.load("gpu_hour_prices", out.version, root).tail(1).row(0, named=True)
     assert (added["gpu"], added["source_gpu_name"], added["provider"]) == (
         "h100-sxm",
@@ -268,7 +269,11 @@ def test_gpu_hour_prices_resolve_the_gpu(root, tmp_path):
     )
     assert added["statistic"] == "quote"
     with pytest.raises(DataError) as err:
-        add.add(write(tmp_path / "gpu2.csv", [row | {"gpu": "Hopper-ish"}]), root=root)
+        add.add(
+            write(tmp_path / "gpu2.csv", [row | {"gpu": "Hopper-ish"}]),
+            root=root,
+            new_provider=True,
+        )
     (p,) = err.value.problems
     assert (p.column, p.value) == ("gpu", "Hopper-ish") and "unknown GPU" in p.rule
 
@@ -319,7 +324,8 @@ def test_cli_prints_the_template_and_refuses_with_located_errors(root, tmp_path,
     assert f"{file}, row 1, column 'model': value 'Claude Mythos 5.1': unknown model" in r.stderr
     ok = cli("data", "add", file, "--data-dir", root, "--new-model")
     assert ok.returncode == 0, ok.stderr
-    assert "1 token_prices rows added (1 new models, 1 new sources)" in ok.stdout
+    assert "1 token_prices rows added, 0 merged (1 new models, 1 new sources)" in ok.stdout
+    assert "row 1: added: added as tp-" in ok.stdout
 
 
 def test_hand_entered_rows_get_the_curated_columns(root, tmp_path):
@@ -348,9 +354,21 @@ def test_hand_entered_rows_are_flagged_by_the_same_rules(root, tmp_path):
     swapped = sonnet(input_usd_per_mtok="10", output_usd_per_mtok="2")
     # On 2026-08-05 Azure, Bedrock, Google and OpenRouter price the model too (the release).
     per_1k = sonnet(input_usd_per_mtok="2000", output_usd_per_mtok="10000", date="2026-08-05")
-    out = add.add(write(tmp_path / "prices.csv", [swapped, per_1k]), root=root)
+    file = write(tmp_path / "prices.csv", [swapped, per_1k])
+    with pytest.raises(DataError) as err:  # 1000x the model's other prices: refused at first
+        add.add(file, root=root)
+    assert {(p.row, p.column) for p in err.value.problems} == {
+        (2, "input_usd_per_mtok"),
+        (2, "output_usd_per_mtok"),
+    }
+    assert "implausible: 1,000x the median 2 of" in err.value.problems[0].rule
+    out = add.add(file, root=root, accept_outlier="kept to test the unit_slip rule")
     tp = data.load("token_prices", out.version, root).tail(2)
     assert tp["flags"].to_list() == ["output_below_input", "unit_slip"]
+    assert tp["source_locator"][1].endswith("; accepted outlier: kept to test the unit_slip rule")
+    said = {o.row: (o.status, o.detail) for o in out.outcomes}
+    assert said[1][0] == "flagged" and "rule output_below_input (excluded from" in said[1][1]
+    assert said[2][0] == "flagged" and "rule unit_slip" in said[2][1]
     pkg = json.loads((root / out.version / "datapackage.json").read_text())
     before = json.loads((root / LATEST / "datapackage.json").read_text())
     count = {(r["rule"], r["table"]): r["flagged"] for r in pkg["flag_rules"]}
@@ -374,9 +392,104 @@ def test_a_hand_entered_gpu_quote_gets_its_id_and_flags(root, tmp_path):
         "usd_per_gpu_hour": "2.5",
         **PROVENANCE,
     }
-    out = add.add(write(tmp_path / "gpu.csv", [row]), root=root)
+    out = add.add(write(tmp_path / "gpu.csv", [row]), root=root, new_provider=True)
     gp = data.load("gpu_hour_prices", out.version, root).tail(1).row(0, named=True)
     assert gp["row_id"].startswith("gp-") and gp["flags"] == "thin_median"
     assert gp["source_ids"] == out.new_sources[0]
     links = data.load("observations", out.version, root).tail(1).row(0, named=True)
     assert (links["table"], links["row_id"]) == ("gpu_hour_prices", gp["row_id"])
+
+
+def test_a_hand_entered_gpu_price_has_an_evidence_class(root, tmp_path):
+    """Every GPU-hour row needs an evidence class to be read (analysis.data.gpu_evidence): a
+    hand-entered quote is its seller's listing, a hand-entered median a marketplace's; a
+    statistic that names no class is refused when entered, not when a chapter reads it."""
+
+    quote = {
+        "gpu": "NVIDIA H100 SXM",
+        "provider": "Example Cloud",
+        "date": "2026-11-02",
+        "pricing": "on-demand",
+        "usd_per_gpu_hour": "2.5",
+        **PROVENANCE,
+    }
+    median = quote | {"pricing": "marketplace", "statistic": "median", "date": "2026-11-03"}
+    out = add.add(write(tmp_path / "gpu.csv", [quote, median]), root=root, new_provider=True)
+    from analysis.data import gpu_evidence
+
+    rows = gpu_evidence.with_evidence_class(data.load("gpu_hour_prices", out.version, root))
+    assert rows.tail(2)["evidence_class"].to_list() == ["observed-listing", "marketplace-median"]
+    with pytest.raises(DataError) as err:
+        add.add(
+            write(tmp_path / "g2.csv", [quote | {"statistic": "p90"}]), root=root, new_provider=True
+        )
+    (p,) = err.value.problems
+    assert (p.row, p.column, p.value) == (1, "statistic", "p90")
+
+
+# ---- plausibility, duplicates and what the command says (issue 21, items 2-4). The release
+# (2026-12-01) holds simonw-llm-prices' Claude Sonnet 5 at Anthropic, $2/$10 from 2026-07-09
+# (row read by hand: tp-494d326b8989 in token_prices.csv); another page stating it is a
+# duplicate of that fact, not a new row.
+OTHER_PAGE = {"source_title": "Another page", "source_url": "https://example.org/sonnet"}
+
+
+def test_a_released_fact_from_another_page_adds_its_source_not_a_row(root, tmp_path):
+    row = sonnet(date="2026-07-09", **OTHER_PAGE)
+    out = add.add(write(tmp_path / "p.csv", [row]), root=root)
+    assert out.rows == 0 and out.merged == 1
+    (o,) = out.outcomes
+    assert o.status == "merged" and "tp-494d326b8989" in o.detail
+    tp = data.load("token_prices", out.version, root)
+    assert tp.height == data.load("token_prices", LATEST, root).height
+    links = data.load("observations", out.version, root).tail(1).row(0, named=True)
+    assert (links["row_id"], links["source_id"]) == ("tp-494d326b8989", out.new_sources[0])
+
+
+def test_a_different_value_on_a_released_date_is_a_conflict(root, tmp_path):
+    file = write(tmp_path / "p.csv", [sonnet(date="2026-07-09", input_usd_per_mtok="2.5")])
+    with pytest.raises(DataError) as err:
+        add.add(file, root=root)
+    (p,) = err.value.problems
+    assert p.rule.startswith("conflict: the release states input_usd_per_mtok 2, ")
+    assert "tp-494d326b8989" in p.rule and "--confirm-conflict" in p.rule
+    out = add.add(file, root=root, confirm_conflict=True)
+    assert out.rows == 1 and out.outcomes[0].status in {"added", "flagged"}
+
+
+def test_a_misspelt_provider_is_refused_with_the_closest(root, tmp_path):
+    with pytest.raises(DataError) as err:
+        add.add(write(tmp_path / "p.csv", [sonnet(provider="antropic")]), root=root)
+    (p,) = err.value.problems
+    assert (p.column, p.value) == ("provider", "antropic")
+    assert "closest known: anthropic" in p.rule and "--new-provider" in p.rule
+
+
+def test_new_model_refuses_a_known_model_written_otherwise(root, tmp_path):
+    # The release's token_prices name a row "claude-3-5-haiku-latest" and give it model
+    # claude-3.5-haiku (read by hand); without the check --new-model would make
+    # claude-3.5-haiku-latest beside it.
+    name = "CLAUDE_3_5_HAIKU_LATEST"
+    row = sonnet(model=name, input_usd_per_mtok="0.8", output_usd_per_mtok="4", model_name=name)
+    with pytest.raises(DataError) as err:
+        add.add(write(tmp_path / "p.csv", [row]), root=root, new_model=True)
+    (p,) = err.value.problems
+    assert (p.column, p.value) == ("model", name)
+    assert p.rule.startswith("is model claude-3.5-haiku after normalisation")
+
+
+def test_cli_says_per_row_what_happened(root, tmp_path, cli):
+    rows = [sonnet(date="2026-07-09", **OTHER_PAGE), sonnet(input_usd_per_mtok="10",
+            output_usd_per_mtok="2", date="2026-09-21", **OTHER_PAGE)]  # fmt: skip
+    r = cli("data", "add", write(tmp_path / "p.csv", rows), "--data-dir", root)
+    assert r.returncode == 0, r.stderr
+    assert "row 1: merged: the release holds this fact (tp-494d326b8989" in r.stdout
+    assert "row 2: flagged: added as tp-" in r.stdout
+    assert "flagged by rule output_below_input (excluded from estimates by default)" in r.stdout
+    assert "1 token_prices rows added, 1 merged" in r.stdout
+    assert "chapters that read token_prices" in r.stdout
+    bad = cli("data", "add", write(tmp_path / "q.csv", [sonnet(input_usd_per_mtok="0.002",
+              output_usd_per_mtok="0.01")]), "--data-dir", root)  # fmt: skip
+    assert bad.returncode == 1 and "a per-1K price?" in bad.stderr and "Traceback" not in bad.stderr
+    ok = cli("data", "add", tmp_path / "q.csv", "--data-dir", root, "--accept-outlier", "per 1K")
+    assert ok.returncode == 0, ok.stderr
