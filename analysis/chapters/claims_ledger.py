@@ -6,8 +6,8 @@ The evidence registry (`analysis.evidence`, a layer above the chapters) gathers 
 `claim_evidence(version)`, this page's included, and passes it in: `ledger(evidence, version)` is
 the claims table with evidence and verdict, one row per claim, which the page's table, the
 figure kit's CSV and `python -m analysis claims` all print. The claims whose words make
-them bounds ("up to", "below", "can") are `analysis.methods.claims.BOUNDS`, used here and by every
-chapter that prints a verdict. `compute(evidence, version)` returns the frames the page draws and its `Quotes`.
+them other than a point ("up to", "below", "can", "raised 2.3-4.5x", "first") are
+`analysis.methods.claims.CLAIM_TYPES`, used here and by every chapter that prints a verdict. `compute(evidence, version)` returns the frames the page draws and its `Quotes`.
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ class ClaimsLedger:
     table: pl.DataFrame  # the page's table: display columns of the ledger
     chart: pl.DataFrame  # the ledger with dates as text: the figure's data and the kit's CSV
     bands: pl.DataFrame  # the verdict rule's bands for the figure (`rule_bands`)
+    rules: dict[str, pl.DataFrame]  # the rule as tables (`methods.claims.rule_table`)
     verdicts: list[str]  # the verdicts of tested claims, in the rule's order (figure colours)
     memo: pl.DataFrame  # the table rows of MEMO_CLAIMS
     q: Quotes
@@ -92,10 +93,12 @@ class ClaimsLedger:
 # ------------------------------------------------------------------ gathering the evidence
 
 
-def bounds(claims: pl.DataFrame) -> dict[str, cl.Bound]:
-    """claim_id -> bound of the claims the table holds, for `methods.claims.ledger`."""
-    held = set(claims["claim_id"])
-    return {cid: bound for cid, (bound, _) in cl.BOUNDS.items() if cid in held}
+def types(claims: pl.DataFrame) -> dict[str, cl.ClaimType]:
+    """claim_id -> type of every claim the table holds (`methods.claims.claim_type`)."""
+    return {
+        c["claim_id"]: cl.claim_type(c["claim_id"], c["value_high"])
+        for c in claims.iter_rows(named=True)
+    }
 
 
 def claims_with_dates(v: str) -> pl.DataFrame:
@@ -112,7 +115,7 @@ def ledger(evidence: dict[str, Evidence], version: str | None = None) -> pl.Data
     """The claims table with each claim's evidence (`analysis.evidence.collect`) and verdict
     (`methods.claims.ledger`)."""
     claims = claims_with_dates(results.version(version))
-    return cl.ledger(claims, evidence, bounds(claims))
+    return cl.ledger(claims, evidence, types(claims))
 
 
 # ------------------------------------------------------------------ this page's evidence
@@ -297,7 +300,7 @@ def compute(evidence: dict[str, Evidence], version: str | None = None) -> Claims
     claims = results.table("claims", v)
     absent = left_out.reasons(NEEDS, v)
     q = Quotes(SLUG)
-    for part in (count_quotes(rows, v), rule_quotes(), bound_quotes(claims)):
+    for part in (count_quotes(rows, v), rule_quotes(), type_quotes(claims)):
         q.update(part)
     q.update(own_quotes(claims, results.table("models", v), absent, v))
     if absent:
@@ -309,6 +312,7 @@ def compute(evidence: dict[str, Evidence], version: str | None = None) -> Claims
         table=table,
         chart=chart_rows(rows),
         bands=rule_bands(),
+        rules=cl.rule_table(),
         verdicts=[cl.SUPPORTED, cl.PARTLY, cl.CONTRADICTED],  # untested claims are not drawn
         memo=memo_rows(table, rows),
         q=q,
@@ -348,7 +352,10 @@ def rule_quotes() -> dict[str, Quote]:
     words = cl.rule()
     return {
         "tolerance": Quote(cl.TOLERANCE, "share"),
-        "partly_factor": Quote(f"{cl.PARTLY_FACTOR:g}"),
+        "partly_band": Quote(cl.PARTLY_BAND, "count"),
+        "n_claim_types": Quote(len(cl.TYPE_RULES), "count"),
+        "n_units": Quote(len(cl.UNIT_TOLERANCES), "count"),
+        "like_for_like": Quote("; ".join(cl.LIKE_FOR_LIKE)),
         "rule_supported": Quote(words[cl.SUPPORTED]),
         "rule_partly": Quote(words[cl.PARTLY]),
         "rule_contradicted": Quote(words[cl.CONTRADICTED]),
@@ -364,16 +371,18 @@ def and_join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def bound_quotes(claims: pl.DataFrame) -> dict[str, Quote]:
-    """The claims of the table that `cl.BOUNDS` reads as bounds, and the words that make them
-    so (an older release holds fewer claims)."""
-    held = {cid: bw for cid, bw in cl.BOUNDS.items() if cid in set(claims["claim_id"])}
+def type_quotes(claims: pl.DataFrame) -> dict[str, Quote]:
+    """The claims of the table that `cl.CLAIM_TYPES` reads as other than a point, and the words
+    that make them so (an older release holds fewer claims)."""
+    held = {cid: tw for cid, tw in cl.CLAIM_TYPES.items() if cid in set(claims["claim_id"])}
     for cid, (_, words) in held.items():
         if words.lower() not in cl.claim_row(claims, cid)["claim"].lower():
-            raise ValueError(f"cl.BOUNDS: the words {words!r} are not in claim {cid!r}")
+            raise ValueError(f"cl.CLAIM_TYPES: the words {words!r} are not in claim {cid!r}")
     return {
-        "n_bounds": Quote(len(held), "count"),
-        "bound_words": Quote(and_join([f"\u201c{w}\u201d" for _, w in held.values()])),
+        "n_typed": Quote(len(held), "count"),
+        "typed_words": Quote(
+            and_join([f"\u201c{w}\u201d ({kind})" for kind, w in held.values()])
+        ),
     }
 
 
@@ -430,10 +439,11 @@ def own_quotes(
 # ------------------------------------------------------------------ display frames
 
 
-def claimed_text(value: float, high: float | None, unit: str, bound: str) -> str:
-    """The claimed value as the table shows it: `2.85 to 3.5 USD per GPU-hour`, `≤ 50 percent`."""
+def claimed_text(value: float, high: float | None, unit: str, kind: str) -> str:
+    """The claimed value as the table shows it: `2.85 to 3.5 USD per GPU-hour`, `< 0.01 USD`,
+    `up to 50 percent`."""
     shown = f"{value:g}" if high is None else f"{value:g} to {high:g}"
-    sign = {"<=": "\u2264 ", ">=": "\u2265 "}.get(bound, "")
+    sign = {"ceiling": "< ", "upper bound": "up to ", "lower bound": "\u2265 "}.get(kind, "")
     return f"{sign}{shown} {unit}"
 
 
@@ -451,7 +461,14 @@ def evidence_text(row: dict) -> str:
     if row["evidence_window"]:
         parts.append(row["evidence_window"])
     head = "; ".join(parts)
-    return f"{head}. {row['evidence']}" if head else row["evidence"]
+    text = f"{head}. {row['evidence']}" if head else row["evidence"]
+    if row["evidence_value"] is not None:
+        text += f" Judged as a {row['claim_type']}, tolerance {row['tolerance']:.0%}."
+    if row["like_for_like"]:
+        text += f" Like-for-like: {row['like_for_like']}"
+    if row["estimate_id"]:
+        text += f" The book's estimate `{row['estimate_id']}`."
+    return text
 
 
 def section_link(section: str) -> str:
@@ -471,7 +488,7 @@ def table_rows(rows: pl.DataFrame) -> pl.DataFrame:
                 "claim": f"\u201c{r['claim']}\u201d",
                 "digest": f"{r['digest_date']}" if r["digest_date"] else r["digest_file"],
                 "subject": r["subject"],
-                "claimed": claimed_text(r["claimed"], r["claimed_high"], r["unit"], r["bound"]),
+                "claimed": claimed_text(r["claimed"], r["claimed_high"], r["unit"], r["claim_type"]),
                 "verdict": r["verdict"],
                 "evidence": evidence_text(r),
                 "section": section_link(r["section"]),
@@ -496,16 +513,16 @@ def memo_rows(table: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
     return picked.sort(pl.col("claim_id").replace_strict(order)).drop("claim_id")
 
 
-def rule_bands(tolerance: float = cl.TOLERANCE, factor: float = cl.PARTLY_FACTOR) -> pl.DataFrame:
-    """The verdict rule as bands of evidence over claim: within the tolerance a value is
-    supported, within the factor partly supported."""
+def rule_bands(tolerance: float = cl.TOLERANCE, band: int = cl.PARTLY_BAND) -> pl.DataFrame:
+    """The verdict rule as bands of evidence over claim, for the commonest tolerance (prices and
+    multiples): within it a value is supported, within `band` times it partly supported."""
     return pl.DataFrame(
         {
             "band": [
                 f"{cl.SUPPORTED}: within {tolerance:.0%}",
-                f"{cl.PARTLY}: within {factor:g}x",
+                f"{cl.PARTLY}: within {band * tolerance:.0%}",
             ],
-            "low": [1 - tolerance, 1 / factor],
-            "high": [1 + tolerance, factor],
+            "low": [1 - tolerance, 1 - band * tolerance],
+            "high": [1 + tolerance, 1 + band * tolerance],
         }
     )
