@@ -66,7 +66,9 @@ TYPE_RULES: dict[str, tuple[str, str]] = {
     "ceiling": (
         "some case (or the value) is below the number (\u201cbelow\u201d, \u201cunder\u201d, "
         "\u201c<\u201d, \u201cwithin\u201d)",
-        "the least the data show (the evidence's low end)",
+        "the least the data show (the evidence's low end), strictly below the number: the "
+        "words set the threshold, so no tolerance widens it; within twice the tolerance above "
+        "it is partly supported",
     ),
     "rank": (
         "an order (\u201cthe first\u201d)",
@@ -292,7 +294,9 @@ def verdict(
         lo_ok, hi_ok = float("-inf"), hi
     else:
         lo_ok, hi_ok = lo, hi
-    if _within(x, lo_ok, hi_ok, tolerance):
+    if kind == "ceiling" and x < hi:  # "below 1 cent": strictly below, whatever the unit
+        return SUPPORTED
+    if kind != "ceiling" and _within(x, lo_ok, hi_ok, tolerance):
         return SUPPORTED
     if _within(x, lo_ok, hi_ok, PARTLY_BAND * tolerance):
         return PARTLY

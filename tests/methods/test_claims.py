@@ -57,6 +57,7 @@ def ev(value, low=None, high=None, testable=True) -> Evidence:
         (0.01, None, ev(0.03, low=0.004, high=0.05), "ceiling", 0.10, SUPPORTED),  # the least
         (0.01, None, ev(0.0115), "ceiling", 0.10, PARTLY),  # 1.15 cents: within 1.2
         (0.01, None, ev(0.015), "ceiling", 0.10, CONTRADICTED),
+        (0.01, None, ev(0.01), "ceiling", 0.10, PARTLY),  # 1 cent is not below 1 cent
         (2.85, 3.50, ev(3.2), "band", 0.10, SUPPORTED),  # inside the band
         (2.85, 3.50, ev(2.0), "band", 0.10, CONTRADICTED),  # 2.0 < 2.28 = 2.85 * 0.8
         # "raised 2.3-4.5x": both ends must match. 2.175 alone read as a point would pass.
