@@ -302,3 +302,54 @@ def test_the_command_line_prints_one_csv_row_per_claim(claims, capsys):
     assert [r["claim_id"] for r in rows] == claims["claim_id"].to_list()
     assert list(rows[0]) == list(rule.LEDGER_SCHEMA)
     assert {r["verdict"] for r in rows} <= set(rule.VERDICTS)
+
+
+# ------------------------------------------------------------------ the agent bill share
+
+
+def test_bill_share_is_output_over_input_plus_output_per_entry():
+    d1, d2 = date(2026, 6, 1), date(2026, 7, 10)
+    aa = pl.DataFrame(
+        {
+            "snapshot_date": [d1, d2, d2, d2],
+            "model_id": ["a", "a", "b", "c"],
+            "index_cost_input_usd": [50.0, 40.0, 1.0, None],
+            "index_cost_output_usd": [50.0, 60.0, 3.0, 9.0],  # c has no split: left out
+        }
+    )
+    e = cl.bill_share_evidence(aa)
+    # The newest snapshot: 60% and 75%, median 67.5; the earlier one's median 50.
+    assert e.value == pytest.approx(67.5) and e.n == 2 and e.window == "2026-07-10"
+    assert "run 50% to 68%" in e.text and e.testable
+    claim = {"claim_id": "agent-bill-output-share", "value": 60.0, "value_high": None}
+    # 67.5 > 66 = 60 * 1.1 but within 72 = 60 * 1.2: partly supported.
+    assert rule.claim_verdict({**claim, "unit": "percent"}, e) == rule.PARTLY
+
+
+def test_without_the_split_the_bill_share_says_which_fields_would_test_it():
+    aa = pl.DataFrame({"snapshot_date": [date(2026, 7, 10)], "model_id": ["a"]})
+    e = cl.bill_share_evidence(aa)
+    assert not e.testable and "intelligence_index_cost_input" in e.text
+
+
+def test_bill_share_from_the_leaderboard_files_by_hand(sources_dir):
+    """The importer keeps AA's split: the newest snapshot's median share, read from the raw
+    file by hand, is the evidence's value."""
+    import statistics
+    from pathlib import Path
+
+    from analysis.data.importers import aa_leaderboards
+
+    raw = json.loads(
+        (Path(sources_dir) / "aa-leaderboards-oolong" / "2026-07-10_llms.json").read_text()
+    )
+    by_hand = []
+    for m in raw["models"]:
+        p = m["pricing"]
+        i, o = p.get("intelligence_index_cost_input"), p.get("intelligence_index_cost_output")
+        if i is not None and o is not None and i + o > 0:
+            by_hand.append(100 * o / (i + o))
+    built = aa_leaderboards.build(Path(sources_dir))["aa_snapshots"]
+    e = cl.bill_share_evidence(built)
+    assert e.window == "2026-07-10" and e.n == len(by_hand)
+    assert e.value == pytest.approx(statistics.median(by_hand))
