@@ -214,6 +214,57 @@ def opus_grok_evidence(aa: pl.DataFrame, models: pl.DataFrame) -> Evidence:
     )
 
 
+CUTS_CLAIM = "anthropic-openai-cuts-hours-apart"
+SEC_CUTS = f"{PAGE}#sec-claims-ledger-cuts"
+# The two rate cards the digest names for the cuts: (developer's provider id, model id).
+CUT_MODELS = {"anthropic": "claude-opus-5.5", "openai": "gpt-6-sol"}
+DIGEST_PREFIX = "digest-"
+
+
+def cuts_apart_evidence(token_prices: pl.DataFrame) -> Evidence:
+    """anthropic-openai-cuts-hours-apart: the days between the first first-party list price of
+    each model the digest names for the cuts, digests left out; the data are dated by the day a
+    page showed a price, so the day is their resolution."""
+    first = {}
+    for provider, model in CUT_MODELS.items():
+        rows = token_prices.filter(
+            pl.col("model_id") == model,
+            pl.col("provider") == provider,
+            pl.col("price_kind") == "list",
+            ~pl.col("source_id").str.starts_with(DIGEST_PREFIX),
+        ).sort("date")
+        if rows.height:
+            first[model] = rows.row(0, named=True)
+    if len(first) < len(CUT_MODELS):
+        missing = sorted(set(CUT_MODELS.values()) - set(first))
+        return Evidence(
+            CUTS_CLAIM,
+            None,
+            f"No first-party list price of {' or '.join(missing)} outside the digests; the two "
+            "labs' dated rate cards would settle it.",
+            SEC_CUTS,
+            testable=False,
+        )
+    a, b = (first[m] for m in CUT_MODELS.values())
+    days = abs((a["date"] - b["date"]).days)
+    return Evidence(
+        CUTS_CLAIM,
+        float(days),
+        f"First first-party list price of each, digests left out: {a['model_id']} "
+        f"{a['input_usd_per_mtok']:g}/{a['output_usd_per_mtok']:g} USD on {a['date']} "
+        f"({a['source_id']}), {b['model_id']} {b['input_usd_per_mtok']:g}/"
+        f"{b['output_usd_per_mtok']:g} USD on {b['date']} ({b['source_id']}). The data date a "
+        "price by the day a page showed it, so \u201cwithin hours\u201d is tested to the day.",
+        SEC_CUTS,
+        n=2,
+        window=f"{min(a['date'], b['date'])} to {max(a['date'], b['date'])}",
+        like_for_like=(
+            "the first standard list price of each new model the digest names, from "
+            "first-party price tables, digests left out"
+        ),
+    )
+
+
 BILL_SHARE = "agent-bill-output-share"
 SPLIT = ("index_cost_input_usd", "index_cost_output_usd")  # output includes reasoning
 
@@ -339,6 +390,7 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
             SEC_DEEPSEEK,
             testable=False,
         )
+    found[CUTS_CLAIM] = cuts_apart_evidence(results.table("token_prices", v))
     held = set(claims["claim_id"])
     return {cid: e for cid, e in found.items() if cid in held}
 
@@ -358,6 +410,7 @@ def compute(evidence: dict[str, Evidence], version: str | None = None) -> Claims
     for part in (count_quotes(rows, v), rule_quotes(), type_quotes(claims)):
         q.update(part)
     q.update(own_quotes(claims, results.table("models", v), absent, v))
+    q["cuts_sentence"] = Quote(cuts_sentence(rows))
     if absent:
         q.leave_out()  # the prose of the left-out sections still runs, and reads placeholders
     table = table_rows(rows)
@@ -373,6 +426,24 @@ def compute(evidence: dict[str, Evidence], version: str | None = None) -> Claims
         q=q,
         left_out=absent,
     )
+
+
+def cuts_sentence(rows: pl.DataFrame) -> str:
+    """What the page says of CUTS_CLAIM: its verdict and evidence from the ledger, or that the
+    release's claims table does not hold it yet."""
+    row = rows.filter(pl.col("claim_id") == CUTS_CLAIM)
+    if row.is_empty():
+        return (
+            "This release's claims table does not hold it: the digests' importer now does, and "
+            "a release built with it tests it here."
+        )
+    r = row.row(0, named=True)
+    return f"The ledger rates it {r['verdict']}: {r['evidence']}"
+
+
+def quote_key(claim_id: str) -> str:
+    """A claim id as a quote name: `opus-5.5-input-price` -> `opus_5_5_input_price`."""
+    return claim_id.replace("-", "_").replace(".", "_")
 
 
 def count_quotes(rows: pl.DataFrame, v: str) -> dict[str, Quote]:
@@ -393,6 +464,16 @@ def count_quotes(rows: pl.DataFrame, v: str) -> dict[str, Quote]:
         "n_untestable": Quote(n[cl.UNTESTABLE], "count"),
         "n_tested": Quote(rows.height - n[cl.UNTESTABLE], "count"),
         "n_modules": Quote(n_pages, "count"),
+        # One verdict everywhere: every claim's verdict and evidence, for any sentence of the
+        # book that discusses it (`quote_key`).
+        **{
+            f"verdict_{quote_key(r['claim_id'])}": Quote(r["verdict"])
+            for r in rows.iter_rows(named=True)
+        },
+        **{
+            f"evidence_{quote_key(r['claim_id'])}": Quote(r["evidence"])
+            for r in rows.iter_rows(named=True)
+        },
         "missing": Quote(
             "Every claim has its evidence from a chapter in this rendering."
             if missing.height == 0
@@ -450,7 +531,7 @@ def own_quotes(
     big = largest_model(models, DEEPSEEK)
     held = set(claims["claim_id"])
     q = {
-        f"claim_{cid.replace('-', '_').replace('.', '_')}": Quote(
+        f"claim_{quote_key(cid)}": Quote(
             cl.claim_row(claims, cid)["claim"]
         )
         for cid in AGENT_CLAIMS + DEEPSEEK_CLAIMS

@@ -353,3 +353,47 @@ def test_bill_share_from_the_leaderboard_files_by_hand(sources_dir):
     e = cl.bill_share_evidence(built)
     assert e.window == "2026-07-10" and e.n == len(by_hand)
     assert e.value == pytest.approx(statistics.median(by_hand))
+
+
+# ------------------------------------------------------------------ the missing claim
+
+
+def test_the_cuts_claim_is_imported_verbatim_with_its_digest_line():
+    from analysis.data.importers import digests
+    from analysis.data.paths import SHARED_SEEDS
+
+    if not SHARED_SEEDS.exists():
+        pytest.skip(f"seeds not found at {SHARED_SEEDS}")
+    rows = {r["claim_id"]: r for r in digests.claim_rows(SHARED_SEEDS)}
+    r = rows[cl.CUTS_CLAIM]
+    text = (SHARED_SEEDS / r["digest_file"]).read_text(encoding="utf-8").splitlines()
+    line = int(r["source_locator"].rsplit(" ", 1)[1])
+    assert r["claim"] in text[line - 1] and line == 9  # the headline of its story
+    assert (r["value"], r["value_high"]) == (1, None) and rule.tolerance_for(r["unit"])[0] == 0
+    assert rule.claim_type(cl.CUTS_CLAIM, None) == "ceiling"
+
+
+def test_the_two_cuts_are_dated_by_their_first_first_party_list_price():
+    tp = data.load("token_prices")
+    firsts = []
+    for provider, model in cl.CUT_MODELS.items():
+        rows = tp.filter(
+            pl.col("model_id") == model,
+            pl.col("provider") == provider,
+            pl.col("price_kind") == "list",
+            ~pl.col("source_id").str.starts_with("digest-"),
+        )
+        firsts.append(rows["date"].min())
+    e = cl.cuts_apart_evidence(tp)
+    # Both first appear on the aimeter page dated 2026-09-23: zero days apart.
+    assert firsts == [date(2026, 9, 23), date(2026, 9, 23)]
+    assert e.value == abs((firsts[0] - firsts[1]).days) == 0 and e.n == 2
+    claim = {"claim_id": cl.CUTS_CLAIM, "value": 1, "value_high": None, "unit": "days apart"}
+    assert rule.claim_verdict(claim, e) == rule.SUPPORTED  # 0 days < 1: within the day
+    late = tp.with_columns(
+        pl.when(pl.col("model_id") == "gpt-6-sol")
+        .then(pl.col("date") + pl.duration(days=2))
+        .otherwise(pl.col("date"))
+        .alias("date")
+    )
+    assert rule.claim_verdict(claim, cl.cuts_apart_evidence(late)) == rule.CONTRADICTED
