@@ -355,6 +355,25 @@ def rule_table() -> dict[str, pl.DataFrame]:
     return {"types": types, "tolerances": tolerances, "like_for_like": like}
 
 
+def rule_markdown() -> str:
+    """The verdict rule as Markdown tables (claim types, then unit tolerances), as
+    docs/results.md prints it between its `<!-- verdict-rule -->` markers."""
+    tables = rule_table()
+    lines = ["| Claim type | Asserts | Judged by |", "|---|---|---|"]
+    lines += [
+        f"| {r['claim_type']} | {r['asserts']} | {r['judged_by']} |"
+        for r in tables["types"].iter_rows(named=True)
+    ]
+    lines += ["", "| Unit (contains) | Supported within | Partly within | Why |", "|---|---|---|---|"]
+    lines += [
+        f"| {r['unit']} | {r['tolerance']} | {r['partly_within']} | {r['reason']} |"
+        for r in tables["tolerances"].iter_rows(named=True)
+    ]
+    lines += ["", "Like-for-like, for every claim:", ""]
+    lines += [f"- {line}" for line in LIKE_FOR_LIKE]
+    return "\n".join(lines)
+
+
 def applied(kind: ClaimType, unit: str) -> str:
     """The rule one claim is judged by, in words: its type, what is judged, its tolerance and
     why."""
