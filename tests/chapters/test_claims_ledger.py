@@ -23,6 +23,7 @@ from analysis.methods import claims as rule
 from analysis.methods.claims import Evidence, verdict
 
 OWN = {
+    "anthropic-openai-cuts-hours-apart",
     "agent-bill-output-share",
     "opus-5-vs-grok-4.6-cost",
     "deepseek-2t-model",
@@ -55,8 +56,8 @@ def _row(claims: pl.DataFrame, cid: str) -> dict:
 # ------------------------------------------------------------------ this page's claims
 
 
-def test_claim_evidence_gives_exactly_this_pages_claims(own):
-    assert set(own) == OWN
+def test_claim_evidence_gives_exactly_this_pages_claims(own, claims):
+    assert set(own) == OWN & set(claims["claim_id"])  # those of them the release holds
     assert all(e.claim_id == cid for cid, e in own.items())
     qmd = (ROOT / cl.PAGE).read_text(encoding="utf-8")
     for e in own.values():
@@ -143,11 +144,16 @@ def test_the_largest_deepseek_model_named_is_the_release_largest(own):
     assert f"{largest['model_id']}, has {largest['parameters_b'] / 1000:g} trillion" in text
 
 
-def test_every_own_claim_is_untestable_and_says_what_would_settle_it(own, claims):
+def test_every_own_claim_the_data_cannot_test_says_what_would_settle_it(own, claims):
+    # The company news has no table in any release; the agent workload and the two cuts are
+    # tested where the release holds the leaderboard's bill split and the claim.
+    news = {cid for cid in own if cid.startswith("deepseek-") or cid == "opus-5-vs-grok-4.6-cost"}
     for cid, e in own.items():
         r = _row(claims, cid)
-        assert verdict(r["value"], r["value_high"], e) == rule.UNTESTABLE
-        assert "would" in e.text and "settle" in e.text, cid
+        if cid in news:
+            assert verdict(r["value"], r["value_high"], e) == rule.UNTESTABLE, cid
+        if not e.testable:
+            assert "would" in e.text and "settle" in e.text, cid
 
 
 def test_usd_reads_the_units_power_of_ten():
