@@ -516,9 +516,7 @@ def type_quotes(claims: pl.DataFrame) -> dict[str, Quote]:
             raise ValueError(f"cl.CLAIM_TYPES: the words {words!r} are not in claim {cid!r}")
     return {
         "n_typed": Quote(len(held), "count"),
-        "typed_words": Quote(
-            and_join([f"\u201c{w}\u201d ({kind})" for kind, w in held.values()])
-        ),
+        "typed_words": Quote(and_join([f"\u201c{w}\u201d ({kind})" for kind, w in held.values()])),
     }
 
 
@@ -531,9 +529,7 @@ def own_quotes(
     big = largest_model(models, DEEPSEEK)
     held = set(claims["claim_id"])
     q = {
-        f"claim_{quote_key(cid)}": Quote(
-            cl.claim_row(claims, cid)["claim"]
-        )
+        f"claim_{quote_key(cid)}": Quote(cl.claim_row(claims, cid)["claim"])
         for cid in AGENT_CLAIMS + DEEPSEEK_CLAIMS
         if cid in held
     }
@@ -624,7 +620,9 @@ def table_rows(rows: pl.DataFrame) -> pl.DataFrame:
                 "claim": f"\u201c{r['claim']}\u201d",
                 "digest": f"{r['digest_date']}" if r["digest_date"] else r["digest_file"],
                 "subject": r["subject"],
-                "claimed": claimed_text(r["claimed"], r["claimed_high"], r["unit"], r["claim_type"]),
+                "claimed": claimed_text(
+                    r["claimed"], r["claimed_high"], r["unit"], r["claim_type"]
+                ),
                 "verdict": r["verdict"],
                 "evidence": evidence_text(r),
                 "section": section_link(r["section"]),

@@ -555,7 +555,9 @@ def generation_quotes(generation: pl.DataFrame) -> dict:
     """CoreWeave's Grace Blackwell results over the best Hopper result of the same round,
     benchmark and scenario (`tokens_per_dollar.generation_gain`)."""
     if generation.height == 0:
-        raise LookupError(f"no {V6_SUBMITTER} {V6_ROUND} Grace Blackwell result with a Hopper match")
+        raise LookupError(
+            f"no {V6_SUBMITTER} {V6_ROUND} Grace Blackwell result with a Hopper match"
+        )
     return {
         "v6_hopper_n": Quote(generation.height, "count"),
         "v6_hopper_gain": Quote(geometric_mean(generation["ratio"].to_list()), "factor"),

@@ -868,7 +868,8 @@ _table(
             _nonneg("index_cost_usd", "Cost AA reports to run its Intelligence Index, USD"),
             _nonneg("index_cost_input_usd", "Of the index cost, input tokens, USD"),
             _nonneg(
-                "index_cost_output_usd", "Of the index cost, output tokens (reasoning included), USD"
+                "index_cost_output_usd",
+                "Of the index cost, output tokens (reasoning included), USD",
             ),
             _nonneg("index_cost_reasoning_usd", "Of the index cost, reasoning tokens, USD"),
             _nonneg("output_tokens_per_s", "Median output speed, tokens per second"),

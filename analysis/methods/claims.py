@@ -287,7 +287,11 @@ def verdict(
         # Both ends of the cases must sit at their ends of the claim.
         if _within(e_lo, lo, lo, tolerance) and _within(e_hi, hi, hi, tolerance):
             return SUPPORTED
-        return PARTLY if e_lo <= hi * (1 + tolerance) and e_hi >= lo * (1 - tolerance) else CONTRADICTED
+        return (
+            PARTLY
+            if e_lo <= hi * (1 + tolerance) and e_hi >= lo * (1 - tolerance)
+            else CONTRADICTED
+        )
     if kind in ("upper bound", "lower bound"):
         lo_ok, hi_ok = lo, float("inf")  # the judged end reaches the number (or goes past it)
     elif kind == "ceiling":
@@ -300,8 +304,10 @@ def verdict(
         return SUPPORTED
     if _within(x, lo_ok, hi_ok, PARTLY_BAND * tolerance):
         return PARTLY
-    if evidence.interval == "ci90" and e_lo <= hi_ok * (1 + tolerance) and e_hi >= lo_ok * (
-        1 - tolerance
+    if (
+        evidence.interval == "ci90"
+        and e_lo <= hi_ok * (1 + tolerance)
+        and e_hi >= lo_ok * (1 - tolerance)
     ):
         return PARTLY
     return CONTRADICTED
@@ -364,7 +370,11 @@ def rule_markdown() -> str:
         f"| {r['claim_type']} | {r['asserts']} | {r['judged_by']} |"
         for r in tables["types"].iter_rows(named=True)
     ]
-    lines += ["", "| Unit (contains) | Supported within | Partly within | Why |", "|---|---|---|---|"]
+    lines += [
+        "",
+        "| Unit (contains) | Supported within | Partly within | Why |",
+        "|---|---|---|---|",
+    ]
     lines += [
         f"| {r['unit']} | {r['tolerance']} | {r['partly_within']} | {r['reason']} |"
         for r in tables["tolerances"].iter_rows(named=True)

@@ -416,7 +416,9 @@ def _generation_pairs(mlperf: pl.DataFrame) -> list[float]:
         k = (r["base"], r["scenario"])
         hopper[k] = max(hopper.get(k, 0.0), r["per_acc"])
     mine: dict[tuple, float] = {}
-    cw = closed.filter(pl.col("submitter") == "CoreWeave", pl.col("accelerator").is_in(["gb200", "gb300"]))
+    cw = closed.filter(
+        pl.col("submitter") == "CoreWeave", pl.col("accelerator").is_in(["gb200", "gb300"])
+    )
     for r in cw.iter_rows(named=True):
         k = (r["accelerator"], r["base"], r["scenario"])
         mine[k] = max(mine.get(k, 0.0), r["per_acc"])

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import shutil
-from pathlib import Path
 
 import polars as pl
 import pytest

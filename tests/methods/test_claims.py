@@ -86,7 +86,7 @@ def test_every_unit_of_the_digest_claims_has_a_tolerance_and_every_type_a_rule()
     assert tolerance_for("rank (first)")[0] == 0.0
     with pytest.raises(LookupError, match="unit 'furlongs' has no tolerance"):
         tolerance_for("furlongs")
-    for kind, words in CLAIM_TYPES.values():
+    for kind, _words in CLAIM_TYPES.values():
         assert kind in TYPE_RULES
     tables = rule_table()
     assert tables["types"]["claim_type"].to_list() == list(TYPE_RULES)
@@ -183,3 +183,12 @@ def test_ledger_rejects_evidence_and_types_for_unknown_claims_and_misfiled_evide
         ledger(_claims(), {}, {"yy": "ceiling"})
     with pytest.raises(ValueError, match="evidence filed under 'a' is for claim 'b'"):
         ledger(_claims(), {"a": _ev("b", 1.0)}, {})
+
+
+def test_docs_results_prints_the_rule_the_code_applies():
+    from analysis.data.paths import ROOT
+    from analysis.methods.claims import rule_markdown
+
+    text = (ROOT / "docs" / "results.md").read_text(encoding="utf-8")
+    block = text.split("<!-- verdict-rule -->\n", 1)[1].split("<!-- /verdict-rule -->", 1)[0]
+    assert block.strip() == rule_markdown().strip()
