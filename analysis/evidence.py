@@ -4,9 +4,7 @@
 each is imported here by name, so import-linter sees the claims ledger's dependencies.
 `collect(version)` gathers them (raising when two pages give evidence for one claim);
 `ledger(version)` is the claims table with each claim's evidence and verdict, which the
-claims-ledger page, its figure-kit CSV and `python -m analysis claims` print; `quotes(version)`
-the ledger page's quotes, which any page that discusses a digest claim quotes its verdict and
-evidence from (`verdict_<claim>`, `evidence_<claim>`), so the book gives one verdict.
+claims-ledger page, its figure-kit CSV and `python -m analysis claims` print.
 
 It sits above the chapter modules (a layer of its own, between the book and the chapters): a
 chapter never imports another chapter, the claims ledger included; its page passes it what this
@@ -16,7 +14,6 @@ registry collects.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 
 import polars as pl
 
@@ -28,8 +25,6 @@ from analysis.chapters import (
     tokens_per_dollar,
 )
 from analysis.methods.claims import Evidence
-from analysis.report import results
-from analysis.report.quote import Quotes
 
 # The page that discusses each claim gives its evidence; the claims ledger gives the claims no
 # chapter discusses.
@@ -64,14 +59,3 @@ def collect(
 def ledger(version: str | None = None) -> pl.DataFrame:
     """The claims table with each claim's evidence and verdict (`claims_ledger.ledger`)."""
     return claims_ledger.ledger(collect(version), version)
-
-
-def quotes(version: str | None = None) -> Quotes:
-    """The claims-ledger page's quotes: `verdict_<claim>` and `evidence_<claim>` of every claim
-    (`claims_ledger.quote_key`), for the sentences of other pages that discuss a claim."""
-    return _quotes(results.version(version))
-
-
-@cache
-def _quotes(v: str) -> Quotes:
-    return claims_ledger.compute(collect(v), v).q
