@@ -6,8 +6,8 @@ The evidence registry (`analysis.evidence`, a layer above the chapters) gathers 
 `claim_evidence(version)`, this page's included, and passes it in: `ledger(evidence, version)` is
 the claims table with evidence and verdict, one row per claim, which the page's table, the
 figure kit's CSV and `python -m analysis claims` all print. The claims whose words make
-them bounds ("up to", "below", "can") are `analysis.methods.claims.BOUNDS`, used here and by every
-chapter that prints a verdict. `compute(evidence, version)` returns the frames the page draws and its `Quotes`.
+them other than a point ("up to", "below", "can", "raised 2.3-4.5x", "first") are
+`analysis.methods.claims.CLAIM_TYPES`, used here and by every chapter that prints a verdict. `compute(evidence, version)` returns the frames the page draws and its `Quotes`.
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ class ClaimsLedger:
     table: pl.DataFrame  # the page's table: display columns of the ledger
     chart: pl.DataFrame  # the ledger with dates as text: the figure's data and the kit's CSV
     bands: pl.DataFrame  # the verdict rule's bands for the figure (`rule_bands`)
+    rules: dict[str, pl.DataFrame]  # the rule as tables (`methods.claims.rule_table`)
     verdicts: list[str]  # the verdicts of tested claims, in the rule's order (figure colours)
     memo: pl.DataFrame  # the table rows of MEMO_CLAIMS
     q: Quotes
@@ -92,10 +93,12 @@ class ClaimsLedger:
 # ------------------------------------------------------------------ gathering the evidence
 
 
-def bounds(claims: pl.DataFrame) -> dict[str, cl.Bound]:
-    """claim_id -> bound of the claims the table holds, for `methods.claims.ledger`."""
-    held = set(claims["claim_id"])
-    return {cid: bound for cid, (bound, _) in cl.BOUNDS.items() if cid in held}
+def types(claims: pl.DataFrame) -> dict[str, cl.ClaimType]:
+    """claim_id -> type of every claim the table holds (`methods.claims.claim_type`)."""
+    return {
+        c["claim_id"]: cl.claim_type(c["claim_id"], c["value_high"])
+        for c in claims.iter_rows(named=True)
+    }
 
 
 def claims_with_dates(v: str) -> pl.DataFrame:
@@ -112,7 +115,7 @@ def ledger(evidence: dict[str, Evidence], version: str | None = None) -> pl.Data
     """The claims table with each claim's evidence (`analysis.evidence.collect`) and verdict
     (`methods.claims.ledger`)."""
     claims = claims_with_dates(results.version(version))
-    return cl.ledger(claims, evidence, bounds(claims))
+    return cl.ledger(claims, evidence, types(claims))
 
 
 # ------------------------------------------------------------------ this page's evidence
@@ -211,6 +214,115 @@ def opus_grok_evidence(aa: pl.DataFrame, models: pl.DataFrame) -> Evidence:
     )
 
 
+CUTS_CLAIM = "anthropic-openai-cuts-hours-apart"
+SEC_CUTS = f"{PAGE}#sec-claims-ledger-cuts"
+# The two rate cards the digest names for the cuts: (developer's provider id, model id).
+CUT_MODELS = {"anthropic": "claude-opus-5.5", "openai": "gpt-6-sol"}
+DIGEST_PREFIX = "digest-"
+
+
+def cuts_apart_evidence(token_prices: pl.DataFrame) -> Evidence:
+    """anthropic-openai-cuts-hours-apart: the days between the first first-party list price of
+    each model the digest names for the cuts, digests left out; the data are dated by the day a
+    page showed a price, so the day is their resolution."""
+    first = {}
+    for provider, model in CUT_MODELS.items():
+        rows = token_prices.filter(
+            pl.col("model_id") == model,
+            pl.col("provider") == provider,
+            pl.col("price_kind") == "list",
+            ~pl.col("source_id").str.starts_with(DIGEST_PREFIX),
+        ).sort("date")
+        if rows.height:
+            first[model] = rows.row(0, named=True)
+    if len(first) < len(CUT_MODELS):
+        missing = sorted(set(CUT_MODELS.values()) - set(first))
+        return Evidence(
+            CUTS_CLAIM,
+            None,
+            f"No first-party list price of {' or '.join(missing)} outside the digests; the two "
+            "labs' dated rate cards would settle it.",
+            SEC_CUTS,
+            testable=False,
+        )
+    a, b = (first[m] for m in CUT_MODELS.values())
+    days = abs((a["date"] - b["date"]).days)
+    return Evidence(
+        CUTS_CLAIM,
+        float(days),
+        f"First first-party list price of each, digests left out: {a['model_id']} "
+        f"{a['input_usd_per_mtok']:g}/{a['output_usd_per_mtok']:g} USD on {a['date']} "
+        f"({a['source_id']}), {b['model_id']} {b['input_usd_per_mtok']:g}/"
+        f"{b['output_usd_per_mtok']:g} USD on {b['date']} ({b['source_id']}). The data date a "
+        "price by the day a page showed it, so \u201cwithin hours\u201d is tested to the day.",
+        SEC_CUTS,
+        n=2,
+        window=f"{min(a['date'], b['date'])} to {max(a['date'], b['date'])}",
+        like_for_like=(
+            "the first standard list price of each new model the digest names, from "
+            "first-party price tables, digests left out"
+        ),
+    )
+
+
+BILL_SHARE = "agent-bill-output-share"
+SPLIT = ("index_cost_input_usd", "index_cost_output_usd")  # output includes reasoning
+
+
+def bill_shares(aa: pl.DataFrame) -> pl.DataFrame:
+    """Per Artificial Analysis snapshot and entry with the index run's bill split: the share of
+    the bill (percent) from output tokens, reasoning included (output / (input + output))."""
+    if not set(SPLIT) <= set(aa.columns):
+        return pl.DataFrame(schema={"snapshot_date": pl.Date, "share": pl.Float64})
+    whole = pl.col(SPLIT[0]) + pl.col(SPLIT[1])
+    return (
+        aa.drop_nulls(list(SPLIT))
+        .filter(whole > 0)
+        .select("snapshot_date", (100 * pl.col(SPLIT[1]) / whole).alias("share"))
+    )
+
+
+def bill_share_evidence(aa: pl.DataFrame) -> Evidence:
+    """agent-bill-output-share on AA's Intelligence Index run, the one workload the data hold
+    with each model's bill split by input, output and reasoning tokens: the median share of the
+    newest snapshot holding the split, with the middle half of its models as the spread."""
+    shares = bill_shares(aa)
+    if shares.is_empty():
+        return Evidence(
+            BILL_SHARE,
+            None,
+            "The release's leaderboard snapshots carry only the index run's total cost; the "
+            "leaderboard files also split it by input, output and reasoning tokens "
+            "(pricing.intelligence_index_cost_input/_output/_reasoning), which a release built "
+            "with the current importer holds and which would test the claim on that run. The "
+            "digest's own workload would settle it.",
+            SEC_AGENT,
+            testable=False,
+        )
+    day = shares["snapshot_date"].max()
+    latest = shares.filter(pl.col("snapshot_date") == day)["share"]
+    per_day = shares.group_by("snapshot_date").agg(pl.col("share").median()).sort("snapshot_date")
+    return Evidence(
+        BILL_SHARE,
+        float(latest.median()),
+        f"Artificial Analysis's Intelligence Index run, the bill of each of {latest.len()} "
+        f"models in the snapshot of {day}: median share from output and reasoning tokens (the "
+        "interval is the middle half of the models; the medians of the "
+        f"{per_day.height} snapshots holding the split run "
+        f"{per_day['share'].min():.0f}% to {per_day['share'].max():.0f}%). A benchmark run, "
+        "not the digest's workload.",
+        SEC_AGENT,
+        low=float(latest.quantile(0.25)),
+        high=float(latest.quantile(0.75)),
+        n=latest.len(),
+        window=str(day),
+        like_for_like=(
+            "one workload's bill split by token kind at each model's list prices, output and "
+            "reasoning against input, as the claim splits it"
+        ),
+    )
+
+
 def largest_model(models: pl.DataFrame, developer: str) -> dict | None:
     """The developer's model with the most parameters in the models table, or None."""
     rows = models.filter(pl.col("developer") == developer).drop_nulls("parameters_b")
@@ -232,13 +344,10 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
     )
     revenue = "Company revenue is in no table of the release; DeepSeek's own accounts would"
     found = {
-        "agent-bill-output-share": Evidence(
-            "agent-bill-output-share",
-            None,
-            "The release holds prices per token, not any workload's token counts: the digest's "
-            "workload (input, cached, output and reasoning tokens, and the model) would settle it.",
-            SEC_AGENT,
-            testable=False,
+        BILL_SHARE: (
+            Evidence(BILL_SHARE, None, absent["agent"], SEC_AGENT, testable=False)
+            if "agent" in absent
+            else bill_share_evidence(results.table("aa_snapshots", v))
         ),
         "opus-5-vs-grok-4.6-cost": (
             Evidence("opus-5-vs-grok-4.6-cost", None, absent["agent"], SEC_AGENT, testable=False)
@@ -281,6 +390,7 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
             SEC_DEEPSEEK,
             testable=False,
         )
+    found[CUTS_CLAIM] = cuts_apart_evidence(results.table("token_prices", v))
     held = set(claims["claim_id"])
     return {cid: e for cid, e in found.items() if cid in held}
 
@@ -297,9 +407,10 @@ def compute(evidence: dict[str, Evidence], version: str | None = None) -> Claims
     claims = results.table("claims", v)
     absent = left_out.reasons(NEEDS, v)
     q = Quotes(SLUG)
-    for part in (count_quotes(rows, v), rule_quotes(), bound_quotes(claims)):
+    for part in (count_quotes(rows, v), rule_quotes(), type_quotes(claims)):
         q.update(part)
     q.update(own_quotes(claims, results.table("models", v), absent, v))
+    q["cuts_sentence"] = Quote(cuts_sentence(rows))
     if absent:
         q.leave_out()  # the prose of the left-out sections still runs, and reads placeholders
     table = table_rows(rows)
@@ -309,11 +420,30 @@ def compute(evidence: dict[str, Evidence], version: str | None = None) -> Claims
         table=table,
         chart=chart_rows(rows),
         bands=rule_bands(),
+        rules=cl.rule_table(),
         verdicts=[cl.SUPPORTED, cl.PARTLY, cl.CONTRADICTED],  # untested claims are not drawn
         memo=memo_rows(table, rows),
         q=q,
         left_out=absent,
     )
+
+
+def cuts_sentence(rows: pl.DataFrame) -> str:
+    """What the page says of CUTS_CLAIM: its verdict and evidence from the ledger, or that the
+    release's claims table does not hold it yet."""
+    row = rows.filter(pl.col("claim_id") == CUTS_CLAIM)
+    if row.is_empty():
+        return (
+            "This release's claims table does not hold it: the digests' importer now does, and "
+            "a release built with it tests it here."
+        )
+    r = row.row(0, named=True)
+    return f"The ledger rates it {r['verdict']}: {r['evidence']}"
+
+
+def quote_key(claim_id: str) -> str:
+    """A claim id as a quote name: `opus-5.5-input-price` -> `opus_5_5_input_price`."""
+    return claim_id.replace("-", "_").replace(".", "_")
 
 
 def count_quotes(rows: pl.DataFrame, v: str) -> dict[str, Quote]:
@@ -334,6 +464,16 @@ def count_quotes(rows: pl.DataFrame, v: str) -> dict[str, Quote]:
         "n_untestable": Quote(n[cl.UNTESTABLE], "count"),
         "n_tested": Quote(rows.height - n[cl.UNTESTABLE], "count"),
         "n_modules": Quote(n_pages, "count"),
+        # One verdict everywhere: every claim's verdict and evidence, for any sentence of the
+        # book that discusses it (`quote_key`).
+        **{
+            f"verdict_{quote_key(r['claim_id'])}": Quote(r["verdict"])
+            for r in rows.iter_rows(named=True)
+        },
+        **{
+            f"evidence_{quote_key(r['claim_id'])}": Quote(r["evidence"])
+            for r in rows.iter_rows(named=True)
+        },
         "missing": Quote(
             "Every claim has its evidence from a chapter in this rendering."
             if missing.height == 0
@@ -348,7 +488,10 @@ def rule_quotes() -> dict[str, Quote]:
     words = cl.rule()
     return {
         "tolerance": Quote(cl.TOLERANCE, "share"),
-        "partly_factor": Quote(f"{cl.PARTLY_FACTOR:g}"),
+        "partly_band": Quote(cl.PARTLY_BAND, "count"),
+        "n_claim_types": Quote(len(cl.TYPE_RULES), "count"),
+        "n_units": Quote(len(cl.UNIT_TOLERANCES), "count"),
+        "like_for_like": Quote("; ".join(cl.LIKE_FOR_LIKE)),
         "rule_supported": Quote(words[cl.SUPPORTED]),
         "rule_partly": Quote(words[cl.PARTLY]),
         "rule_contradicted": Quote(words[cl.CONTRADICTED]),
@@ -364,16 +507,16 @@ def and_join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def bound_quotes(claims: pl.DataFrame) -> dict[str, Quote]:
-    """The claims of the table that `cl.BOUNDS` reads as bounds, and the words that make them
-    so (an older release holds fewer claims)."""
-    held = {cid: bw for cid, bw in cl.BOUNDS.items() if cid in set(claims["claim_id"])}
+def type_quotes(claims: pl.DataFrame) -> dict[str, Quote]:
+    """The claims of the table that `cl.CLAIM_TYPES` reads as other than a point, and the words
+    that make them so (an older release holds fewer claims)."""
+    held = {cid: tw for cid, tw in cl.CLAIM_TYPES.items() if cid in set(claims["claim_id"])}
     for cid, (_, words) in held.items():
         if words.lower() not in cl.claim_row(claims, cid)["claim"].lower():
-            raise ValueError(f"cl.BOUNDS: the words {words!r} are not in claim {cid!r}")
+            raise ValueError(f"cl.CLAIM_TYPES: the words {words!r} are not in claim {cid!r}")
     return {
-        "n_bounds": Quote(len(held), "count"),
-        "bound_words": Quote(and_join([f"\u201c{w}\u201d" for _, w in held.values()])),
+        "n_typed": Quote(len(held), "count"),
+        "typed_words": Quote(and_join([f"\u201c{w}\u201d ({kind})" for kind, w in held.values()])),
     }
 
 
@@ -386,9 +529,7 @@ def own_quotes(
     big = largest_model(models, DEEPSEEK)
     held = set(claims["claim_id"])
     q = {
-        f"claim_{cid.replace('-', '_').replace('.', '_')}": Quote(
-            cl.claim_row(claims, cid)["claim"]
-        )
+        f"claim_{quote_key(cid)}": Quote(cl.claim_row(claims, cid)["claim"])
         for cid in AGENT_CLAIMS + DEEPSEEK_CLAIMS
         if cid in held
     }
@@ -430,10 +571,11 @@ def own_quotes(
 # ------------------------------------------------------------------ display frames
 
 
-def claimed_text(value: float, high: float | None, unit: str, bound: str) -> str:
-    """The claimed value as the table shows it: `2.85 to 3.5 USD per GPU-hour`, `≤ 50 percent`."""
+def claimed_text(value: float, high: float | None, unit: str, kind: str) -> str:
+    """The claimed value as the table shows it: `2.85 to 3.5 USD per GPU-hour`, `< 0.01 USD`,
+    `up to 50 percent`."""
     shown = f"{value:g}" if high is None else f"{value:g} to {high:g}"
-    sign = {"<=": "\u2264 ", ">=": "\u2265 "}.get(bound, "")
+    sign = {"ceiling": "< ", "upper bound": "up to ", "lower bound": "\u2265 "}.get(kind, "")
     return f"{sign}{shown} {unit}"
 
 
@@ -451,7 +593,14 @@ def evidence_text(row: dict) -> str:
     if row["evidence_window"]:
         parts.append(row["evidence_window"])
     head = "; ".join(parts)
-    return f"{head}. {row['evidence']}" if head else row["evidence"]
+    text = f"{head}. {row['evidence']}" if head else row["evidence"]
+    if row["evidence_value"] is not None:
+        text += f" Judged as a {row['claim_type']}, tolerance {row['tolerance']:.0%}."
+    if row["like_for_like"]:
+        text += f" Like-for-like: {row['like_for_like']}"
+    if row["estimate_id"]:
+        text += f" The book's estimate `{row['estimate_id']}`."
+    return text
 
 
 def section_link(section: str) -> str:
@@ -471,7 +620,9 @@ def table_rows(rows: pl.DataFrame) -> pl.DataFrame:
                 "claim": f"\u201c{r['claim']}\u201d",
                 "digest": f"{r['digest_date']}" if r["digest_date"] else r["digest_file"],
                 "subject": r["subject"],
-                "claimed": claimed_text(r["claimed"], r["claimed_high"], r["unit"], r["bound"]),
+                "claimed": claimed_text(
+                    r["claimed"], r["claimed_high"], r["unit"], r["claim_type"]
+                ),
                 "verdict": r["verdict"],
                 "evidence": evidence_text(r),
                 "section": section_link(r["section"]),
@@ -496,16 +647,16 @@ def memo_rows(table: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
     return picked.sort(pl.col("claim_id").replace_strict(order)).drop("claim_id")
 
 
-def rule_bands(tolerance: float = cl.TOLERANCE, factor: float = cl.PARTLY_FACTOR) -> pl.DataFrame:
-    """The verdict rule as bands of evidence over claim: within the tolerance a value is
-    supported, within the factor partly supported."""
+def rule_bands(tolerance: float = cl.TOLERANCE, band: int = cl.PARTLY_BAND) -> pl.DataFrame:
+    """The verdict rule as bands of evidence over claim, for the commonest tolerance (prices and
+    multiples): within it a value is supported, within `band` times it partly supported."""
     return pl.DataFrame(
         {
             "band": [
                 f"{cl.SUPPORTED}: within {tolerance:.0%}",
-                f"{cl.PARTLY}: within {factor:g}x",
+                f"{cl.PARTLY}: within {band * tolerance:.0%}",
             ],
-            "low": [1 - tolerance, 1 / factor],
-            "high": [1 + tolerance, factor],
+            "low": [1 - tolerance, 1 - band * tolerance],
+            "high": [1 + tolerance, 1 + band * tolerance],
         }
     )

@@ -602,18 +602,37 @@ def cny_section(
         ),
         "text",
     )
-    evidence = {
-        CNY_CLAIM: flash_card,
-        "deepseek-flash-idle-price-usd": Evidence(
-            "deepseek-flash-idle-price-usd",
-            float(at["cny_usd"]),
-            f"{claim['value']:g} CNY at FRED's CNY per USD rate of {at['fx_month']:%B %Y} "
-            f"({at['fx_per_usd']:g}; the latest month the series covers before {claim['claim_date']}).",
+    # The conversion is tested on the price the data find, not on the digest's own number: a
+    # conversion of a price the data cannot find cannot be tested either.
+    usd_id = "deepseek-flash-idle-price-usd"
+    fx_text = (
+        f"FRED's CNY per USD rate of {at['fx_month']:%B %Y} ({at['fx_per_usd']:g}; the latest "
+        f"month the series covers before {claim['claim_date']})"
+    )
+    usd_evidence = (
+        Evidence(
+            usd_id,
+            flash_card.value / at["fx_per_usd"],
+            f"The off-peak Flash price the data find ({flash_card.value:g} CNY per 1M cache-miss "
+            f"input tokens) at {fx_text}.",
             SECTIONS["cny"],
-            n=1,
+            n=flash_card.n,
             window=f"{at['fx_month']:%Y-%m}",
-        ),
-    }
+            like_for_like="the card's own CNY price converted, not the digest's CNY number",
+        )
+        if flash_card.testable
+        else Evidence(
+            usd_id,
+            None,
+            f"The digest converts a price the data cannot find ({CNY_CLAIM}): its arithmetic "
+            f"({claim['value']:g} CNY at {fx_text} is {at['cny_usd']:.3f} USD) is not the fact. "
+            "A dated copy of DeepSeek's card of that day would settle both.",
+            SECTIONS["cny"],
+            window=f"{at['fx_month']:%Y-%m}",
+            testable=False,
+        )
+    )
+    evidence = {CNY_CLAIM: flash_card, usd_id: usd_evidence}
     return cards, evidence
 
 
@@ -729,19 +748,30 @@ def lowest_section(
             "low_output": Quote(by["output"]["usd_per_mtok"], "usd"),
         }
     )
+    # The claim is about the rates services offer: standard (list) input and output rates,
+    # not cached-input, promotional, off-peak or batch ones.
+    standard = price_war.lowest_rates(token_prices.filter(pl.col("price_kind") == "list"), on)
+    standard = standard.filter(pl.col("bucket") != "cached input").sort("usd_per_mtok")
+    best = standard.row(0, named=True)
     return {
         SUB_CENT_CLAIM: Evidence(
             SUB_CENT_CLAIM,
-            cheapest["usd_per_mtok"],
-            f"Lowest positive USD rate in force on {on}, any seller, digests left out: "
+            best["usd_per_mtok"],
+            f"Lowest positive standard (list) input or output rate in USD in force on {on}, any "
+            f"seller, digests left out: {best['usd_per_mtok']:g} ({best['bucket']}, "
+            f"{best['model_id']} at {best['provider']}). Of every kind: "
             + "; ".join(
                 f"{b} {r['usd_per_mtok']:g} ({r['model_id']} at {r['provider']})"
                 for b, r in by.items()
             )
-            + ".",
+            + f"; the lowest of all, {cheapest['usd_per_mtok']:g}, is a {cheapest['bucket']} rate.",
             SECTIONS["spread"],
-            n=int(low["n_rows"].max()),
+            n=int(standard["n_rows"].max()),
             window=str(on),
+            like_for_like=(
+                "standard list rates for input or output tokens, the rates a service offers; "
+                "cached-input, promotional, off-peak and batch rates are left out"
+            ),
         )
     }
 

@@ -100,7 +100,7 @@ def deepseek_check(last_seen: date, claim_date: date) -> str:
     """Whether the data can speak to the claimed DeepSeek price rise: their last first-party
     DeepSeek list price against the claim's date."""
     if last_seen < claim_date:
-        return f"the data's last first-party DeepSeek list price was seen on {fmt_day(last_seen)}, before the claimed rise, so this release can neither confirm nor refute it"
+        return f"the list prices this chapter fits end on {fmt_day(last_seen)}, before the claimed rise; the price-war chapter tests the rise on DeepSeek's own rate cards"
     return f"the data hold first-party DeepSeek list prices up to {fmt_day(last_seen)}: compare them with the claim before quoting it"
 
 

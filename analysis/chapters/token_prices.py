@@ -133,6 +133,13 @@ def _compute(v: str) -> TokenPrices:
             "cached_median": Quote(by_kind["cached input"]["median_share"], "share"),
             "n_cached_providers": Quote(by_kind["cached input"]["n_providers"], "count"),
             "n_foreign": Quote(foreign.height, "count"),
+            # Which of them are the digests' own quotes (claims) and which published rate cards.
+            "n_foreign_digest": Quote(
+                foreign.filter(pl.col("source_id").str.starts_with("digest-")).height, "count"
+            ),
+            "n_foreign_cards": Quote(
+                foreign.filter(~pl.col("source_id").str.starts_with("digest-")).height, "count"
+            ),
             "latest_fx": Quote(list_prices.last_rate_month(fx_rates, FOREIGN_CURRENCY), "month"),
         }
     )

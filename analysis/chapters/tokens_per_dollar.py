@@ -49,6 +49,10 @@ CLAIM_IDS = [V6_CLAIM, TPU_CLAIM, RL_GPUS_CLAIM, RL_PARAMS_CLAIM, CISCO_CLAIM]
 TPU_V7 = "tpu-v7"
 # The v6.0 claim: CoreWeave's v6.0 results against the previous round held, same accelerator.
 V6_SUBMITTER, V6_ROUND, V6_FROM_ROUND = "CoreWeave", "v6.0", "v5.1"
+# "Compared to previous generations": CoreWeave's Grace Blackwell results against the previous
+# generation, NVIDIA Hopper, in the same round, benchmark and scenario.
+GRACE_BLACKWELL = ("gb200", "gb300")
+HOPPER = ("h100-sxm", "h100-pcie", "h100-nvl", "h200", "h200-nvl", "gh200")
 CISCO = "Cisco"
 # InferenceMAX: the workload (input and output tokens per request), the interactivity bar a
 # serving configuration must meet (median output tokens/s one user sees) and the bar the prose
@@ -157,12 +161,16 @@ def _compute(v: str) -> TokensPerDollar:
         q.update(part)
     # The rows the anomaly rules took out of the tables this page reads (issue 9).
     q["removed"] = Quote(results.removed_text(("gpu_hour_prices", "token_prices"), v))
-    v6_gain = inference = systems = fit = None
+    v6_gain = v6_generation = inference = systems = fit = None
     if "v6" not in absent:
         v6_gain = tokens_per_dollar.submitter_gain(
             per_acc, submitter=V6_SUBMITTER, to_round=V6_ROUND, from_round=V6_FROM_ROUND
         )
         q.update(v6_quotes(v6_gain, per_acc))
+        v6_generation = tokens_per_dollar.generation_gain(
+            per_acc, submitter=V6_SUBMITTER, in_round=V6_ROUND, new=GRACE_BLACKWELL, old=HOPPER
+        )
+        q.update(generation_quotes(v6_generation))
     if "inferencemax" not in absent:
         inference = inference_section(mlperf, per_acc, token_prices, costs, v, q)
     if "training" not in absent:
@@ -177,7 +185,7 @@ def _compute(v: str) -> TokensPerDollar:
         q.update(digest_hardware_quotes(mlperf, prices, training_systems, vendors))
     if absent:
         q.leave_out()  # the prose of the left-out sections still runs, and reads placeholders
-    evidence = claim_evidence_from(q, v6_gain, claims, absent)
+    evidence = claim_evidence_from(q, v6_generation, claims, absent)
     if "v6" not in absent:
         q["v6_verdict"] = Quote(claim_verdict(claim_row(claims, V6_CLAIM), evidence[V6_CLAIM]))
     return TokensPerDollar(
@@ -545,6 +553,26 @@ def v6_quotes(gain: pl.DataFrame, per_acc: pl.DataFrame) -> dict:
         "v6_unpaired_models": Quote(fig.and_join(fig.MODEL_LABELS.get(m, m) for m in unpaired)),
         "v6_n_gen_pairs": Quote(gen.height, "count"),
         "v6_gen_range": Quote((gen_ratio.min(), gen_ratio.max()), "factor"),
+    }
+
+
+def generation_quotes(generation: pl.DataFrame) -> dict:
+    """CoreWeave's Grace Blackwell results over the best Hopper result of the same round,
+    benchmark and scenario (`tokens_per_dollar.generation_gain`)."""
+    if generation.height == 0:
+        raise LookupError(
+            f"no {V6_SUBMITTER} {V6_ROUND} Grace Blackwell result with a Hopper match"
+        )
+    return {
+        "v6_hopper_n": Quote(generation.height, "count"),
+        "v6_hopper_gain": Quote(geometric_mean(generation["ratio"].to_list()), "factor"),
+        "v6_hopper_range": Quote((generation["ratio"].min(), generation["ratio"].max()), "factor"),
+        "v6_hopper_models": Quote(
+            fig.and_join(
+                sorted({fig.MODEL_LABELS.get(m, m) for m in generation["base_model"].to_list()})
+            )
+        ),
+        "v6_hopper_old": names(generation["old_accelerator"].unique().sort().to_list()),
     }
 
 
@@ -942,7 +970,7 @@ def claim_evidence_from(
     q: Quotes, gain: pl.DataFrame | None, claims: pl.DataFrame, absent: dict[str, str]
 ) -> dict[str, Evidence]:
     """One Evidence per claim of CLAIM_IDS the claims table holds, from the chapter's quotes and
-    the CoreWeave pairs; a claim of a part the data version leaves out (`absent`, by
+    CoreWeave's generation pairs (`generation_gain`); a claim of a part the data version leaves out (`absent`, by
     CLAIM_PARTS) is untestable for the reason the part is left out."""
     found = _claim_evidence(q, gain)
     for cid, part in CLAIM_PARTS.items():
@@ -958,7 +986,7 @@ def _claim_evidence(q: Quotes, gain: pl.DataFrame | None) -> dict[str, Evidence]
     gain = gain if gain is not None else pl.DataFrame({"ratio": [float("nan")]})
     sec_v6 = f"chapters/{SLUG}.qmd#{SEC_V6}"
     sec_claims = f"chapters/{SLUG}.qmd#{SEC_CLAIMS}"
-    window = f"{V6_FROM_ROUND} to {V6_ROUND} (MLPerf Inference)"
+    window = f"{V6_ROUND} (MLPerf Inference)"
     training = (
         f"The data holds MLPerf Training rounds {t['train_rounds']} only, with result logs of "
         f"{t['train_benchmarks']}; the largest system has {t['train_max_gpus']} GPUs "
@@ -975,11 +1003,16 @@ def _claim_evidence(q: Quotes, gain: pl.DataFrame | None) -> dict[str, Evidence]
             window=window,
             section=sec_v6,
             text=(
-                f"{V6_SUBMITTER}'s {V6_ROUND} results per accelerator against the best "
-                f"{V6_FROM_ROUND} result on the same accelerator, benchmark and scenario "
-                f"(closed division): {t['v6_n_pairs']} pairs ({t['v6_pair_accelerators']}, "
-                f"{t['v6_pair_models']}), geometric mean {t['v6_gain']}, range "
-                f"{t['v6_gain_range']}; {t['v6_unpaired_models']} has no {V6_FROM_ROUND} result."
+                f"{V6_SUBMITTER}'s Grace Blackwell (GB200, GB300) {V6_ROUND} results per "
+                f"accelerator against the best Hopper result ({t['v6_hopper_old']}) of the same "
+                f"round, benchmark and scenario (closed division): {t['v6_hopper_n']} pairs, "
+                f"all {t['v6_hopper_models']}, geometric mean {t['v6_hopper_gain']}, range "
+                f"{t['v6_hopper_range']}. On the same chips between rounds ({V6_FROM_ROUND} to "
+                f"{V6_ROUND}) the gain is {t['v6_gain_range']}: tuning, not a generation."
+            ),
+            like_for_like=(
+                "across hardware generations, as the claim says (Grace Blackwell over Hopper), "
+                "per accelerator, in one round, on the same benchmark and scenario"
             ),
         ),
         TPU_CLAIM: Evidence(

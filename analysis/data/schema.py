@@ -866,6 +866,12 @@ _table(
             _nonneg("output_usd_per_mtok", "Output price AA shows, USD per 1M tokens"),
             _nonneg("blended_usd_per_mtok", "AA's 3:1 blended price, USD per 1M tokens"),
             _nonneg("index_cost_usd", "Cost AA reports to run its Intelligence Index, USD"),
+            _nonneg("index_cost_input_usd", "Of the index cost, input tokens, USD"),
+            _nonneg(
+                "index_cost_output_usd",
+                "Of the index cost, output tokens (reasoning included), USD",
+            ),
+            _nonneg("index_cost_reasoning_usd", "Of the index cost, reasoning tokens, USD"),
             _nonneg("output_tokens_per_s", "Median output speed, tokens per second"),
             _nonneg("ttft_s", "Median time to first token, seconds"),
             _nonneg("e2e_response_s", "Median end-to-end response time, seconds"),

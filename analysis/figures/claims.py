@@ -19,6 +19,37 @@ from analysis.figures.theme import CHART_WIDTH, PALETTE
 VERDICT_COLORS = [PALETTE[2], PALETTE[1], PALETTE[3]]
 
 
+def rule_gt(types: pl.DataFrame, tolerances: pl.DataFrame) -> GT:
+    """The verdict rule's two tables as one: each claim type (what it asserts, what is judged),
+    then each unit's tolerance with its reason."""
+    rows = pl.concat(
+        [
+            types.select(
+                pl.lit("claim type").alias("part"),
+                pl.col("claim_type").alias("name"),
+                pl.col("asserts").alias("rule"),
+                pl.col("judged_by").alias("detail"),
+            ),
+            tolerances.select(
+                pl.lit("unit tolerance").alias("part"),
+                pl.col("unit").alias("name"),
+                (
+                    pl.lit("supported within ")
+                    + pl.col("tolerance")
+                    + pl.lit(", partly within ")
+                    + pl.col("partly_within")
+                ).alias("rule"),
+                pl.col("reason").alias("detail"),
+            ),
+        ]
+    )
+    return (
+        GT(rows, groupname_col="part")
+        .cols_label(name="", rule="Rule", detail="Why, or what is judged")
+        .cols_align("left")
+    )
+
+
 def ledger_gt(rows: pl.DataFrame) -> GT:
     """One row per claim: its words, digest date, subject, claimed value, verdict, evidence and
     the section that discusses it (a Markdown link)."""

@@ -699,6 +699,43 @@ def submitter_gain(
     )
 
 
+def generation_gain(
+    per_accelerator: pl.DataFrame,
+    *,
+    submitter: str,
+    in_round: str,
+    new: tuple[str, ...],
+    old: tuple[str, ...],
+) -> pl.DataFrame:
+    """A submitter's results on `new` accelerators in `in_round` against the best result of any
+    submitter on an `old` (earlier-generation) accelerator in the same round, benchmark and
+    scenario (from `mlperf_per_accelerator`): one row per new accelerator, benchmark and
+    scenario with both, `ratio` = new over old tokens/s per accelerator. A gain "compared to
+    previous generations" is this, not one chip across rounds."""
+    key = ["base_model", "scenario"]
+    best = pl.col("tokens_per_s_per_accelerator").max()
+    round_rows = per_accelerator.filter(pl.col("round") == in_round)
+    mine = (
+        round_rows.filter(pl.col("submitter") == submitter, pl.col("accelerator").is_in(new))
+        .group_by("accelerator", *key)
+        .agg(best.alias("new_tokens_per_s"))
+    )
+    earlier = (
+        round_rows.filter(pl.col("accelerator").is_in(old))
+        .sort("tokens_per_s_per_accelerator", descending=True)
+        .group_by(key, maintain_order=True)
+        .agg(
+            pl.col("tokens_per_s_per_accelerator").first().alias("old_tokens_per_s"),
+            pl.col("accelerator").first().alias("old_accelerator"),
+        )
+    )
+    return (
+        mine.join(earlier, on=key)
+        .with_columns((pl.col("new_tokens_per_s") / pl.col("old_tokens_per_s")).alias("ratio"))
+        .sort("accelerator", *key)
+    )
+
+
 def accelerator_vendor(accelerator: str) -> str:
     """The maker of an accelerator id: `mi*` AMD, `arc-*`/`gaudi*` Intel, `tpu*` Google,
     everything else (H100, B200, GB300, L40S, RTX ...) NVIDIA, as the MLPerf rounds held run."""

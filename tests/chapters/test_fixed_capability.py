@@ -318,11 +318,13 @@ def test_claim_evidence_gives_each_assigned_claim_from_the_release_rows(c, table
         isinstance(e, Evidence) and e.section.startswith("chapters/fixed-capability.qmd#sec-")
         for e in ev.values()
     )
-    # The decline: median and middle half of the one-snapshot trends.
-    f = np.sort(c.extension_2026["factor_per_year"].to_numpy())
+    # The decline: the book's headline (median of every full-data trend, by hand from the
+    # trends) and the middle half of those trends as its spread; the same estimate id.
+    f = np.sort(results.extension()["factor_per_year"].to_numpy())
     d = ev["epoch-fixed-capability-decline"]
     assert d.value == pytest.approx(np.median(f))
-    assert (d.low, d.high) == pytest.approx(tuple(np.quantile(f, [0.25, 0.75])))
+    assert d.estimate_id == "full-data-median-factor" and d.interval == "spread"
+    assert (d.low, d.high) == pytest.approx(tuple(np.quantile(f, [0.25, 0.75])), rel=0.02)
     assert d.n == len(f)
     # GPT-4-level prices, by hand from the GPQA Diamond series: GPT-4's own score is the level.
     obs = c.series_2026[("gpqa-diamond", fc.HUB_2026_SOURCE)]

@@ -79,7 +79,8 @@ def test_deepseek_check_depends_on_whether_the_data_reach_the_claim_date():
     claim = date(2026, 9, 25)
     before = qa.deepseek_check(date(2026, 8, 21), claim)
     after = qa.deepseek_check(date(2026, 10, 1), claim)
-    assert "August 21, 2026" in before and "neither confirm nor refute" in before
+    assert "August 21, 2026" in before and "price-war chapter tests the rise" in before
+    assert "neither confirm nor refute" not in before  # the ledger gives the verdict
     assert "October 1, 2026" in after and "compare them with the claim" in after
 
 

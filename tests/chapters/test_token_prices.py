@@ -175,6 +175,14 @@ def test_foreign_prices_and_the_end_of_the_rate_series(c, tables):
     assert set(foreign["currency"]) == {chapter.FOREIGN_CURRENCY}  # the prose names the yuan
     assert c.q.latest_fx.value == fx.filter(pl.col("currency") == "CNY")["month"].max()
     assert (c.foreign["fx_month"] <= c.q.latest_fx.value).all()
+    # "n from DeepSeek's rate cards and m reported by the news digests": the digests' quotes
+    # name no token kind; the cards price input and output separately.
+    digest = foreign.filter(pl.col("source_id").str.starts_with("digest-"))
+    cards = foreign.filter(~pl.col("source_id").str.starts_with("digest-"))
+    assert (c.q.n_foreign_digest.value, c.q.n_foreign_cards.value) == (digest.height, cards.height)
+    assert digest["input_original_per_mtok"].null_count() == digest.height
+    assert cards["input_original_per_mtok"].null_count() == 0
+    assert cards["output_original_per_mtok"].null_count() == 0
 
 
 def test_inflation_is_the_cpi_ratio_over_a16zs_months(c, tables):

@@ -402,8 +402,31 @@ def test_claim_evidence_gives_exactly_the_chapters_claims(chapter, tables):
         assert not evidence[cid].testable and evidence[cid].value is None
 
 
-def test_coreweave_evidence_matches_the_release_rows(tables):
-    ratios = _coreweave_pairs(tables["mlperf_results"])
+def _generation_pairs(mlperf: pl.DataFrame) -> list[float]:
+    """CoreWeave's v6.0 GB200/GB300 results over the best v6.0 Hopper result (H100, H200, GH200)
+    on the same benchmark and scenario, closed division, per accelerator: from the rows."""
+    closed = mlperf.filter(pl.col("division") == "closed", pl.col("round") == "v6.0").with_columns(
+        pl.col("benchmark_model").str.replace(r"-99(\.9)?$", "").alias("base"),
+        (pl.col("tokens_per_s") / pl.col("accelerator_count")).alias("per_acc"),
+    )
+    hopper: dict[tuple, float] = {}
+    for r in closed.filter(pl.col("accelerator").str.contains("^(h100|h200|gh200)")).iter_rows(
+        named=True
+    ):
+        k = (r["base"], r["scenario"])
+        hopper[k] = max(hopper.get(k, 0.0), r["per_acc"])
+    mine: dict[tuple, float] = {}
+    cw = closed.filter(
+        pl.col("submitter") == "CoreWeave", pl.col("accelerator").is_in(["gb200", "gb300"])
+    )
+    for r in cw.iter_rows(named=True):
+        k = (r["accelerator"], r["base"], r["scenario"])
+        mine[k] = max(mine.get(k, 0.0), r["per_acc"])
+    return [mine[k] / hopper[k[1:]] for k in sorted(mine) if k[1:] in hopper]
+
+
+def test_coreweave_evidence_is_a_generation_comparison_from_the_release_rows(tables):
+    ratios = _generation_pairs(tables["mlperf_results"])
     e = tc.claim_evidence()["coreweave-mlperf-v6.0-gain"]
     # The claims table states the claim as a factor; the evidence is one.
     unit = tables["claims"].filter(pl.col("claim_id") == e.claim_id)["unit"][0]
@@ -414,9 +437,15 @@ def test_coreweave_evidence_matches_the_release_rows(tables):
         geo *= r
     assert e.value == pytest.approx(geo ** (1 / len(ratios)))
     assert (e.low, e.high) == (pytest.approx(min(ratios)), pytest.approx(max(ratios)))
-    # By hand from the summary: CoreWeave's 8x GB300 DeepSeek-R1 Offline, 78,564 tokens/s in
-    # v6.0 against its own 48,047 in v5.1 (the best GB300 result then): 1.635 per accelerator.
-    assert min(ratios) == pytest.approx(78564.0 / 48047.0, rel=1e-6)
+    assert "generations" in e.like_for_like
+    # By hand from the summary: CoreWeave's GB200 gpt-oss-120b Offline, 12,102 tokens/s per
+    # accelerator in v6.0, against the one H200 result of that benchmark and scenario, 3,585.
+    assert min(ratios) == pytest.approx(12102.171875 / 3585.0, rel=1e-6)
+    # About 4x, not a doubling: contradicted by the rule (2 * 1.2 = 2.4 < 3.4).
+    from analysis.methods.claims import CONTRADICTED, claim_verdict
+
+    claim = tables["claims"].filter(pl.col("claim_id") == e.claim_id).row(0, named=True)
+    assert claim_verdict(claim, e) == CONTRADICTED
 
 
 def test_cisco_evidence_counts_the_vendors_in_the_rows(chapter, tables):

@@ -170,6 +170,11 @@ def _entry(path: Path, where: str, m: dict) -> dict:
         "output_usd_per_mtok": _num(path, f"{where}.pricing.price_1m_output_tokens", price.get("price_1m_output_tokens")),
         "blended_usd_per_mtok": _num(path, f"{where}.pricing.price_1m_blended_3_to_1", price.get("price_1m_blended_3_to_1")),
         "index_cost_usd": _num(path, f"{where}.pricing.intelligence_index_cost_total", price.get("intelligence_index_cost_total")),
+        # The index run's bill split (output includes reasoning): what a workload's bill share
+        # from output and reasoning tokens is tested on.
+        "index_cost_input_usd": _num(path, f"{where}.pricing.intelligence_index_cost_input", price.get("intelligence_index_cost_input")),
+        "index_cost_output_usd": _num(path, f"{where}.pricing.intelligence_index_cost_output", price.get("intelligence_index_cost_output")),
+        "index_cost_reasoning_usd": _num(path, f"{where}.pricing.intelligence_index_cost_reasoning", price.get("intelligence_index_cost_reasoning")),
         "output_tokens_per_s": _num(path, f"{where}.speed.output_tokens_per_second", speed.get("output_tokens_per_second")),
         "ttft_s": _num(path, f"{where}.speed.time_to_first_token_seconds", speed.get("time_to_first_token_seconds")),
         "e2e_response_s": _num(path, f"{where}.speed.end_to_end_response_time_seconds", speed.get("end_to_end_response_time_seconds")),

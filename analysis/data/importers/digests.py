@@ -399,6 +399,17 @@ CLAIMS = [
         checkable_with="mlperf_results",
     ),
     Claim(
+        "anthropic-openai-cuts-hours-apart",
+        D27,
+        "Anthropic and OpenAI slash inference prices within hours of each other",
+        "Days between Anthropic's and OpenAI's price cuts (Opus 5.5, GPT-6 Sol)",
+        1,
+        "days apart (within hours: under one day)",
+        "2026-09-27",
+        "within hours",
+        checkable_with="token_prices",
+    ),
+    Claim(
         "sub-cent-token-rates",
         D13,
         "some services now offering rates below 1 cent per million tokens",
