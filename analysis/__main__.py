@@ -596,11 +596,11 @@ def parser() -> argparse.ArgumentParser:
     co.add_argument("workload", nargs="?", help="a workload YAML file (presets in workloads/)")
     co.add_argument("--model", help="a model_id (python -m analysis data info lists them)")
     co.add_argument("--provider", help="the seller (default: every seller of the model)")
-    co.add_argument("--input", type=_tokens, help="input tokens, cached ones included")
-    co.add_argument("--cached", type=_tokens, default=0, help="input tokens read from cache")
-    co.add_argument("--output", type=_tokens, help="output tokens (the answer)")
-    co.add_argument("--reasoning", type=_tokens, default=0, help="reasoning tokens")
-    co.add_argument("--cache-write", type=_tokens, default=0, help="tokens written to cache")
+    co.add_argument("--input", type=token_count, help="input tokens, cached ones included")
+    co.add_argument("--cached", type=token_count, default=0, help="input tokens read from cache")
+    co.add_argument("--output", type=token_count, help="output tokens (the answer)")
+    co.add_argument("--reasoning", type=token_count, default=0, help="reasoning tokens")
+    co.add_argument("--cache-write", type=token_count, default=0, help="tokens written to cache")
     co.add_argument("--batch", action="store_true", help="bill at the batch rates")
     co.add_argument(
         "--at", help="dispatch instant YYYY-MM-DDTHH:MMZ (default: release date 00:00Z)"
@@ -613,7 +613,7 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def _tokens(text: str) -> int:
+def token_count(text: str) -> int:
     """A whole, non-negative token count (argparse turns the ValueError into a usage line)."""
     n = int(text)
     if n < 0:

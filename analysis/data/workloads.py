@@ -111,9 +111,8 @@ def parse(raw: object, file: str = "<workload>", lines: dict[tuple, int] | None 
     def bad(path: tuple, value: object, rule: str) -> None:
         key = ".".join(str(p) for p in path) or None
         line = lines.get(path)
-        problems.append(
-            Problem(f"{file}" + (f":{line}" if line else ""), None, key, _text(value), rule)
-        )
+        where = file + (f":{line}" if line else "") + (f", key {key!r}" if key else "")
+        problems.append(Problem(where, None, None, _text(value), rule))
 
     if not isinstance(raw, dict):
         bad((), raw, "a workload file is a YAML mapping of the keys in docs/workloads.md")
