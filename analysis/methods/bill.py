@@ -167,14 +167,15 @@ def request_bills(
     model_id: str,
     at: dt.datetime,
     *,
+    windows: pl.DataFrame,
     provider: str | None = None,
     batch: bool = False,
     currency: str = "USD",
     context_tier: str | None = None,
-    windows: pl.DataFrame | None = None,
 ) -> tuple[list[Bill], list[str]]:
     """What `request` costs at instant `at` (UTC) at each seller of `model_id` (or at
-    `provider` only): one Bill per offer, and the reasons sellers were left out.
+    `provider` only): one Bill per offer, and the reasons sellers were left out. `windows` is
+    the tou_windows table (which hours are peak).
 
     With a provider named, a rate it lacks is an error; across every seller, a seller that
     lacks a needed rate is left out with its reason (and it is an error if none is left)."""
