@@ -482,3 +482,87 @@ def routing_saving(
     profile = workload_bills(token_prices, windows, one, start)[0].per_day
     dearest = max(week)
     return RoutingSaving(dearest, profile, routed, 1 - routed / dearest, 1 - routed / profile)
+
+
+# --------------------------------------------------------------------------------------------
+# benchmark runs as workloads: a leaderboard's token counts priced by the book's rates
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunCost:
+    """A leaderboard's published cost of one benchmark run beside the book's bill for the same
+    tokens. Output (answer and reasoning) is billed at the output rate; input at the list
+    input rate is an upper bound, since the leaderboard bills cache hits it does not count."""
+
+    model_id: str
+    provider: str
+    on: dt.date
+    input_tokens: int
+    output_tokens: int
+    published_input: float
+    published_output: float
+    book_input_uncached: float  # every input token at the input rate
+    book_input_all_cached: float  # every input token at the cached-input rate
+    book_output: float
+    row_ids: tuple[str, ...]
+
+    @property
+    def output_gap(self) -> float:
+        """Published minus book output cost, as a share of the published one."""
+        return self.published_output / self.book_output - 1
+
+    @property
+    def implied_cache_hit_share(self) -> float:
+        """The share of input tokens that, billed at the cached rate, makes the book's input
+        cost equal the published one: (uncached - published) / (uncached - all cached)."""
+        return (self.book_input_uncached - self.published_input) / (
+            self.book_input_uncached - self.book_input_all_cached
+        )
+
+
+def run_cost(
+    token_prices: pl.DataFrame,
+    windows: pl.DataFrame,
+    model_id: str,
+    provider: str,
+    on: dt.date,
+    input_tokens: int,
+    output_tokens: int,
+    published_input: float,
+    published_output: float,
+) -> RunCost:
+    """A benchmark run's tokens at the book's rates in force on `on` (noon UTC)."""
+    at = dt.datetime(on.year, on.month, on.day, 12)
+
+    def priced(request: Request) -> Bill:
+        bills, _ = request_bills(
+            token_prices, request, model_id, at, windows=windows, provider=provider
+        )
+        if len(bills) != 1:
+            raise DataError(
+                Problem(
+                    "token_prices",
+                    None,
+                    "offer",
+                    f"{model_id} at {provider}",
+                    f"{len(bills)} offers in force on {on}; name one seller with one offer",
+                )
+            )
+        return bills[0]
+
+    uncached = priced(Request(input=input_tokens, output=output_tokens))
+    cached = priced(Request(cached_input=input_tokens))
+    return RunCost(
+        model_id,
+        provider,
+        on,
+        input_tokens,
+        output_tokens,
+        published_input,
+        published_output,
+        float(uncached.cost("input")),
+        float(cached.cost("cached_input")),
+        float(uncached.cost("output")),
+        tuple(dict.fromkeys((*uncached.row_ids, *cached.row_ids))),
+    )

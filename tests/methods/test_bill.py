@@ -249,3 +249,34 @@ def test_parse_reports_every_problem():
     text = str(err.value)
     for key in ("'name'", "'requests_per_day'", "'tokens_per_request.output'", "'compare'"):
         assert key in text
+
+
+def test_a_leaderboard_run_reproduced_from_its_token_counts(sources_dir):
+    """GPT-5.6 Sol (high) in aa-leaderboards-oolong/2026-07-10_llms.json: its index run's output
+    tokens (answer + reasoning) at the book's output rate give the published output cost; the
+    published input cost lies between every input token cached and none (caching closes it)."""
+    import json
+
+    from analysis.data import release as data
+    from analysis.methods import prices
+
+    raw = json.loads((sources_dir / "aa-leaderboards-oolong/2026-07-10_llms.json").read_text())
+    (m,) = [m for m in raw["models"] if m["name"] == "GPT-5.6 Sol (high)"]
+    counts, pricing = m["breakdowns"]["intelligence_index_token_counts"], m["pricing"]
+    token_prices, _ = prices.clean(data.load("token_prices"))
+    r = bill.run_cost(
+        token_prices,
+        data.load("tou_windows"),
+        "gpt-5.6-sol",
+        "openai",
+        date(2026, 7, 10),
+        counts["inputTokens"],
+        counts["outputTokens"],
+        pricing["intelligence_index_cost_input"],
+        pricing["intelligence_index_cost_output"],
+    )
+    assert r.book_output == pytest.approx(pricing["intelligence_index_cost_output"], abs=0.01)
+    assert (
+        r.book_input_all_cached < pricing["intelligence_index_cost_input"] < r.book_input_uncached
+    )
+    assert 0 < r.implied_cache_hit_share < 1
