@@ -566,3 +566,68 @@ def run_cost(
         float(uncached.cost("output")),
         tuple(dict.fromkeys((*uncached.row_ids, *cached.row_ids))),
     )
+
+
+# --------------------------------------------------------------------------------------------
+# the same workload over time: at fixed capability, and across a scheduled change
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FixedCapabilityBill:
+    """A workload's daily bill on the cheapest model reaching one benchmark threshold, over time
+    (Epoch's staircase, `fixed_capability`, with the blend set to the workload's token mix)."""
+
+    workload: str
+    benchmark: str
+    threshold_model: str
+    threshold_score: float
+    steps: pl.DataFrame  # model, date, price (USD per 1M of the mix), score, per_day
+    trend: dict  # fixed_capability.trend: factor_per_year, ci90_low/high, n, start/end dates
+
+
+def fixed_capability_bill(
+    token_prices: pl.DataFrame,
+    scores: pl.DataFrame,
+    models: pl.DataFrame,
+    workload: Workload,
+    benchmark: str,
+    threshold_model: str,
+) -> FixedCapabilityBill:
+    """The workload's bill at the capability of `threshold_model` on `benchmark`, since that
+    model's date. Every token is billed uncached at list input and output rates (cards before
+    2024 state no cache rates): a request costs input x input rate + (output + reasoning) x
+    output rate, i.e. its tokens at the blend with the workload's own input:output ratio."""
+    from analysis.methods import fixed_capability as fc
+
+    out_tokens = workload.output_tokens + workload.reasoning_tokens
+    obs = fc.full_observations(
+        token_prices, scores, models, benchmark, ratio=(workload.input_tokens, out_tokens)
+    )
+    th = fc.thresholds(obs, benchmark).filter(pl.col("model") == threshold_model)
+    if th.is_empty():
+        raise ValueError(f"{threshold_model} sets no threshold on {benchmark}")
+    score = th["score"][0]
+    tokens_per_day = workload.requests_per_day * (workload.input_tokens + out_tokens)
+    steps = fc.staircase(obs, score).with_columns(
+        (pl.col("price") * tokens_per_day / 1e6).alias("per_day")
+    )
+    return FixedCapabilityBill(
+        workload.name,
+        benchmark,
+        threshold_model,
+        score,
+        steps,
+        fc.trend(obs, benchmark, threshold_model, score),
+    )
+
+
+def bills_on(
+    token_prices: pl.DataFrame, windows: pl.DataFrame, workload: Workload, days: list[dt.date]
+) -> pl.DataFrame:
+    """The workload's daily bill per offer on each of `days` (the week from each): what a
+    scheduled change does to a budget."""
+    return pl.concat(
+        [bills_frame(workload_bills(token_prices, windows, workload, d)) for d in days],
+        how="vertical_relaxed",
+    )
