@@ -344,6 +344,11 @@ def workload_bills(
     for offer in workload.compare:
         totals: dict[tuple, dict] = {}
         batch_share = workload.batch_share if offer.batch_share is None else offer.batch_share
+        own = token_prices.filter(pl.col("model_id") == offer.model_id)  # once, not per hour
+        # an offer without time-of-use rows bills every hour of a day alike: price it once a day
+        tou = own["price_kind"].is_in([prices.PEAK, prices.OFF_PEAK]).any()
+        memo: dict[tuple, list[Bill]] = {}
+        request = per_request(workload)
         for day in range(WEEK):
             date = start + dt.timedelta(days=day)
             for hour, weight in enumerate(workload.dispatch_hours_utc):
@@ -352,17 +357,20 @@ def workload_bills(
                     n = workload.requests_per_day * weight * share / WEEK
                     if n == 0:
                         continue
-                    bills, _ = request_bills(
-                        token_prices,
-                        per_request(workload),
-                        offer.model_id,
-                        at,
-                        provider=offer.provider,
-                        batch=batch,
-                        currency=workload.currency,
-                        context_tier=workload.context_tier,
-                        windows=windows,
-                    )
+                    key = (date, hour if tou else None, batch)
+                    if key not in memo:
+                        memo[key] = request_bills(
+                            own,
+                            request,
+                            offer.model_id,
+                            at,
+                            provider=offer.provider,
+                            batch=batch,
+                            currency=workload.currency,
+                            context_tier=workload.context_tier,
+                            windows=windows,
+                        )[0]
+                    bills = memo[key]
                     for b in bills:
                         acc = totals.setdefault(
                             (b.provider, b.offer),
