@@ -34,6 +34,12 @@ BATCHED = Offer("gpt-5.6-sol-pro", "openai")
 # Flash's card states no cache rate), on a December and a January day.
 SCHEDULED = (Offer("gemini-3.8-flash", "google"), Offer("gemini-3.7-flash", "google"))
 SCHEDULED_DAYS = (dt.date(2026, 12, 15), dt.date(2027, 1, 15))
+# The digests' workload claims (claims table ids) the chapter sets its bills against.
+CLAIMS = {
+    "output_share": "agent-bill-output-share",
+    "ratio": "opus-5-vs-grok-4.6-cost",
+    "routing": "deepseek-batch-routing-saving",
+}
 # Fixed capability: the chat assistant's token mix on the cheapest model reaching GPT-4's GPQA
 # Diamond score (the fixed-capability chapter's trend).
 FIXED_BENCHMARK, FIXED_MODEL = estimates.GPT4_GPQA
@@ -93,6 +99,14 @@ def _compute(v: str) -> WorkloadCosts:
     billed = {w.name: bill.workload_bills(prices, windows, w) for w in (chat, agent, nightly)}
     frame = pl.concat([bill.bills_frame(b) for b in billed.values()], how="vertical_relaxed")
     q["start"] = Quote(chat.date, "day")
+    claims = results.table("claims", v)
+    stated = {
+        k: claims.filter(pl.col("claim_id") == c).row(0, named=True) for k, c in CLAIMS.items()
+    }
+    q["claim_output_share"] = Quote(stated["output_share"]["value"] / 100, "share")
+    q["claim_ratio"] = Quote(stated["ratio"]["value"], "stated_factor")
+    q["claim_ratio_text"] = Quote(stated["ratio"]["claim"])
+    q["claim_routing"] = Quote(stated["routing"]["value"] / 100, "share")
     for key, w in (("chat", chat), ("agent", agent), ("nightly", nightly)):
         rows = frame.filter(pl.col("workload") == w.name).sort("per_30_days")
         q[f"{key}_requests"] = Quote(w.requests_per_day, "count")
@@ -139,6 +153,8 @@ def _compute(v: str) -> WorkloadCosts:
     first = SCHEDULED[0].model_id
     b0, b1 = (f.filter(pl.col("model_id") == first)["per_30_days"][0] for f in (before, after))
     q["scheduled_model"] = Quote(first)
+    successor = prices.filter(pl.col("model_id") == first, pl.col("valid_from") > chat.date)
+    q["scheduled_change_day"] = Quote(successor["valid_from"].min(), "day")
     q["scheduled_before_day"], q["scheduled_after_day"] = (Quote(d, "day") for d in SCHEDULED_DAYS)
     q["scheduled_before"], q["scheduled_after"] = Quote(b0, "usd"), Quote(b1, "usd")
     q["scheduled_factor"] = Quote(b1 / b0, "factor")
