@@ -27,11 +27,11 @@ def buckets_chart(bills: pl.DataFrame) -> alt.Chart:
             index=["workload", "offer_name"],
             on=list(BUCKET_NAMES),
             variable_name="bucket",
-            value_name="per_day",
+            value_name="bucket_per_day",
         )
         .with_columns(
             pl.col("bucket").replace_strict(BUCKET_NAMES),
-            (pl.col("per_day") * 30).alias("per_30_days"),
+            (pl.col("bucket_per_day") * 30).alias("per_30_days"),
         )
         .filter(pl.col("per_30_days") > 0)
     )
