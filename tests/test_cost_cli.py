@@ -339,3 +339,36 @@ def test_a_missing_workload_file_is_one_line(capsys, tmp_path):
     code, _, err = run([str(tmp_path / "absent.yaml")], capsys)
     assert code == 1
     assert err.strip().endswith("no such workload file")
+
+
+def test_an_unknown_version_is_one_line(capsys):
+    code, _, err = run(
+        [*DEEPSEEK, "--input", "1", "--output", "1", "--version", "1999-01-01"], capsys
+    )
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1 and "unknown data version" in err
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    """A real process whose stdout reader is gone before it writes: exit 0, nothing on stderr."""
+    import os
+    import subprocess
+    import sys
+
+    from analysis.data import paths
+
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        p = subprocess.run(
+            [sys.executable, "-m", "analysis", "cost", "workloads/chat-assistant.yaml"],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=paths.ROOT,
+            timeout=300,
+        )
+    finally:
+        os.close(write)
+    assert p.returncode == 0, p.stderr
+    assert "Traceback" not in p.stderr and "BrokenPipe" not in p.stderr
