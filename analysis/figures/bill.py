@@ -22,7 +22,13 @@ BUCKET_NAMES = {
 def buckets_chart(bills: pl.DataFrame) -> alt.Chart:
     """Each offer's bill per 30 days, split by token bucket, one row of bars per workload."""
     long = (
-        bills.with_columns(pl.format("{} ({})", "model_id", "provider").alias("offer_name"))
+        bills.with_columns(
+            # a seller with two offers of one model (e.g. a quantisation) gets two bars
+            pl.when(pl.col("offer") == "")
+            .then(pl.format("{} ({})", "model_id", "provider"))
+            .otherwise(pl.format("{} ({}, {})", "model_id", "provider", "offer"))
+            .alias("offer_name")
+        )
         .unpivot(
             index=["workload", "offer_name"],
             on=list(BUCKET_NAMES),
@@ -35,6 +41,7 @@ def buckets_chart(bills: pl.DataFrame) -> alt.Chart:
         )
         .filter(pl.col("per_30_days") > 0)
     )
+    present = [b for b in BUCKET_NAMES.values() if b in set(long["bucket"])]
     return (
         alt.Chart(
             long,
@@ -47,7 +54,7 @@ def buckets_chart(bills: pl.DataFrame) -> alt.Chart:
             color=alt.Color(
                 "bucket:N",
                 title="Token bucket",
-                scale=alt.Scale(domain=list(BUCKET_NAMES.values())),
+                scale=alt.Scale(domain=present),
             ),
             row=alt.Row(
                 "workload:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")
