@@ -24,6 +24,7 @@ from analysis.report.quote import Quote, Quotes
 SLUG = "workload-costs"
 PAGE = "chapters/workload-costs.qmd"
 PRESETS = ("chat-assistant", "coding-agent", "nightly-batch")
+CALCULATOR_DEFAULT = "chat assistant"  # the preset the interactive calculator opens on
 # The digests' two frontier models of the "cost 3.6x" claim, on the coding agent.
 FRONTIER_PAIR = (Offer("claude-opus-5.5", "anthropic"), Offer("gpt-6-sol", "openai"))
 # Off-peak routing is costed on DeepSeek-V4 Pro with the chat assistant's daytime profile.
@@ -57,6 +58,7 @@ class WorkloadCosts:
     version: str
     bills: pl.DataFrame | None  # bill.bills_frame of every preset, one row per offer
     fixed: bill.FixedCapabilityBill | None
+    rates: pl.DataFrame | None  # bill.effective_rates: the interactive calculator's data
     sources: list[str]  # source ids of the price rows billed (the figures' source line)
     q: Quotes
     left_out: str | None = None
@@ -92,7 +94,7 @@ def _compute(v: str) -> WorkloadCosts:
     if why:
         q["left_out"] = Quote(why)
         q.leave_out()
-        return WorkloadCosts(v, None, None, [], q, why)
+        return WorkloadCosts(v, None, None, None, [], q, why)
     prices, windows = results.table("token_prices", v), results.table("tou_windows", v)
     q["removed"] = Quote(results.removed_text(("token_prices",), v))
     chat, agent, nightly = (preset(p) for p in PRESETS)
@@ -178,7 +180,8 @@ def _compute(v: str) -> WorkloadCosts:
 
     ids = {i for r in frame["row_ids"] for i in r.split(";")}
     sources = sorted(set(prices.filter(pl.col("row_id").is_in(list(ids)))["source_id"]))
-    return WorkloadCosts(v, frame, fixed, sources, q)
+    rates = bill.effective_rates(frame, [chat, agent, nightly])
+    return WorkloadCosts(v, frame, fixed, rates, sources, q)
 
 
 def claim_values(version: str | None = None) -> dict[str, float]:

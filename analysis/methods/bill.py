@@ -639,3 +639,36 @@ def bills_on(
         [bills_frame(workload_bills(token_prices, windows, workload, d)) for d in days],
         how="vertical_relaxed",
     )
+
+
+def effective_rates(bills: pl.DataFrame, workloads_: list[Workload]) -> pl.DataFrame:
+    """Per workload and offer of `bills_frame(...)`: the rate per 1M tokens each bucket was
+    billed at on average over the week (time-of-use hours and batch share folded in), beside
+    the workload's own tokens. A bucket the workload has no tokens in has no average rate
+    (null), except reasoning, billed at the output rate. The interactive calculator rescales
+    tokens at these rates."""
+    rows = []
+    for w in workloads_:
+        request = per_request(w)
+        for r in bills.filter(pl.col("workload") == w.name).iter_rows(named=True):
+            rate = {}
+            for b in ("input", "cached_input", "output", "reasoning"):
+                per_day_tokens = getattr(request, b) * w.requests_per_day
+                rate[b] = r[f"{b}_per_day"] / per_day_tokens * 1e6 if per_day_tokens else None
+            rate["reasoning"] = rate["output"]
+            rows.append(
+                {
+                    "workload": w.name,
+                    "model_id": r["model_id"],
+                    "provider": r["provider"],
+                    "offer": r["offer"],
+                    "requests_per_day": w.requests_per_day,
+                    "input_tokens": w.input_tokens,
+                    "output_tokens": w.output_tokens,
+                    "reasoning_tokens": w.reasoning_tokens,
+                    "cache_hit_share": w.cache_hit_share,
+                    **{f"{b}_rate": v for b, v in rate.items()},
+                    "per_30_days": r["per_30_days"],
+                }
+            )
+    return pl.DataFrame(rows)
