@@ -280,3 +280,12 @@ def test_a_leaderboard_run_reproduced_from_its_token_counts(sources_dir):
         r.book_input_all_cached < pricing["intelligence_index_cost_input"] < r.book_input_uncached
     )
     assert 0 < r.implied_cache_hit_share < 1
+
+
+def test_effective_rates_fold_the_week_into_one_rate_per_bucket():
+    frame = bill.bills_frame(bill.workload_bills(PRICES, WINDOWS, WORKLOAD))
+    (row,) = bill.effective_rates(frame, [WORKLOAD]).to_dicts()
+    # 203 a day for 168M input tokens (see the even-spread test): 203 / 168 per 1M
+    assert row["input_rate"] == pytest.approx(203 / 168)
+    assert row["cached_input_rate"] is None  # no cached tokens: no average rate, not zero
+    assert row["reasoning_rate"] == row["output_rate"]
