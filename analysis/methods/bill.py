@@ -262,7 +262,7 @@ def _bill(offer_rows: pl.DataFrame, request: Request, at, batch: bool, currency:
                 kind,
                 currency,
                 at,
-                column or f"{bucket}_{unit}_per_mtok",
+                column or f"{'batch_' if batch else ''}{bucket}_{unit}_per_mtok",
                 "" if column in row else " (token_prices has no such column)",
             )
         n, r = decimal(tokens), decimal(rate)
