@@ -347,6 +347,79 @@ def _claims(args) -> int:
     return 0
 
 
+def _cost(args) -> int:
+    import datetime as dt
+
+    from analysis.data import release as data
+    from analysis.data import workloads
+    from analysis.methods import bill, prices
+
+    version = data.current_version(args.version)
+    token_prices, _ = prices.clean(data.load("token_prices", version))
+    windows = data.load("tou_windows", version)
+    if args.workload:
+        if args.model or args.input is not None:
+            raise fail(
+                "cost", None, None, args.workload, "give a workload file or --model, not both"
+            )
+        w = workloads.read(args.workload)
+        start = (
+            dt.date.fromisoformat(args.at[:10]) if args.at else w.date or data.release_date(version)
+        )
+        table = bill.bills_frame(bill.workload_bills(token_prices, windows, w, start))
+        if args.json:
+            print(json.dumps(table.to_dicts(), indent=2, default=str))
+        else:
+            _print_csv(table)
+        return 0
+    if not args.model or args.input is None or args.output is None:
+        raise fail(
+            "cost", None, None, None, "give a workload FILE, or --model M --input N --output N"
+        )
+    try:
+        request = bill.Request.from_usage(
+            args.input, args.cached, args.output, args.reasoning, args.cache_write
+        )
+    except ValueError as err:
+        raise fail("cost", None, "--cached", args.cached, str(err)) from None
+    at = (
+        _instant(args.at) if args.at else dt.datetime.combine(data.release_date(version), dt.time())
+    )
+    bills, left_out = bill.request_bills(
+        token_prices,
+        request,
+        args.model,
+        at,
+        provider=args.provider,
+        batch=args.batch,
+        currency=args.currency,
+        context_tier=args.context_tier,
+        windows=windows,
+    )
+    for reason in left_out:
+        print(f"left out: {reason}", file=sys.stderr)
+    rows = [b.row() for b in bills]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        import polars as pl
+
+        _print_csv(pl.DataFrame(rows))
+    return 0
+
+
+def _instant(text: str):
+    """YYYY-MM-DDTHH:MMZ (UTC) as a naive UTC datetime; a bad one is a located error."""
+    import datetime as dt
+
+    try:
+        if not text.endswith("Z"):
+            raise ValueError
+        return dt.datetime.strptime(text, "%Y-%m-%dT%H:%MZ")
+    except ValueError:
+        raise fail("cost", None, "--at", text, "an instant in UTC: YYYY-MM-DDTHH:MMZ") from None
+
+
 def parser() -> argparse.ArgumentParser:
     p = _Parser(prog="python -m analysis", description="The book's data and build tools.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -537,7 +610,40 @@ def parser() -> argparse.ArgumentParser:
     )
     cl.add_argument("--version")
     cl.set_defaults(func=_claims)
+
+    co = sub.add_parser(
+        "cost",
+        help="what a workload (a YAML file) or one request costs at each offer, as CSV",
+        description="Bills by the rates in force: a workload file (docs/workloads.md), or one "
+        "request given by flags. --input counts every input token, --cached how many of them "
+        "are read from the cache; reasoning tokens are billed at the output rate.",
+    )
+    co.add_argument("workload", nargs="?", help="a workload YAML file (presets in workloads/)")
+    co.add_argument("--model", help="a model_id (python -m analysis data info lists them)")
+    co.add_argument("--provider", help="the seller (default: every seller of the model)")
+    co.add_argument("--input", type=token_count, help="input tokens, cached ones included")
+    co.add_argument("--cached", type=token_count, default=0, help="input tokens read from cache")
+    co.add_argument("--output", type=token_count, help="output tokens (the answer)")
+    co.add_argument("--reasoning", type=token_count, default=0, help="reasoning tokens")
+    co.add_argument("--cache-write", type=token_count, default=0, help="tokens written to cache")
+    co.add_argument("--batch", action="store_true", help="bill at the batch rates")
+    co.add_argument(
+        "--at", help="dispatch instant YYYY-MM-DDTHH:MMZ (default: release date 00:00Z)"
+    )
+    co.add_argument("--currency", choices=["USD", "CNY"], default="USD")
+    co.add_argument("--context-tier", help="a context tier, e.g. '>200k' (default: the base tier)")
+    co.add_argument("--version", help="data version (default: latest)")
+    co.add_argument("--json", action="store_true", help="JSON instead of CSV")
+    co.set_defaults(func=_cost)
     return p
+
+
+def token_count(text: str) -> int:
+    """A whole, non-negative token count (argparse turns the ValueError into a usage line)."""
+    n = int(text)
+    if n < 0:
+        raise ValueError(text)
+    return n
 
 
 class _Parser(argparse.ArgumentParser):

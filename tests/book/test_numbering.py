@@ -92,9 +92,10 @@ def test_figures_and_tables_are_numbered_per_chapter(tmp_path):
     assert floats["fig-prices-b"].page == "chapters/prices.html"
 
 
-def test_the_books_first_fixed_capability_figure_is_figure_4_1():
+def test_the_books_first_fixed_capability_figure_is_figure_5_1():
     """What a real Quarto render of the book printed (the data chapter is 1, token prices 2),
-    with the price-war chapter (3) since inserted before fixed capability."""
+    with the price-war (3) and workload-costs (4) chapters since inserted before fixed
+    capability."""
     floats = numbering.floats(ROOT)
-    assert floats["fig-fixed-capability-gpqa"].name == "Figure 4.1"
+    assert floats["fig-fixed-capability-gpqa"].name == "Figure 5.1"
     assert floats["tbl-index-estimates"].name == "Table 1"

@@ -1,0 +1,197 @@
+"""What "What a workload costs" shows: three preset workloads billed at the offers in force, what
+caching, batch and off-peak routing save, the scheduled 2027 changes, and the bill at fixed
+capability since 2023.
+
+The page shows how it reads a workload and bills it (`workloads.read`, `bill.workload_bills`,
+drawn by `figures.bill`); `compute(version)` returns the same frames and `q`, the quotes.
+Every choice the prose states is a named constant here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, replace
+from functools import cache
+
+import polars as pl
+
+from analysis.data import workloads
+from analysis.data.workloads import Offer, Workload
+from analysis.methods import bill
+from analysis.report import estimates, left_out, results
+from analysis.report.quote import Quote, Quotes
+
+SLUG = "workload-costs"
+PAGE = "chapters/workload-costs.qmd"
+PRESETS = ("chat-assistant", "coding-agent", "nightly-batch")
+CALCULATOR_DEFAULT = "chat assistant"  # the preset the interactive calculator opens on
+# The digests' two frontier models of the "cost 3.6x" claim, on the coding agent.
+FRONTIER_PAIR = (Offer("claude-opus-5.5", "anthropic"), Offer("gpt-6-sol", "openai"))
+# Off-peak routing is costed on DeepSeek-V4 Pro with the chat assistant's daytime profile.
+ROUTED = Offer("deepseek-v4-pro", "deepseek")
+# Batch is costed on the nightly job at the first offer with a batch rate.
+BATCHED = Offer("gpt-5.6-sol-pro", "openai")
+# The scheduled doubling on 2027-01-01: the chat assistant without cache hits (Gemini 3.8
+# Flash's card states no cache rate), on a December and a January day.
+SCHEDULED = (Offer("gemini-3.8-flash", "google"), Offer("gemini-3.7-flash", "google"))
+SCHEDULED_DAYS = (dt.date(2026, 12, 15), dt.date(2027, 1, 15))
+# The digests' workload claims (claims table ids) the chapter sets its bills against.
+CLAIMS = {
+    "output_share": "agent-bill-output-share",
+    "ratio": "opus-5-vs-grok-4.6-cost",
+    "routing": "deepseek-batch-routing-saving",
+}
+# Fixed capability: the chat assistant's token mix on the cheapest model reaching GPT-4's GPQA
+# Diamond score (the fixed-capability chapter's trend).
+FIXED_BENCHMARK, FIXED_MODEL = estimates.GPT4_GPQA
+
+NEEDS = left_out.Needs(
+    "DeepSeek's time-of-use rate cards and the autumn-2026 frontier prices",
+    tables=("tou_windows",),
+    rows=("token_prices", lambda p: p.filter(pl.col("model_id") == "claude-opus-5.5")),
+    scope="chapter",
+)
+
+
+@dataclass(frozen=True)
+class WorkloadCosts:
+    version: str
+    bills: pl.DataFrame | None  # bill.bills_frame of every preset, one row per offer
+    fixed: bill.FixedCapabilityBill | None
+    rates: pl.DataFrame | None  # bill.effective_rates: the interactive calculator's data
+    sources: list[str]  # source ids of the price rows billed (the figures' source line)
+    q: Quotes
+    left_out: str | None = None
+
+    @property
+    def shown(self) -> bool:
+        return self.left_out is None
+
+
+def preset(name: str) -> Workload:
+    return workloads.read(workloads.WORKLOADS_DIR / f"{name}.yaml")
+
+
+def compute(version: str | None = None) -> WorkloadCosts:
+    return _compute(results.version(version))
+
+
+def _row(frame: pl.DataFrame, workload: str, model_id: str) -> dict:
+    return frame.filter(pl.col("workload") == workload, pl.col("model_id") == model_id).row(
+        0, named=True
+    )
+
+
+def _one(bills: list[bill.DailyBill], model_id: str) -> bill.DailyBill:
+    return next(b for b in bills if b.model_id == model_id)
+
+
+@cache
+def _compute(v: str) -> WorkloadCosts:
+    q = Quotes(SLUG)
+    q["version"] = Quote(v)
+    why = left_out.reason(NEEDS, v)
+    if why:
+        q["left_out"] = Quote(why)
+        q.leave_out()
+        return WorkloadCosts(v, None, None, None, [], q, why)
+    prices, windows = results.table("token_prices", v), results.table("tou_windows", v)
+    q["removed"] = Quote(results.removed_text(("token_prices",), v))
+    chat, agent, nightly = (preset(p) for p in PRESETS)
+    billed = {w.name: bill.workload_bills(prices, windows, w) for w in (chat, agent, nightly)}
+    frame = pl.concat([bill.bills_frame(b) for b in billed.values()], how="vertical_relaxed")
+    q["start"] = Quote(chat.date, "day")
+    claims = results.table("claims", v)
+    stated = {
+        k: claims.filter(pl.col("claim_id") == c).row(0, named=True) for k, c in CLAIMS.items()
+    }
+    q["claim_output_share"] = Quote(stated["output_share"]["value"] / 100, "share")
+    q["claim_ratio"] = Quote(stated["ratio"]["value"], "stated_factor")
+    q["claim_ratio_text"] = Quote(stated["ratio"]["claim"])
+    q["claim_routing"] = Quote(stated["routing"]["value"] / 100, "share")
+    for key, w in (("chat", chat), ("agent", agent), ("nightly", nightly)):
+        rows = frame.filter(pl.col("workload") == w.name).sort("per_30_days")
+        q[f"{key}_requests"] = Quote(w.requests_per_day, "count")
+        q[f"{key}_n"] = Quote(rows.height, "count")
+        q[f"{key}_cheapest"] = Quote(rows["model_id"][0])
+        q[f"{key}_cheapest_month"] = Quote(rows["per_30_days"][0], "usd")
+        q[f"{key}_dearest"] = Quote(rows["model_id"][-1])
+        q[f"{key}_dearest_month"] = Quote(rows["per_30_days"][-1], "usd")
+        q[f"{key}_spread"] = Quote(rows["per_30_days"][-1] / rows["per_30_days"][0], "factor")
+
+    # the digests' agent claims: output+reasoning share and the frontier cost ratio
+    opus, sol = (_one(billed[agent.name], o.model_id) for o in FRONTIER_PAIR)
+    q["agent_output_share"] = Quote(bill.output_and_reasoning_share(opus), "share")
+    q["agent_output_share_range"] = Quote(
+        (
+            min(bill.output_and_reasoning_share(b) for b in billed[agent.name]),
+            max(bill.output_and_reasoning_share(b) for b in billed[agent.name]),
+        ),
+        "share",
+    )
+    q["frontier_ratio"] = Quote(bill.cost_ratio(opus, sol), "factor")
+    q["opus_name"], q["sol_name"] = Quote(opus.model_id), Quote(sol.model_id)
+
+    # what caching, batch and off-peak routing save
+    uncached = replace(agent, cache_hit_share=0.0, compare=(FRONTIER_PAIR[0],))
+    (no_cache,) = bill.workload_bills(prices, windows, uncached)
+    q["cache_hit_share"] = Quote(agent.cache_hit_share, "share")
+    q["cache_saving"] = Quote(1 - opus.per_day / no_cache.per_day, "share")
+    standard = replace(nightly, batch_share=0.0, compare=(BATCHED,))
+    (at_standard,) = bill.workload_bills(prices, windows, standard)
+    batched = _one(billed[nightly.name], BATCHED.model_id)
+    q["batch_model"] = Quote(BATCHED.model_id)
+    q["batch_saving"] = Quote(1 - batched.per_day / at_standard.per_day, "share")
+    routed = replace(chat, compare=(ROUTED,))
+    saving = bill.routing_saving(prices, windows, routed, chat.date)
+    q["routed_model"] = Quote(ROUTED.model_id)
+    q["routing_bound"] = Quote(saving.bound, "share")
+    q["routing_typical"] = Quote(saving.typical, "share")
+
+    # the scheduled 2027 change
+    scheduled = replace(chat, cache_hit_share=0.0, compare=SCHEDULED)
+    on = bill.bills_on(prices, windows, scheduled, list(SCHEDULED_DAYS))
+    before, after = (on.filter(pl.col("start") == d) for d in SCHEDULED_DAYS)
+    first = SCHEDULED[0].model_id
+    b0, b1 = (f.filter(pl.col("model_id") == first)["per_30_days"][0] for f in (before, after))
+    q["scheduled_model"] = Quote(first)
+    successor = prices.filter(pl.col("model_id") == first, pl.col("valid_from") > chat.date)
+    q["scheduled_change_day"] = Quote(successor["valid_from"].min(), "day")
+    q["scheduled_before_day"], q["scheduled_after_day"] = (Quote(d, "day") for d in SCHEDULED_DAYS)
+    q["scheduled_before"], q["scheduled_after"] = Quote(b0, "usd"), Quote(b1, "usd")
+    q["scheduled_factor"] = Quote(b1 / b0, "factor")
+    q["scheduled_extra_year"] = Quote(12 * (b1 - b0), "usd")
+
+    # the same workload since 2023 at fixed capability
+    tp, scores, models = results.token_tables(v)
+    fixed = bill.fixed_capability_bill(tp, scores, models, chat, FIXED_BENCHMARK, FIXED_MODEL)
+    steps = fixed.steps
+    q["fixed_model"] = Quote(FIXED_MODEL)
+    q["fixed_first_day"] = Quote(steps["date"][0], "month")
+    q["fixed_first_bill"] = Quote(30 * steps["per_day"][0], "usd")
+    q["fixed_last_model"] = Quote(steps["model"][-1])
+    q["fixed_last_day"] = Quote(steps["date"][-1], "month")
+    q["fixed_last_bill"] = Quote(30 * steps["per_day"][-1], "usd")
+    q["fixed_fall"] = Quote(steps["per_day"][0] / steps["per_day"][-1], "factor")
+    t = fixed.trend
+    q["fixed_factor"] = Quote(t["factor_per_year"], "factor")
+    q["fixed_ci"] = Quote((t["ci90_low"], t["ci90_high"]), "factor")
+    q["fixed_n"] = Quote(t["n"], "count")
+
+    ids = {i for r in frame["row_ids"] for i in r.split(";")}
+    sources = sorted(set(prices.filter(pl.col("row_id").is_in(list(ids)))["source_id"]))
+    rates = bill.effective_rates(frame, [chat, agent, nightly])
+    return WorkloadCosts(v, frame, fixed, rates, sources, q)
+
+
+def claim_values(version: str | None = None) -> dict[str, float]:
+    """The values the claims ledger can judge the digests' workload claims by: the output and
+    reasoning share of the coding agent's bill on Claude Opus 5.5, Opus 5.5's bill over GPT-6
+    Sol's on it, and the off-peak routing saving on DeepSeek-V4 Pro (bound and typical)."""
+    q = compute(version).q
+    return {
+        "agent_output_and_reasoning_share": q["agent_output_share"].value,
+        "frontier_cost_ratio": q["frontier_ratio"].value,
+        "routing_saving_bound": q["routing_bound"].value,
+        "routing_saving_typical": q["routing_typical"].value,
+    }

@@ -1,0 +1,199 @@
+"""Charts and tables of "What a workload costs".
+
+Every builder takes a frame `analysis.methods.bill` makes (`bills_frame`, a
+`FixedCapabilityBill`'s steps) and only selects, labels and formats.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import polars as pl
+from great_tables import GT
+
+BUCKET_NAMES = {
+    "input_per_day": "uncached input",
+    "cached_input_per_day": "cached input",
+    "cache_write_per_day": "cache write",
+    "output_per_day": "output",
+    "reasoning_per_day": "reasoning",
+}
+
+
+def buckets_chart(bills: pl.DataFrame) -> alt.Chart:
+    """Each offer's bill per 30 days, split by token bucket, one row of bars per workload."""
+    long = (
+        bills.with_columns(
+            # a seller with two offers of one model (e.g. a quantisation) gets two bars
+            pl.when(pl.col("offer") == "")
+            .then(pl.format("{} ({})", "model_id", "provider"))
+            .otherwise(pl.format("{} ({}, {})", "model_id", "provider", "offer"))
+            .alias("offer_name")
+        )
+        .unpivot(
+            index=["workload", "offer_name"],
+            on=list(BUCKET_NAMES),
+            variable_name="bucket",
+            value_name="bucket_per_day",
+        )
+        .with_columns(
+            pl.col("bucket").replace_strict(BUCKET_NAMES),
+            (pl.col("bucket_per_day") * 30).alias("per_30_days"),
+        )
+        .filter(pl.col("per_30_days") > 0)
+    )
+    present = [b for b in BUCKET_NAMES.values() if b in set(long["bucket"])]
+    return (
+        alt.Chart(
+            long,
+            description="Each offer's bill per 30 days for three workloads, split by token bucket",
+        )
+        .mark_bar()
+        .encode(
+            y=alt.Y("offer_name:N", title=None, sort="-x"),
+            x=alt.X("sum(per_30_days):Q", title="USD per 30 days"),
+            color=alt.Color(
+                "bucket:N",
+                title="Token bucket",
+                scale=alt.Scale(domain=present),
+            ),
+            row=alt.Row(
+                "workload:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")
+            ),
+            tooltip=["offer_name:N", "bucket:N", alt.Tooltip("per_30_days:Q", format=",.0f")],
+        )
+        .resolve_scale(x="independent", y="independent")
+        .properties(width=420, title="What each workload costs a month, by token bucket")
+    )
+
+
+def fixed_capability_chart(steps: pl.DataFrame, workload: str, threshold_model: str) -> alt.Chart:
+    """The workload's bill per 30 days on the cheapest model reaching a fixed score, log scale."""
+    df = steps.with_columns((pl.col("per_day") * 30).alias("per_30_days"))
+    return (
+        alt.Chart(
+            df,
+            description=f"The {workload} workload's monthly bill at {threshold_model}'s GPQA Diamond score, log scale",
+        )
+        .mark_line(point=True, interpolate="step-after")
+        .encode(
+            x=alt.X("date:T", title=None),
+            y=alt.Y("per_30_days:Q", scale=alt.Scale(type="log"), title="USD per 30 days (log)"),
+            tooltip=["model:N", "date:T", alt.Tooltip("per_30_days:Q", format=",.2f")],
+        )
+        .properties(width=520, title=f"The {workload} at fixed capability")
+    )
+
+
+def bills_gt(bills: pl.DataFrame) -> GT:
+    """One row per workload and offer: bill per 30 days and the output-and-reasoning share."""
+    df = bills.select(
+        "workload",
+        "model_id",
+        "provider",
+        "per_30_days",
+        "output_and_reasoning_share",
+        "price_kinds",
+    )
+    return (
+        GT(df, groupname_col="workload")
+        .cols_label(
+            model_id="Model",
+            provider="Seller",
+            per_30_days="Per 30 days",
+            output_and_reasoning_share="Output and reasoning",
+            price_kinds="Price kinds",
+        )
+        .fmt_currency(["per_30_days"], decimals=0)
+        .fmt_percent(["output_and_reasoning_share"], decimals=0)
+    )
+
+
+def calculator_chart(rates: pl.DataFrame, default: str) -> alt.LayerChart:
+    """An interactive bill calculator (`bill.effective_rates`): pick a preset; untick "preset's
+    tokens" to bill your own tokens per request, cache-hit share and requests per day at each
+    offer's average rates. Works offline: the data are embedded and the inputs are Vega
+    bindings. An offer without a rate for a bucket the reader gives tokens shows "no rate",
+    never a zero."""
+    first = rates.filter(pl.col("workload") == default).row(0, named=True)
+    df = rates.with_columns(
+        pl.when(pl.col("offer") == "")
+        .then(pl.format("{} ({})", "model_id", "provider"))
+        .otherwise(pl.format("{} ({}, {})", "model_id", "provider", "offer"))
+        .alias("offer_name")
+    )
+    preset = alt.param(
+        name="preset",
+        value=default,
+        bind=alt.binding_select(
+            options=rates["workload"].unique(maintain_order=True).to_list(), name="Workload "
+        ),
+    )
+    own = alt.param(name="own", value=True, bind=alt.binding_checkbox(name="Preset's tokens "))
+
+    def slider(name, label, hi, step, value):
+        return alt.param(
+            name=name, value=value, bind=alt.binding_range(min=0, max=hi, step=step, name=label)
+        )
+
+    p_in = slider("p_input", "Input tokens per request ", 200_000, 500, first["input_tokens"])
+    p_out = slider("p_output", "Output tokens ", 20_000, 100, first["output_tokens"])
+    p_rea = slider("p_reasoning", "Reasoning tokens ", 50_000, 500, first["reasoning_tokens"])
+    p_hit = slider("p_hit", "Cache-hit share ", 1, 0.05, first["cache_hit_share"])
+    p_req = slider("p_requests", "Requests per day ", 500_000, 1000, first["requests_per_day"])
+    pick = "own ? datum.{col} : {param}"
+    tokens = {
+        "i": pick.format(col="input_tokens", param="p_input"),
+        "o": pick.format(col="output_tokens", param="p_output"),
+        "r": pick.format(col="reasoning_tokens", param="p_reasoning"),
+        "h": pick.format(col="cache_hit_share", param="p_hit"),
+        "n": pick.format(col="requests_per_day", param="p_requests"),
+    }
+
+    def part(tok: str, rate: str) -> str:
+        # a bucket with tokens and no rate makes the bill NaN ("no rate"), never zero
+        return f"(({tok}) > 0 ? (isValid(datum.{rate}) ? ({tok}) * datum.{rate} : NaN) : 0)"
+
+    i, o, r, h, n = (tokens[k] for k in "iorhn")
+    bill = (
+        f"30 * ({n}) / 1e6 * ("
+        + " + ".join(
+            [
+                part(f"({i}) * (1 - ({h}))", "input_rate"),
+                part(f"({i}) * ({h})", "cached_input_rate"),
+                part(o, "output_rate"),
+                part(r, "reasoning_rate"),
+            ]
+        )
+        + ")"
+    )
+    base = (
+        alt.Chart(df, description="Interactive: a workload's bill per 30 days at each offer")
+        .transform_filter("datum.workload == preset")
+        .transform_calculate(bill=bill)
+        .transform_calculate(
+            label="isValid(datum.bill) && isFinite(datum.bill) ? format(datum.bill, '$,.0f') : 'no rate'"
+        )
+        .encode(
+            y=alt.Y(
+                "offer_name:N",
+                title=None,
+                sort=alt.EncodingSortField("per_30_days", order="descending"),
+            )
+        )
+    )
+    bars = (
+        base.transform_filter("isFinite(datum.bill)")
+        .mark_bar()
+        .encode(
+            x=alt.X("bill:Q", title="USD per 30 days"),
+            tooltip=["offer_name:N", alt.Tooltip("bill:Q", format="$,.0f")],
+        )
+    )
+    labels = base.mark_text(align="left", dx=4).encode(x=alt.value(0), text="label:N")
+    return (
+        alt.layer(bars, labels)
+        .add_params(preset, own, p_in, p_out, p_rea, p_hit, p_req)
+        .properties(
+            width=480, title="A workload's bill per 30 days (pick a preset, or untick to edit)"
+        )
+    )
