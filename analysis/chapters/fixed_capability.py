@@ -35,7 +35,7 @@ SECTION_CLAIMS = f"chapters/{SLUG}.qmd#sec-fixed-capability-claims"
 # `fixed_capability.snapshot_scores`); the label names the snapshot.
 # The Hub series take the newest Hub export the release holds (`fc.HUB_SOURCES`); a release
 # without Artificial Analysis snapshots has no series on its index.
-AA_BENCHMARK = "aa-intelligence-index"
+AA_BENCHMARK = fc.AA_BENCHMARK
 HUB_BENCHMARKS = ("eci", "gpqa-diamond")
 MOST = 0.9  # "most trends rest on ... points": the points of at least this share of the trends
 # The number of bootstrap draws: `fixed_capability.trend` takes the default of the interval.
@@ -44,9 +44,7 @@ N_BOOT = trends.N_BOOT
 
 # The one-snapshot extension to 2026 (here and in the quality-adjusted chapter) takes its index
 # scores from the Artificial Analysis snapshots, which releases before 2026-12-01.2 predate.
-NEEDS_2026 = left_out.Needs(
-    "Artificial Analysis leaderboard snapshots of 2026", tables=("aa_snapshots",)
-)
+NEEDS_2026 = left_out.Needs(fc.AA_SNAPSHOTS_NEED, tables=(fc.AA_SNAPSHOTS,))
 
 
 @dataclass(frozen=True)
@@ -113,15 +111,6 @@ def staircase(obs: pl.DataFrame, threshold_score: float) -> tuple[pl.DataFrame, 
     return steps, fit
 
 
-def hub_source(scores: pl.DataFrame) -> str:
-    """The newest Epoch Hub export a release's scores come from."""
-    listed = scores.select(fc.row_sources(scores).alias("ids"))["ids"]
-    for source in fc.HUB_SOURCES:
-        if listed.list.contains(source).any():
-            return source
-    raise LookupError(f"benchmark_scores: no rows from any Epoch Hub export {fc.HUB_SOURCES}")
-
-
 def series_2026(v: str | None = None) -> dict[tuple[str, str], pl.DataFrame]:
     """(benchmark, source) -> (model, date, price, score): every priced observation to the release
     date with its model's score from one snapshot: Artificial Analysis's latest, the newest Epoch
@@ -133,7 +122,7 @@ def series_2026(v: str | None = None) -> dict[tuple[str, str], pl.DataFrame]:
     if "aa_snapshots" in release.tables(v):
         by_model = fc.snapshot_scores(results.table("aa_snapshots", v))
         out[(AA_BENCHMARK, fc.AA_SOURCE)] = fc.scored_observations(priced, by_model)
-    hub = hub_source(scores)
+    hub = fc.hub_source(scores)
     for benchmark in HUB_BENCHMARKS:
         by_model = fc.export_scores(scores, benchmark, hub)
         out[(benchmark, hub)] = fc.scored_observations(priced, by_model)
@@ -267,7 +256,7 @@ def _compute(v: str) -> FixedCapability:
         how="vertical_relaxed",
     )
     f26 = ext26["factor_per_year"]
-    hub = hub_source(scores)
+    hub = fc.hub_source(scores)
     hub_gpqa = results.trend_row(
         ext26.filter(pl.col("score_source") == hub), BENCHMARK, THRESHOLD_MODEL
     )
@@ -276,7 +265,6 @@ def _compute(v: str) -> FixedCapability:
         if "aa_snapshots" in release.tables(v)
         else Quote("no snapshot in this release")
     )
-    hub_rows = scores.filter(fc.row_sources(scores).list.contains(hub))
     n_contain = ext26.filter(
         (pl.col("ci90_low") <= claimed) & (pl.col("ci90_high") >= claimed)
     ).height
@@ -341,7 +329,7 @@ def _compute(v: str) -> FixedCapability:
             "n_contain": Quote(n_contain, "count"),
             # the 2026 extension, one snapshot per series
             "aa_snapshot": aa_snapshot,
-            "hub_last": Quote(hub_rows["date"].max(), "day"),
+            "hub_last": Quote(fc.hub_last_date(scores, hub), "day"),
             "n_2026": Quote(ext26.height, "count"),
             "n_2026_series": Quote(len(one_snapshot), "count"),
             "ext26_median": Quote(f26.median(), "factor"),

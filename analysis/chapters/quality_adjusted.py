@@ -21,8 +21,6 @@ from functools import cache
 
 import polars as pl
 
-from analysis.chapters import fixed_capability as fixed
-from analysis.chapters import published
 from analysis.data import release
 from analysis.data.cache import cached
 from analysis.figures.outlook import benchmark_name
@@ -30,7 +28,7 @@ from analysis.methods import fixed_capability as fc
 from analysis.methods import gundlach, hedonic, outlook
 from analysis.methods.claims import claim_row
 from analysis.methods.trends import DeclineFit
-from analysis.report import estimates, left_out, results
+from analysis.report import estimates, left_out, published, results
 from analysis.report.quote import Estimate, Quote, Quotes, fmt_count, fmt_day
 
 SLUG = "quality-adjusted"
@@ -447,8 +445,10 @@ def claim_quotes(token_prices: pl.DataFrame, claims: pl.DataFrame) -> dict[str, 
 
 # The percent-scale series of the fixed-capability chapter's 2026 extension (the ECI is not a
 # percent, so it has no logit).
-SERIES_2026 = (fixed.AA_BENCHMARK, BENCHMARK)
+SERIES_2026 = (fc.AA_BENCHMARK, BENCHMARK)
 PAPER_SOURCE = "gundlach-inference"
+# The 2026 section needs the snapshots, as the fixed-capability chapter's does.
+NEEDS_2026 = left_out.Needs(fc.AA_SNAPSHOTS_NEED, tables=(fc.AA_SNAPSHOTS,))
 
 
 def paper_window_end(scores: pl.DataFrame) -> date:
@@ -463,13 +463,13 @@ def extension_2026(v: str) -> pl.DataFrame:
     cutoff = paper_window_end(scores)
     frames = []
     for benchmark in SERIES_2026:
-        if benchmark == fixed.AA_BENCHMARK:
-            if "aa_snapshots" not in release.tables(v):
+        if benchmark == fc.AA_BENCHMARK:
+            if fc.AA_SNAPSHOTS not in release.tables(v):
                 continue
             source = fc.AA_SOURCE
-            by_model = fc.snapshot_scores(results.table("aa_snapshots", v))
+            by_model = fc.snapshot_scores(results.table(fc.AA_SNAPSHOTS, v))
         else:
-            source = fixed.hub_source(scores)
+            source = fc.hub_source(scores)
             by_model = fc.export_scores(scores, benchmark, source)
         priced = token_prices.filter(pl.col("date") <= results.release_date(v))
         obs = hedonic.observations_from_scores(priced, by_model, models)
@@ -503,7 +503,7 @@ def extension_quotes(ext: pl.DataFrame, cutoff: date) -> dict[str, Quote]:
         "extension_reading": Quote(extension_reading(slower, ext.height, falling)),
     }
     for r in ext.iter_rows(named=True):
-        key = f"{'aa' if r['benchmark'] == fixed.AA_BENCHMARK else 'hub'}_{r['sample']}"
+        key = f"{'aa' if r['benchmark'] == fc.AA_BENCHMARK else 'hub'}_{r['sample']}"
         out[f"{key}_2026"] = Quote(r["factor_per_year"], "factor")
         out[f"{key}_2026_ci"] = Quote((r["ci90_low"], r["ci90_high"]), "factor")
         out[f"{key}_2026_n"] = Quote(r["n"], "count")
@@ -565,13 +565,18 @@ def _compute(v: str) -> QualityAdjusted:
     q.update(claim_quotes(token_prices, results.table("claims", v)))
     # The rows the anomaly rules took out of the tables this page reads (issue 9).
     q["removed"] = Quote(results.removed_text(("token_prices", "benchmark_scores"), v))
-    q["decomposition"] = published.compute(v).q.decomposition
+    q["decomposition"] = Quote(published.decomposition_sentence(published.decomposition_steps(v)))
     q["paper_range"] = Quote(gundlach.PUBLISHED_FRONTIER_RANGE, "stated_factor")
     ext = extension_2026(v)
     q.update(extension_quotes(ext, paper_window_end(scores)))
-    q["aa_snapshot"] = fixed.compute(v).q.aa_snapshot
-    q["hub_last"] = fixed.compute(v).q.hub_last
-    absent = left_out.reasons({"2026": fixed.NEEDS_2026}, v)
+    has_snapshots = fc.AA_SNAPSHOTS in release.tables(v)
+    q["aa_snapshot"] = (
+        Quote(results.table(fc.AA_SNAPSHOTS, v)["snapshot_date"].max(), "day")
+        if has_snapshots
+        else Quote("no snapshot in this release")
+    )
+    q["hub_last"] = Quote(fc.hub_last_date(scores, fc.hub_source(scores)), "day")
+    absent = left_out.reasons({"2026": NEEDS_2026}, v)
     if absent:
         q.leave_out()  # the 2026 section's prose still runs, and reads placeholders
     return QualityAdjusted(fits, rules, index, b, ext, q, absent)

@@ -312,6 +312,25 @@ HUB_2026_SOURCE = "epoch-benchmarking-hub-2026-04"
 HUB_SOURCES = (HUB_2026_SOURCE, "epoch-benchmarking-hub")
 
 
+AA_BENCHMARK = "aa-intelligence-index"  # the benchmark id of the AA snapshot's scores
+AA_SNAPSHOTS = "aa_snapshots"  # the table of the leaderboard snapshots (from release 2026-12-01)
+AA_SNAPSHOTS_NEED = "Artificial Analysis leaderboard snapshots of 2026"  # what an older one lacks
+
+
+def hub_source(scores: pl.DataFrame) -> str:
+    """The newest Epoch Hub export (of `HUB_SOURCES`) a release's scores come from."""
+    listed = scores.select(row_sources(scores).alias("ids"))["ids"]
+    for source in HUB_SOURCES:
+        if listed.list.contains(source).any():
+            return source
+    raise LookupError(f"benchmark_scores: no rows from any Epoch Hub export {HUB_SOURCES}")
+
+
+def hub_last_date(scores: pl.DataFrame, source_id: str) -> date:
+    """The newest score date of the Epoch Hub export `source_id`."""
+    return scores.filter(row_sources(scores).list.contains(source_id))["date"].max()
+
+
 def snapshot_scores(
     aa_snapshots: pl.DataFrame, column: str = "intelligence_index", snapshot: date | None = None
 ) -> pl.DataFrame:

@@ -199,3 +199,19 @@ def test_cheapest_reaching_is_the_staircase_level_on_a_day():
     assert (got["model"], got["price"]) == ("f", 1.0)
     with pytest.raises(InsufficientData, match="by 2022-01-01"):
         fc.cheapest_reaching(LADDER, 45.0, date(2022, 1, 1))
+
+
+def test_the_newest_hub_export_and_its_last_score_date():
+    scores = pl.DataFrame(
+        {
+            "source_id": ["epoch-benchmarking-hub", "x", "x"],
+            "source_ids": [None, "x; epoch-benchmarking-hub-2026-04", "x"],
+            "date": [date(2025, 6, 1), date(2026, 4, 2), date(2026, 5, 1)],
+        }
+    )
+    # The 2026-04 export is newer than the first Hub export, and is named in a merged row.
+    assert fc.hub_source(scores) == "epoch-benchmarking-hub-2026-04"
+    assert fc.hub_last_date(scores, "epoch-benchmarking-hub-2026-04") == date(2026, 4, 2)
+    assert fc.hub_source(scores.slice(0, 1)) == "epoch-benchmarking-hub"
+    with pytest.raises(LookupError, match="no rows from any Epoch Hub export"):
+        fc.hub_source(scores.slice(2, 1))
