@@ -36,7 +36,6 @@ SECTION_CLAIMS = f"chapters/{SLUG}.qmd#sec-fixed-capability-claims"
 # The Hub series take the newest Hub export the release holds (`fc.HUB_SOURCES`); a release
 # without Artificial Analysis snapshots has no series on its index.
 AA_BENCHMARK = fc.AA_BENCHMARK
-HUB_BENCHMARKS = ("eci", "gpqa-diamond")
 MOST = 0.9  # "most trends rest on ... points": the points of at least this share of the trends
 # The number of bootstrap draws: `fixed_capability.trend` takes the default of the interval.
 N_BOOT = trends.N_BOOT
@@ -49,28 +48,16 @@ NEEDS_2026 = left_out.Needs(fc.AA_SNAPSHOTS_NEED, tables=(fc.AA_SNAPSHOTS,))
 
 @dataclass(frozen=True)
 class FixedCapability:
-    """The chapter's frames, fits and quotes."""
+    """The data version the page draws from, the quotes of its prose, and what it leaves out."""
 
-    epoch: pl.DataFrame  # Epoch's table reproduced, with bootstrap intervals
-    gpqa: dict  # its GPT-4-level GPQA Diamond row
-    gpqa_above: pl.DataFrame  # Epoch's observations at or above that threshold
-    gpqa_steps: pl.DataFrame  # the cheapest-so-far staircase through them
-    gpqa_fit: trends.DeclineFit  # the trend through the staircase
-    a16z_series: pl.DataFrame  # `llmflation.monthly_minimum` on the release
-    a16z_fits: dict  # `llmflation.reproduce_a16z`'s fits
-    a16z_window: dict  # of which the fit over a16z's window
-    a16z_frame: pl.DataFrame  # the same fits, one row each
-    a16z_line: pl.DataFrame  # the fitted trend over a16z's window (month, price)
-    extension: pl.DataFrame  # Epoch's method on the full data, reasoning models excluded
-    extension_reasoning: pl.DataFrame  # the same, reasoning models included
-    sensitivity: pl.DataFrame  # the GPT-4-level GPQA Diamond trend under other choices
-    series_2026: dict  # (benchmark, source) -> its observations, one score snapshot each
-    extension_2026: pl.DataFrame  # Epoch's method on each of those series
-    window_2026: pl.DataFrame  # each threshold to the end of Epoch's window and to 2026
-    gpt4_levels: pl.DataFrame  # GPT-4's score on each series: first reached, cheapest by the claim
-    hub_source: str  # the Epoch Hub export the Hub series take their scores from
+    version: str
     q: Quotes
     left_out: dict[str, str]  # "2026" -> why this data version cannot show the 2026 extension
+    # What `claim_evidence` reads: the 2026 extension's trends, GPT-4's level on each series
+    # (first reached, cheapest by the claim) and the Hub export of the Hub series.
+    extension_2026: pl.DataFrame
+    gpt4_levels: pl.DataFrame
+    hub_source: str
 
     def shows(self, part: str) -> bool:
         return part not in self.left_out
@@ -81,61 +68,12 @@ def compute(version: str | None = None) -> FixedCapability:
     return _compute(results.version(version))
 
 
-def a16z_line(series: pl.DataFrame, fit: dict) -> pl.DataFrame:
-    """The fitted trend of `llmflation.a16z_fit` over its window, as two points (month, price).
-
-    The fit keeps the factor, not the intercept: an OLS line passes through the means, so the
-    fitted slope is anchored at the window's mean date and mean log price.
-    """
-    start, end = fit["start_month"], fit["end_month"]
-    slope = pl.Series([fit["factor_per_year"]]).log(10)[0] / 365
-    window = series.filter(pl.col("month").is_between(start, end))
-    centre_day = sum(d.toordinal() for d in window["month"]) / window.height
-    centre_log = window["price"].log(10).mean()
-    return pl.DataFrame({"month": [start, end]}).with_columns(
-        pl.col("month")
-        .map_elements(
-            lambda d: 10 ** (centre_log - slope * (d.toordinal() - centre_day)),
-            return_dtype=pl.Float64,
-        )
-        .alias("price")
-    )
-
-
-def staircase(obs: pl.DataFrame, threshold_score: float) -> tuple[pl.DataFrame, trends.DeclineFit]:
-    """The staircase at a threshold and its fitted trend (the fit `fixed_capability.trend` makes)."""
-    steps = fc.staircase(obs, threshold_score)
-    fit = trends.fit_log_trend(
-        steps["date"].to_list(), steps["price"].to_list(), min_points=fc.MIN_POINTS
-    )
-    return steps, fit
-
-
-def series_2026(v: str | None = None) -> dict[tuple[str, str], pl.DataFrame]:
-    """(benchmark, source) -> (model, date, price, score): every priced observation to the release
-    date with its model's score from one snapshot: Artificial Analysis's latest, the newest Epoch
-    Hub export."""
-    v = results.version(v)
+def series_2026(v: str) -> dict[tuple[str, str], pl.DataFrame]:
+    """`fixed_capability.one_snapshot_series` of data version `v` (no AA series before the
+    release that brought the snapshots)."""
     token_prices, scores, models = results.token_tables(v)
-    priced = fc.priced_observations(token_prices, models, through=results.release_date(v))
-    out = {}
-    if "aa_snapshots" in release.tables(v):
-        by_model = fc.snapshot_scores(results.table("aa_snapshots", v))
-        out[(AA_BENCHMARK, fc.AA_SOURCE)] = fc.scored_observations(priced, by_model)
-    hub = fc.hub_source(scores)
-    for benchmark in HUB_BENCHMARKS:
-        by_model = fc.export_scores(scores, benchmark, hub)
-        out[(benchmark, hub)] = fc.scored_observations(priced, by_model)
-    return out
-
-
-def epoch_window_end(token_prices: pl.DataFrame) -> date:
-    """The last price date of Epoch's own data: the end of the window its table covers."""
-    return token_prices.filter(pl.col("source_id") == fc.EPOCH_SOURCE)["date"].max()
-
-
-def _labelled(frame: pl.DataFrame, source: str) -> pl.DataFrame:
-    return frame.with_columns(pl.lit(source).alias("score_source"))
+    aa = results.table(fc.AA_SNAPSHOTS, v) if fc.AA_SNAPSHOTS in release.tables(v) else None
+    return fc.one_snapshot_series(token_prices, scores, models, aa, results.release_date(v))
 
 
 def gpt4_level(series: dict, by: date) -> pl.DataFrame:
@@ -223,12 +161,9 @@ def _compute(v: str) -> FixedCapability:
     epoch = results.epoch(v, bootstrap=True)
     gpqa = results.trend_row(epoch, BENCHMARK, THRESHOLD_MODEL)
     epoch_gpqa = estimates.estimate("epoch-gpqa-gpt4-level", v)
-    obs = fc.epoch_observations(token_prices, scores, models, BENCHMARK)
-    above = obs.filter(pl.col("score") >= gpqa["threshold_score"])
-    steps, fit = staircase(obs, gpqa["threshold_score"])
     stated = fc.EPOCH_PUBLISHED
 
-    series, fits = results.a16z(v)
+    _, fits = results.a16z(v)
     a16z_w, a16z_full = fits["a16z_window"], fits["full_window"]
 
     extension = results.extension(v)
@@ -243,26 +178,17 @@ def _compute(v: str) -> FixedCapability:
 
     # The 2026 extension: one score snapshot per series.
     one_snapshot = series_2026(v)
-    cutoff = epoch_window_end(token_prices)
-    ext26 = pl.concat(
-        [_labelled(fc.trends(obs, b), src) for (b, src), obs in one_snapshot.items()],
-        how="vertical_relaxed",
-    )
-    window = pl.concat(
-        [
-            _labelled(fc.window_comparison(obs, b, cutoff), src)
-            for (b, src), obs in one_snapshot.items()
-        ],
-        how="vertical_relaxed",
-    )
+    cutoff = fc.epoch_window_end(token_prices)
+    ext26 = fc.trends_by_series(one_snapshot)
+    window = fc.window_comparisons(one_snapshot, cutoff)
     f26 = ext26["factor_per_year"]
     hub = fc.hub_source(scores)
     hub_gpqa = results.trend_row(
         ext26.filter(pl.col("score_source") == hub), BENCHMARK, THRESHOLD_MODEL
     )
     aa_snapshot = (
-        Quote(results.table("aa_snapshots", v)["snapshot_date"].max(), "day")
-        if "aa_snapshots" in release.tables(v)
+        Quote(results.table(fc.AA_SNAPSHOTS, v)["snapshot_date"].max(), "day")
+        if fc.AA_SNAPSHOTS in release.tables(v)
         else Quote("no snapshot in this release")
     )
     n_contain = ext26.filter(
@@ -368,28 +294,8 @@ def _compute(v: str) -> FixedCapability:
     )
     # The rows the anomaly rules took out of the tables this page reads (issue 9).
     q["removed"] = Quote(results.removed_text(("token_prices", "benchmark_scores"), v))
-    return FixedCapability(
-        epoch=epoch,
-        gpqa=gpqa,
-        gpqa_above=above,
-        gpqa_steps=steps,
-        gpqa_fit=fit,
-        a16z_series=series,
-        a16z_fits=fits,
-        a16z_window=a16z_w,
-        a16z_frame=llmflation.fits_table(fits),
-        a16z_line=a16z_line(series, a16z_w),
-        extension=extension,
-        extension_reasoning=extension_reasoning,
-        sensitivity=sens,
-        series_2026=one_snapshot,
-        extension_2026=ext26,
-        window_2026=window,
-        gpt4_levels=levels,
-        hub_source=hub,
-        q=q,
-        left_out=left_out.reasons({"2026": NEEDS_2026}, v),
-    )
+    absent = left_out.reasons({"2026": NEEDS_2026}, v)
+    return FixedCapability(v, q, absent, ext26, levels, hub)
 
 
 # --- the digests' claims ----------------------------------------------------------------------

@@ -23,7 +23,12 @@ from datetime import date
 
 import polars as pl
 
-from analysis.methods.trends import InsufficientData, bootstrap_factor_interval, fit_log_trend
+from analysis.methods.trends import (
+    DeclineFit,
+    InsufficientData,
+    bootstrap_factor_interval,
+    fit_log_trend,
+)
 
 MIN_POINTS = 4
 # Epoch skips thresholds under 30 on these benchmarks (their scores are percent).
@@ -421,3 +426,68 @@ def cheapest_reaching(obs: pl.DataFrame, threshold: float, by: date) -> dict:
     if reached.is_empty():
         raise InsufficientData(f"no observation scores at least {threshold:g} by {by}")
     return reached.sort("price", "date", "model").row(0, named=True)
+
+
+# --- what the fixed-capability page draws ---------------------------------------------------------
+
+
+def at_or_above(obs: pl.DataFrame, threshold: float) -> pl.DataFrame:
+    """The observations scoring at least `threshold`: the models a staircase may step on."""
+    return obs.filter(pl.col("score") >= threshold)
+
+
+def staircase_fit(obs: pl.DataFrame, threshold: float) -> tuple[pl.DataFrame, DeclineFit]:
+    """The staircase at a threshold and the trend fitted through it (the fit `trend` makes)."""
+    steps = staircase(obs, threshold)
+    fit = fit_log_trend(steps["date"].to_list(), steps["price"].to_list(), min_points=MIN_POINTS)
+    return steps, fit
+
+
+def epoch_window_end(token_prices: pl.DataFrame) -> date:
+    """The last price date of Epoch's own data: the end of the window its table covers."""
+    return token_prices.filter(pl.col("source_id") == EPOCH_SOURCE)["date"].max()
+
+
+HUB_BENCHMARKS = ("eci", "gpqa-diamond")  # the one-snapshot series scored by the Hub export
+
+
+def one_snapshot_series(
+    token_prices: pl.DataFrame,
+    scores: pl.DataFrame,
+    models: pl.DataFrame,
+    aa_snapshots: pl.DataFrame | None,
+    through: date,
+) -> dict[tuple[str, str], pl.DataFrame]:
+    """(benchmark, source) -> (model, date, price, score): every priced observation to `through`
+    with its model's score from one snapshot: Artificial Analysis's latest (none when the
+    release has no `aa_snapshots`), and the newest Epoch Hub export (`hub_source`)."""
+    priced = priced_observations(token_prices, models, through=through)
+    out = {}
+    if aa_snapshots is not None:
+        out[(AA_BENCHMARK, AA_SOURCE)] = scored_observations(priced, snapshot_scores(aa_snapshots))
+    hub = hub_source(scores)
+    for benchmark in HUB_BENCHMARKS:
+        out[(benchmark, hub)] = scored_observations(priced, export_scores(scores, benchmark, hub))
+    return out
+
+
+def trends_by_series(series: dict[tuple[str, str], pl.DataFrame]) -> pl.DataFrame:
+    """`trends` of each one-snapshot series, each row labelled with its `score_source`."""
+    return pl.concat(
+        [
+            trends(obs, b).with_columns(pl.lit(src).alias("score_source"))
+            for (b, src), obs in series.items()
+        ],
+        how="vertical_relaxed",
+    )
+
+
+def window_comparisons(series: dict[tuple[str, str], pl.DataFrame], cutoff: date) -> pl.DataFrame:
+    """`window_comparison` of each one-snapshot series at `cutoff`, labelled by `score_source`."""
+    return pl.concat(
+        [
+            window_comparison(obs, b, cutoff).with_columns(pl.lit(src).alias("score_source"))
+            for (b, src), obs in series.items()
+        ],
+        how="vertical_relaxed",
+    )

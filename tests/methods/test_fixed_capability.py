@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -215,3 +216,26 @@ def test_the_newest_hub_export_and_its_last_score_date():
     assert fc.hub_source(scores.slice(0, 1)) == "epoch-benchmarking-hub"
     with pytest.raises(LookupError, match="no rows from any Epoch Hub export"):
         fc.hub_source(scores.slice(2, 1))
+
+
+def test_the_models_at_or_above_a_threshold_and_the_staircase_fit_through_them():
+    # At 45: b (45) and f (46) qualify. With h and i added, each cheaper than all before it,
+    # the staircase is b, f, h, i; the fit is OLS of log10 price on days, done here by numpy.
+    assert fc.at_or_above(LADDER, 45.0)["model"].to_list() == ["b", "f"]
+    more = [("h", date(2023, 12, 1), 0.5, 45.5), ("i", date(2024, 6, 1), 0.1, 47.0)]
+    bigger = obs([*LADDER.rows(), *more])
+    steps, fit = fc.staircase_fit(bigger, 45.0)
+    assert steps["model"].to_list() == ["b", "f", "h", "i"]
+    days = [d.toordinal() for d in steps["date"]]
+    slope = np.polyfit(days, np.log10(steps["price"].to_numpy()), 1)[0]
+    assert fit.factor_per_year == pytest.approx(10 ** (-365 * slope))
+
+
+def test_epoch_window_end_is_the_last_date_of_epoch_s_own_rows():
+    tp = pl.DataFrame(
+        {
+            "source_id": [fc.EPOCH_SOURCE, fc.EPOCH_SOURCE, "other"],
+            "date": [date(2024, 1, 1), date(2024, 12, 13), date(2026, 1, 1)],
+        }
+    )
+    assert fc.epoch_window_end(tp) == date(2024, 12, 13)
