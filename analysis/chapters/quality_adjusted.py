@@ -491,6 +491,10 @@ def extension_reading(n_slower: int, n: int, all_falling: bool) -> str:
     return "the later models move the fits both ways"
 
 
+def _ci(row: dict) -> tuple[float, float]:
+    return row["ci90_low"], row["ci90_high"]
+
+
 def extension_quotes(ext: pl.DataFrame, cutoff: date) -> dict[str, Quote]:
     """The one-snapshot fits: each series' frontier and all-models factor to 2026 and to the end
     of the paper's window, and how many fits the later prices slow."""
@@ -502,14 +506,39 @@ def extension_quotes(ext: pl.DataFrame, cutoff: date) -> dict[str, Quote]:
         "n_2026_slower": Quote(slower, "count"),
         "extension_reading": Quote(extension_reading(slower, ext.height, falling)),
     }
-    for r in ext.iter_rows(named=True):
-        key = f"{'aa' if r['benchmark'] == fc.AA_BENCHMARK else 'hub'}_{r['sample']}"
-        out[f"{key}_2026"] = Quote(r["factor_per_year"], "factor")
-        out[f"{key}_2026_ci"] = Quote((r["ci90_low"], r["ci90_high"]), "factor")
-        out[f"{key}_2026_n"] = Quote(r["n"], "count")
-        out[f"{key}_2026_end"] = Quote(r["end_date"], "month")
-        out[f"{key}_short"] = Quote(r["factor_short"], "factor")
-        out[f"{key}_short_n"] = Quote(r["n_short"], "count")
+    # Each series and sample by its own names (the AA series only where the release has it).
+    aa_frontier = hedonic.window_fit(ext, fc.AA_BENCHMARK, "frontier")
+    if aa_frontier:
+        out["aa_frontier_2026"] = Quote(aa_frontier["factor_per_year"], "factor")
+        out["aa_frontier_2026_ci"] = Quote(_ci(aa_frontier), "factor")
+        out["aa_frontier_2026_n"] = Quote(aa_frontier["n"], "count")
+        out["aa_frontier_2026_end"] = Quote(aa_frontier["end_date"], "month")
+        out["aa_frontier_short"] = Quote(aa_frontier["factor_short"], "factor")
+        out["aa_frontier_short_n"] = Quote(aa_frontier["n_short"], "count")
+    aa_all = hedonic.window_fit(ext, fc.AA_BENCHMARK, "all")
+    if aa_all:
+        out["aa_all_2026"] = Quote(aa_all["factor_per_year"], "factor")
+        out["aa_all_2026_ci"] = Quote(_ci(aa_all), "factor")
+        out["aa_all_2026_n"] = Quote(aa_all["n"], "count")
+        out["aa_all_2026_end"] = Quote(aa_all["end_date"], "month")
+        out["aa_all_short"] = Quote(aa_all["factor_short"], "factor")
+        out["aa_all_short_n"] = Quote(aa_all["n_short"], "count")
+    hub_frontier = hedonic.window_fit(ext, BENCHMARK, "frontier")
+    if hub_frontier:
+        out["hub_frontier_2026"] = Quote(hub_frontier["factor_per_year"], "factor")
+        out["hub_frontier_2026_ci"] = Quote(_ci(hub_frontier), "factor")
+        out["hub_frontier_2026_n"] = Quote(hub_frontier["n"], "count")
+        out["hub_frontier_2026_end"] = Quote(hub_frontier["end_date"], "month")
+        out["hub_frontier_short"] = Quote(hub_frontier["factor_short"], "factor")
+        out["hub_frontier_short_n"] = Quote(hub_frontier["n_short"], "count")
+    hub_all = hedonic.window_fit(ext, BENCHMARK, "all")
+    if hub_all:
+        out["hub_all_2026"] = Quote(hub_all["factor_per_year"], "factor")
+        out["hub_all_2026_ci"] = Quote(_ci(hub_all), "factor")
+        out["hub_all_2026_n"] = Quote(hub_all["n"], "count")
+        out["hub_all_2026_end"] = Quote(hub_all["end_date"], "month")
+        out["hub_all_short"] = Quote(hub_all["factor_short"], "factor")
+        out["hub_all_short_n"] = Quote(hub_all["n_short"], "count")
     return out
 
 
@@ -518,13 +547,12 @@ def extension_quotes(ext: pl.DataFrame, cutoff: date) -> dict[str, Quote]:
 
 @dataclass(frozen=True)
 class QualityAdjusted:
-    """The chapter's results: frames for the figures and tables, and the quotes."""
+    """The chapter's results: the break tests and forecasts (their figures and table draw them:
+    the bootstrap is run once), the quotes, and what the data version leaves out. The page draws
+    its other figures and tables from named calls of its own."""
 
-    hedonic_fits: pl.DataFrame  # `hedonic.hedonic_table`, every benchmark x sample
-    by_rule: pl.DataFrame  # the same under each date rule, stacked
-    index: hedonic.ReferenceIndex  # the GPQA Diamond index, frontier and all models
+    version: str
     breaks: Breaks
-    extension_2026: pl.DataFrame  # one-snapshot fits, to 2026 and to the end of the paper's data
     q: Quotes
     left_out: dict[str, str]  # "2026" -> why this data version cannot show the 2026 extension
 
@@ -579,4 +607,4 @@ def _compute(v: str) -> QualityAdjusted:
     absent = left_out.reasons({"2026": NEEDS_2026}, v)
     if absent:
         q.leave_out()  # the 2026 section's prose still runs, and reads placeholders
-    return QualityAdjusted(fits, rules, index, b, ext, q, absent)
+    return QualityAdjusted(v, b, q, absent)
