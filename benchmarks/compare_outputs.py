@@ -7,8 +7,9 @@ and print each difference.
 For each side it runs `python -m analysis estimates --json` and executes each named page (all
 pages of the book when --pages is not given) with the figure kit on (BOOK_FIGURE_KIT), so every
 figure-kit CSV the page writes is built; it also keeps each page's evaluated inline values (the
-numbers its prose prints). The ref is exported with `git archive` into a temporary folder and run
-with this .venv, its own code first on PYTHONPATH; each side has a result cache of its own, so
+numbers its prose prints). The ref is exported with `git archive` into a temporary folder (beside a
+link to the shared raw sources, as the working tree has them) and run with this .venv, its own
+code first on PYTHONPATH; each side has a result cache of its own, so
 neither reads what the other computed. It compares the estimates row by row, every CSV byte for
 byte (printing the first differing lines), and every inline value, and exits 1 when anything
 differs.
@@ -148,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="compare-outputs-") as tmp:
         tmp = Path(tmp)
         ref_tree = export(args.ref, tmp / "ref")
+        shared = ROOT.parent / "shared"  # the raw sources sit beside the project (paths.py)
+        if shared.exists():
+            (tmp / "shared").symlink_to(shared)
         print(f"building {args.ref} and the working tree", file=sys.stderr)
         before = build(ref_tree, tmp / "before", args.pages)
         after = build(ROOT, tmp / "after", args.pages)
