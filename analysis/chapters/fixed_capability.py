@@ -1,10 +1,12 @@
-"""Everything the chapter on the price of a fixed capability shows, computed in one place.
+"""What the chapter on the price of a fixed capability quotes, and its claim evidence.
 
-`compute(version)` returns a `FixedCapability`: the frames and fits the figures and tables draw,
-and `q`, every value the prose prints as a `Quote`. The headline estimates come from the registry
-(`analysis.report.estimates`), the shared tables from `analysis.report.results`; the method's
-constants come from `analysis.methods.fixed_capability`, `llmflation` and `trends`, so prose and
-code cannot drift. The result is cached per data version.
+The page shows, in folded cells, how it makes each figure and table (`results.epoch`,
+`fixed_capability.staircase_fit`, `llmflation.trend_line`, `fixed_capability.trends_by_series`,
+...). `compute(version)` returns a `FixedCapability`: `q`, every value the prose prints as a
+`Quote`, what the data version leaves out, and the frames `claim_evidence` reads. The headline
+estimates come from the registry (`analysis.report.estimates`), the shared tables from
+`analysis.report.results`; the method's constants come from `analysis.methods.fixed_capability`,
+`llmflation` and `trends`, so prose and code cannot drift. The result is cached per data version.
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
-"""What "The autumn-2026 price war" chapter shows: the frames behind its figures and tables, every
-value its prose quotes, and the evidence for the digest claims it discusses.
+"""What "The autumn-2026 price war" chapter's prose quotes, and the evidence for the digest
+claims it discusses.
 
-The page itself shows how it loads the prices and finds the cuts (`price_war.cuts`, drawn by
-`figures.price_war.cuts_chart`); `cut_quotes` names what its prose quotes of them.
-`compute(version)` returns a `PriceWar`: the DeepSeek
-time-of-use heatmap (`time_of_use.hourly_prices`), the CNY cards converted at the month's rate,
-and `q`, the chapter's `Quotes`. `claim_evidence(version)` gives one `claims.Evidence` per claim
-the chapter discusses (the claims ledger gathers them).
+The page itself shows, in folded cells, how it loads the prices and makes each figure and table
+(`price_war.cuts`, `time_of_use.offer_on` and `rises_over_flat_card`, `price_war.cny_cards`);
+the quote functions here (`cut_quotes` and one per section) call the same methods and name each
+quote literally. `compute(version)` returns a `PriceWar`: the data version, the day the
+time-of-use section reads the cards on, `q` (the chapter's `Quotes`) and the evidence;
+`claim_evidence(version)` gives one `claims.Evidence` per claim the chapter discusses (the
+claims ledger gathers them).
 
 Every choice the prose states is a named constant here: the window of the cuts, each new
 model's predecessor, the trend the cuts are set against, the workload a budget is costed on,
@@ -109,7 +110,8 @@ PRICE_CLAIMS = {
 
 @dataclass(frozen=True)
 class PriceWar:
-    """The frames the chapter's figures and tables take, its quotes, and its claim evidence."""
+    """What the page's cells read besides the tables (the data version, the day of the cards,
+    the heatmap's model and source), its quotes, and its claim evidence."""
 
     version: str  # the data version; the page finds its cuts from it (price_war.cuts)
     tou_on: date | None  # the day the time-of-use section reads DeepSeek's cards on
@@ -117,7 +119,7 @@ class PriceWar:
     tou_source: str
     evidence: dict[str, Evidence]
     q: Quotes
-    # Why the data version cannot show the page (`NEEDS`), or None; the frames are None then.
+    # Why the data version cannot show the page (`NEEDS`), or None; its cells draw nothing then.
     left_out: str | None = None
 
     @property

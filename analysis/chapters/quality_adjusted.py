@@ -1,8 +1,10 @@
-"""Everything the chapter on quality-adjusted prices and the outlook shows, computed in one place.
+"""What the chapter on quality-adjusted prices and the outlook quotes, and its break tests.
 
-`compute(version)` returns a `QualityAdjusted`: the frames, fits and tests the figures and tables
-draw, and `q`, every value the prose prints as a `Quote` (`analysis.report.quote`). It is cached
-per data version. The hedonic fits and the full-data staircase trends are the shared results of
+The page shows, in folded cells, how it makes the hedonic tables, the index and the 2026 fits
+(`results.hedonic_fits`, `hedonic.reference_index`, `extension_2026`). `compute(version)` returns
+a `QualityAdjusted`: the break tests and forecasts (run once: their bootstrap is the slow part;
+the page draws them from here), and `q`, every value the prose prints as a `Quote`
+(`analysis.report.quote`). It is cached per data version. The hedonic fits and the full-data staircase trends are the shared results of
 `analysis.report.results`; the headline estimates come from the registry
 (`analysis.report.estimates`); the method's settings are the constants of
 `analysis.methods.hedonic` and `analysis.methods.outlook`.
