@@ -12,7 +12,6 @@ estimates come from the registry (`analysis.report.estimates`), the shared table
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
 from functools import cache
 
 import polars as pl
@@ -76,34 +75,6 @@ def series_2026(v: str) -> dict[tuple[str, str], pl.DataFrame]:
     token_prices, scores, models = results.token_tables(v)
     aa = results.table(fc.AA_SNAPSHOTS, v) if fc.AA_SNAPSHOTS in release.tables(v) else None
     return fc.one_snapshot_series(token_prices, scores, models, aa, results.release_date(v))
-
-
-def gpt4_level(series: dict, by: date) -> pl.DataFrame:
-    """For each series where GPT-4 has a score: GPT-4's score, the first day any model reached
-    it, and the cheapest model at or above it by `by`."""
-    rows = []
-    for (benchmark, source), obs in series.items():
-        own = obs.filter(pl.col("model") == GPT4)["score"].unique()
-        if own.len() != 1:
-            continue
-        reached = obs.filter(pl.col("score") >= own[0])
-        first = fc.cheapest_reaching(obs, own[0], reached["date"].min())
-        last = fc.cheapest_reaching(obs, own[0], by)
-        rows.append(
-            {
-                "benchmark": benchmark,
-                "score_source": source,
-                "threshold_score": own[0],
-                "first_date": first["date"],
-                "first_model": first["model"],
-                "first_price": first["price"],
-                "by": by,
-                "cheapest_model": last["model"],
-                "cheapest_date": last["date"],
-                "cheapest_price": last["price"],
-            }
-        )
-    return pl.DataFrame(rows)
 
 
 def against(value: float, claimed: float, what: str = "it") -> str:
@@ -202,7 +173,7 @@ def _compute(v: str) -> FixedCapability:
         claim_row(results.table("claims", v), "gpt-4-equivalent-price-now"),
     )
     gpt4_by = min(now_claim["claim_date"], results.release_date(v))
-    levels = gpt4_level(one_snapshot, gpt4_by)
+    levels = fc.model_level(one_snapshot, GPT4, gpt4_by)
     gpt4 = levels.filter((pl.col("benchmark") == BENCHMARK) & (pl.col("score_source") == hub)).row(
         0, named=True
     )

@@ -491,3 +491,31 @@ def window_comparisons(series: dict[tuple[str, str], pl.DataFrame], cutoff: date
         ],
         how="vertical_relaxed",
     )
+
+
+def model_level(series: dict[tuple[str, str], pl.DataFrame], model: str, by: date) -> pl.DataFrame:
+    """For each one-snapshot series where `model` has one score: that score, the first day any
+    model reached it, and the cheapest model at or above it by `by` (`cheapest_reaching`)."""
+    rows = []
+    for (benchmark, source), obs in series.items():
+        own = obs.filter(pl.col("model") == model)["score"].unique()
+        if own.len() != 1:
+            continue
+        reached = obs.filter(pl.col("score") >= own[0])
+        first = cheapest_reaching(obs, own[0], reached["date"].min())
+        last = cheapest_reaching(obs, own[0], by)
+        rows.append(
+            {
+                "benchmark": benchmark,
+                "score_source": source,
+                "threshold_score": own[0],
+                "first_date": first["date"],
+                "first_model": first["model"],
+                "first_price": first["price"],
+                "by": by,
+                "cheapest_model": last["model"],
+                "cheapest_date": last["date"],
+                "cheapest_price": last["price"],
+            }
+        )
+    return pl.DataFrame(rows)

@@ -239,3 +239,20 @@ def test_epoch_window_end_is_the_last_date_of_epoch_s_own_rows():
         }
     )
     assert fc.epoch_window_end(tp) == date(2024, 12, 13)
+
+
+def test_a_model_s_level_first_reached_and_cheapest_by_a_day():
+    # On LADDER, b scores 45: f (46) is the first at or above it after b itself (b, 2022-06-01,
+    # is first), and by 2023-12-31 the cheapest at or above 45 is f at 1.0. A series where the
+    # model has no score is skipped.
+    levels = fc.model_level(
+        {("x", "s"): LADDER, ("y", "s"): LADDER.slice(0, 1)}, "b", date(2023, 12, 31)
+    )
+    assert levels.height == 1
+    row = levels.row(0, named=True)
+    assert (row["threshold_score"], row["first_model"], row["first_date"]) == (
+        45.0,
+        "b",
+        date(2022, 6, 1),
+    )
+    assert (row["cheapest_model"], row["cheapest_price"]) == ("f", 1.0)
