@@ -1,16 +1,17 @@
-"""Everything the chapter on the price of a fixed capability shows, computed in one place.
+"""What the chapter on the price of a fixed capability quotes, and its claim evidence.
 
-`compute(version)` returns a `FixedCapability`: the frames and fits the figures and tables draw,
-and `q`, every value the prose prints as a `Quote`. The headline estimates come from the registry
-(`analysis.report.estimates`), the shared tables from `analysis.report.results`; the method's
-constants come from `analysis.methods.fixed_capability`, `llmflation` and `trends`, so prose and
-code cannot drift. The result is cached per data version.
+The page shows, in folded cells, how it makes each figure and table (`results.epoch`,
+`fixed_capability.staircase_fit`, `llmflation.trend_line`, `fixed_capability.trends_by_series`,
+...). `compute(version)` returns a `FixedCapability`: `q`, every value the prose prints as a
+`Quote`, what the data version leaves out, and the frames `claim_evidence` reads. The headline
+estimates come from the registry (`analysis.report.estimates`), the shared tables from
+`analysis.report.results`; the method's constants come from `analysis.methods.fixed_capability`,
+`llmflation` and `trends`, so prose and code cannot drift. The result is cached per data version.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
 from functools import cache
 
 import polars as pl
@@ -36,8 +37,7 @@ SECTION_CLAIMS = f"chapters/{SLUG}.qmd#sec-fixed-capability-claims"
 # `fixed_capability.snapshot_scores`); the label names the snapshot.
 # The Hub series take the newest Hub export the release holds (`fc.HUB_SOURCES`); a release
 # without Artificial Analysis snapshots has no series on its index.
-AA_BENCHMARK = "aa-intelligence-index"
-HUB_BENCHMARKS = ("eci", "gpqa-diamond")
+AA_BENCHMARK = fc.AA_BENCHMARK
 MOST = 0.9  # "most trends rest on ... points": the points of at least this share of the trends
 # The number of bootstrap draws: `fixed_capability.trend` takes the default of the interval.
 N_BOOT = trends.N_BOOT
@@ -45,35 +45,21 @@ N_BOOT = trends.N_BOOT
 
 # The one-snapshot extension to 2026 (here and in the quality-adjusted chapter) takes its index
 # scores from the Artificial Analysis snapshots, which releases before 2026-12-01.2 predate.
-NEEDS_2026 = left_out.Needs(
-    "Artificial Analysis leaderboard snapshots of 2026", tables=("aa_snapshots",)
-)
+NEEDS_2026 = left_out.Needs(fc.AA_SNAPSHOTS_NEED, tables=(fc.AA_SNAPSHOTS,))
 
 
 @dataclass(frozen=True)
 class FixedCapability:
-    """The chapter's frames, fits and quotes."""
+    """The data version the page draws from, the quotes of its prose, and what it leaves out."""
 
-    epoch: pl.DataFrame  # Epoch's table reproduced, with bootstrap intervals
-    gpqa: dict  # its GPT-4-level GPQA Diamond row
-    gpqa_above: pl.DataFrame  # Epoch's observations at or above that threshold
-    gpqa_steps: pl.DataFrame  # the cheapest-so-far staircase through them
-    gpqa_fit: trends.DeclineFit  # the trend through the staircase
-    a16z_series: pl.DataFrame  # `llmflation.monthly_minimum` on the release
-    a16z_fits: dict  # `llmflation.reproduce_a16z`'s fits
-    a16z_window: dict  # of which the fit over a16z's window
-    a16z_frame: pl.DataFrame  # the same fits, one row each
-    a16z_line: pl.DataFrame  # the fitted trend over a16z's window (month, price)
-    extension: pl.DataFrame  # Epoch's method on the full data, reasoning models excluded
-    extension_reasoning: pl.DataFrame  # the same, reasoning models included
-    sensitivity: pl.DataFrame  # the GPT-4-level GPQA Diamond trend under other choices
-    series_2026: dict  # (benchmark, source) -> its observations, one score snapshot each
-    extension_2026: pl.DataFrame  # Epoch's method on each of those series
-    window_2026: pl.DataFrame  # each threshold to the end of Epoch's window and to 2026
-    gpt4_levels: pl.DataFrame  # GPT-4's score on each series: first reached, cheapest by the claim
-    hub_source: str  # the Epoch Hub export the Hub series take their scores from
+    version: str
     q: Quotes
     left_out: dict[str, str]  # "2026" -> why this data version cannot show the 2026 extension
+    # What `claim_evidence` reads: the 2026 extension's trends, GPT-4's level on each series
+    # (first reached, cheapest by the claim) and the Hub export of the Hub series.
+    extension_2026: pl.DataFrame
+    gpt4_levels: pl.DataFrame
+    hub_source: str
 
     def shows(self, part: str) -> bool:
         return part not in self.left_out
@@ -84,98 +70,12 @@ def compute(version: str | None = None) -> FixedCapability:
     return _compute(results.version(version))
 
 
-def a16z_line(series: pl.DataFrame, fit: dict) -> pl.DataFrame:
-    """The fitted trend of `llmflation.a16z_fit` over its window, as two points (month, price).
-
-    The fit keeps the factor, not the intercept: an OLS line passes through the means, so the
-    fitted slope is anchored at the window's mean date and mean log price.
-    """
-    start, end = fit["start_month"], fit["end_month"]
-    slope = pl.Series([fit["factor_per_year"]]).log(10)[0] / 365
-    window = series.filter(pl.col("month").is_between(start, end))
-    centre_day = sum(d.toordinal() for d in window["month"]) / window.height
-    centre_log = window["price"].log(10).mean()
-    return pl.DataFrame({"month": [start, end]}).with_columns(
-        pl.col("month")
-        .map_elements(
-            lambda d: 10 ** (centre_log - slope * (d.toordinal() - centre_day)),
-            return_dtype=pl.Float64,
-        )
-        .alias("price")
-    )
-
-
-def staircase(obs: pl.DataFrame, threshold_score: float) -> tuple[pl.DataFrame, trends.DeclineFit]:
-    """The staircase at a threshold and its fitted trend (the fit `fixed_capability.trend` makes)."""
-    steps = fc.staircase(obs, threshold_score)
-    fit = trends.fit_log_trend(
-        steps["date"].to_list(), steps["price"].to_list(), min_points=fc.MIN_POINTS
-    )
-    return steps, fit
-
-
-def hub_source(scores: pl.DataFrame) -> str:
-    """The newest Epoch Hub export a release's scores come from."""
-    listed = scores.select(fc.row_sources(scores).alias("ids"))["ids"]
-    for source in fc.HUB_SOURCES:
-        if listed.list.contains(source).any():
-            return source
-    raise LookupError(f"benchmark_scores: no rows from any Epoch Hub export {fc.HUB_SOURCES}")
-
-
-def series_2026(v: str | None = None) -> dict[tuple[str, str], pl.DataFrame]:
-    """(benchmark, source) -> (model, date, price, score): every priced observation to the release
-    date with its model's score from one snapshot: Artificial Analysis's latest, the newest Epoch
-    Hub export."""
-    v = results.version(v)
+def series_2026(v: str) -> dict[tuple[str, str], pl.DataFrame]:
+    """`fixed_capability.one_snapshot_series` of data version `v` (no AA series before the
+    release that brought the snapshots)."""
     token_prices, scores, models = results.token_tables(v)
-    priced = fc.priced_observations(token_prices, models, through=results.release_date(v))
-    out = {}
-    if "aa_snapshots" in release.tables(v):
-        by_model = fc.snapshot_scores(results.table("aa_snapshots", v))
-        out[(AA_BENCHMARK, fc.AA_SOURCE)] = fc.scored_observations(priced, by_model)
-    hub = hub_source(scores)
-    for benchmark in HUB_BENCHMARKS:
-        by_model = fc.export_scores(scores, benchmark, hub)
-        out[(benchmark, hub)] = fc.scored_observations(priced, by_model)
-    return out
-
-
-def epoch_window_end(token_prices: pl.DataFrame) -> date:
-    """The last price date of Epoch's own data: the end of the window its table covers."""
-    return token_prices.filter(pl.col("source_id") == fc.EPOCH_SOURCE)["date"].max()
-
-
-def _labelled(frame: pl.DataFrame, source: str) -> pl.DataFrame:
-    return frame.with_columns(pl.lit(source).alias("score_source"))
-
-
-def gpt4_level(series: dict, by: date) -> pl.DataFrame:
-    """For each series where GPT-4 has a score: GPT-4's score, the first day any model reached
-    it, and the cheapest model at or above it by `by`."""
-    rows = []
-    for (benchmark, source), obs in series.items():
-        own = obs.filter(pl.col("model") == GPT4)["score"].unique()
-        if own.len() != 1:
-            continue
-        reached = obs.filter(pl.col("score") >= own[0])
-        first = fc.cheapest_reaching(obs, own[0], reached["date"].min())
-        last = fc.cheapest_reaching(obs, own[0], by)
-        rows.append(
-            {
-                "benchmark": benchmark,
-                "score_source": source,
-                "threshold_score": own[0],
-                "first_date": first["date"],
-                "first_model": first["model"],
-                "first_price": first["price"],
-                "by": by,
-                "cheapest_model": last["model"],
-                "cheapest_date": last["date"],
-                "cheapest_price": last["price"],
-            }
-        )
-    return pl.DataFrame(rows)
+    aa = results.table(fc.AA_SNAPSHOTS, v) if fc.AA_SNAPSHOTS in release.tables(v) else None
+    return fc.one_snapshot_series(token_prices, scores, models, aa, results.release_date(v))
 
 
 def against(value: float, claimed: float, what: str = "it") -> str:
@@ -235,12 +135,9 @@ def _compute(v: str) -> FixedCapability:
     epoch = results.epoch(v, bootstrap=True)
     gpqa = results.trend_row(epoch, BENCHMARK, THRESHOLD_MODEL)
     epoch_gpqa = estimates.estimate("epoch-gpqa-gpt4-level", v)
-    obs = fc.epoch_observations(token_prices, scores, models, BENCHMARK)
-    above = obs.filter(pl.col("score") >= gpqa["threshold_score"])
-    steps, fit = staircase(obs, gpqa["threshold_score"])
     stated = fc.EPOCH_PUBLISHED
 
-    series, fits = results.a16z(v)
+    _, fits = results.a16z(v)
     a16z_w, a16z_full = fits["a16z_window"], fits["full_window"]
 
     extension = results.extension(v)
@@ -255,29 +152,19 @@ def _compute(v: str) -> FixedCapability:
 
     # The 2026 extension: one score snapshot per series.
     one_snapshot = series_2026(v)
-    cutoff = epoch_window_end(token_prices)
-    ext26 = pl.concat(
-        [_labelled(fc.trends(obs, b), src) for (b, src), obs in one_snapshot.items()],
-        how="vertical_relaxed",
-    )
-    window = pl.concat(
-        [
-            _labelled(fc.window_comparison(obs, b, cutoff), src)
-            for (b, src), obs in one_snapshot.items()
-        ],
-        how="vertical_relaxed",
-    )
+    cutoff = fc.epoch_window_end(token_prices)
+    ext26 = fc.trends_by_series(one_snapshot)
+    window = fc.window_comparisons(one_snapshot, cutoff)
     f26 = ext26["factor_per_year"]
-    hub = hub_source(scores)
+    hub = fc.hub_source(scores)
     hub_gpqa = results.trend_row(
         ext26.filter(pl.col("score_source") == hub), BENCHMARK, THRESHOLD_MODEL
     )
     aa_snapshot = (
-        Quote(results.table("aa_snapshots", v)["snapshot_date"].max(), "day")
-        if "aa_snapshots" in release.tables(v)
+        Quote(results.table(fc.AA_SNAPSHOTS, v)["snapshot_date"].max(), "day")
+        if fc.AA_SNAPSHOTS in release.tables(v)
         else Quote("no snapshot in this release")
     )
-    hub_rows = scores.filter(fc.row_sources(scores).list.contains(hub))
     n_contain = ext26.filter(
         (pl.col("ci90_low") <= claimed) & (pl.col("ci90_high") >= claimed)
     ).height
@@ -287,7 +174,7 @@ def _compute(v: str) -> FixedCapability:
         claim_row(results.table("claims", v), "gpt-4-equivalent-price-now"),
     )
     gpt4_by = min(now_claim["claim_date"], results.release_date(v))
-    levels = gpt4_level(one_snapshot, gpt4_by)
+    levels = fc.model_level(one_snapshot, GPT4, gpt4_by)
     gpt4 = levels.filter((pl.col("benchmark") == BENCHMARK) & (pl.col("score_source") == hub)).row(
         0, named=True
     )
@@ -342,7 +229,7 @@ def _compute(v: str) -> FixedCapability:
             "n_contain": Quote(n_contain, "count"),
             # the 2026 extension, one snapshot per series
             "aa_snapshot": aa_snapshot,
-            "hub_last": Quote(hub_rows["date"].max(), "day"),
+            "hub_last": Quote(fc.hub_last_date(scores, hub), "day"),
             "n_2026": Quote(ext26.height, "count"),
             "n_2026_series": Quote(len(one_snapshot), "count"),
             "ext26_median": Quote(f26.median(), "factor"),
@@ -381,28 +268,8 @@ def _compute(v: str) -> FixedCapability:
     )
     # The rows the anomaly rules took out of the tables this page reads (issue 9).
     q["removed"] = Quote(results.removed_text(("token_prices", "benchmark_scores"), v))
-    return FixedCapability(
-        epoch=epoch,
-        gpqa=gpqa,
-        gpqa_above=above,
-        gpqa_steps=steps,
-        gpqa_fit=fit,
-        a16z_series=series,
-        a16z_fits=fits,
-        a16z_window=a16z_w,
-        a16z_frame=llmflation.fits_table(fits),
-        a16z_line=a16z_line(series, a16z_w),
-        extension=extension,
-        extension_reasoning=extension_reasoning,
-        sensitivity=sens,
-        series_2026=one_snapshot,
-        extension_2026=ext26,
-        window_2026=window,
-        gpt4_levels=levels,
-        hub_source=hub,
-        q=q,
-        left_out=left_out.reasons({"2026": NEEDS_2026}, v),
-    )
+    absent = left_out.reasons({"2026": NEEDS_2026}, v)
+    return FixedCapability(v, q, absent, ext26, levels, hub)
 
 
 # --- the digests' claims ----------------------------------------------------------------------

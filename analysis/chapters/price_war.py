@@ -1,12 +1,13 @@
-"""What "The autumn-2026 price war" chapter shows: the frames behind its figures and tables, every
-value its prose quotes, and the evidence for the digest claims it discusses.
+"""What "The autumn-2026 price war" chapter's prose quotes, and the evidence for the digest
+claims it discusses.
 
-The page itself shows how it loads the prices and finds the cuts (`price_war.cuts`, drawn by
-`figures.price_war.cuts_chart`); `cut_quotes` names what its prose quotes of them.
-`compute(version)` returns a `PriceWar`: the DeepSeek
-time-of-use heatmap (`time_of_use.hourly_prices`), the CNY cards converted at the month's rate,
-and `q`, the chapter's `Quotes`. `claim_evidence(version)` gives one `claims.Evidence` per claim
-the chapter discusses (the claims ledger gathers them).
+The page itself shows, in folded cells, how it loads the prices and makes each figure and table
+(`price_war.cuts`, `time_of_use.offer_on` and `rises_over_flat_card`, `price_war.cny_cards`);
+the quote functions here (`cut_quotes` and one per section) call the same methods and name each
+quote literally. `compute(version)` returns a `PriceWar`: the data version, the day the
+time-of-use section reads the cards on, `q` (the chapter's `Quotes`) and the evidence;
+`claim_evidence(version)` gives one `claims.Evidence` per claim the chapter discusses (the
+claims ledger gathers them).
 
 Every choice the prose states is a named constant here: the window of the cuts, each new
 model's predecessor, the trend the cuts are set against, the workload a budget is costed on,
@@ -15,7 +16,6 @@ the rate card source and model of the time-of-use section.
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -56,6 +56,8 @@ TOU_SOURCE = "deepseek-tou-dsh-meter"
 TOU_PROVIDER = "deepseek"
 TOU_MODEL = "deepseek-v4-pro"
 TOU_MODELS = ["deepseek-v4-flash", "deepseek-v4-pro"]
+# The day the section reads the cards on: the date of the digests' batch-routing claim.
+TOU_CLAIM = "deepseek-batch-routing-saving"
 TOU_CURRENCIES = ["USD", "CNY"]
 RISE_CURRENCY = "CNY"  # the flat card survives in the CNY table only
 RISE_BUCKETS = ("input", "output")  # cache-hit rates are a few fen: ratios of them mislead
@@ -108,17 +110,16 @@ PRICE_CLAIMS = {
 
 @dataclass(frozen=True)
 class PriceWar:
-    """The frames the chapter's figures and tables take, its quotes, and its claim evidence."""
+    """What the page's cells read besides the tables (the data version, the day of the cards,
+    the heatmap's model and source), its quotes, and its claim evidence."""
 
     version: str  # the data version; the page finds its cuts from it (price_war.cuts)
-    hourly: pl.DataFrame | None  # time_of_use.hourly_prices of the workload: the heatmap
-    rises: pl.DataFrame | None  # time_of_use.rate_ratios of each time-of-use card vs the flat one
-    cny_cards: pl.DataFrame | None  # the CNY rate cards converted at the month's rate
+    tou_on: date | None  # the day the time-of-use section reads DeepSeek's cards on
     tou_model_name: str  # the heatmap's model and source
     tou_source: str
     evidence: dict[str, Evidence]
     q: Quotes
-    # Why the data version cannot show the page (`NEEDS`), or None; the frames are None then.
+    # Why the data version cannot show the page (`NEEDS`), or None; its cells draw nothing then.
     left_out: str | None = None
 
     @property
@@ -137,11 +138,6 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
     return compute(version).evidence
 
 
-def names(models: pl.DataFrame) -> dict[str, str]:
-    """model_id -> name, from the `models` table (the id where it has no name)."""
-    return {r["model_id"]: r["name"] or r["model_id"] for r in models.iter_rows(named=True)}
-
-
 @cache
 @cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> PriceWar:
@@ -152,7 +148,7 @@ def _compute(v: str) -> PriceWar:
         results.table(t, v) for t in ("token_prices", "claims", "models")
     )
     fx_rates, windows = results.table("fx_rates", v), results.table("tou_windows", v)
-    named = names(models)
+    named = price_war.names(models)
     q = Quotes(SLUG)
     evidence: dict[str, Evidence] = {}
     q["version"] = Quote(v)
@@ -172,10 +168,8 @@ def _compute(v: str) -> PriceWar:
     evidence.update(price_claims(token_prices, claims))
 
     evidence.update(gemini_section(token_prices, claims, q))
-    hourly, rises, tou_evidence = tou_section(token_prices, windows, claims, q)
-    evidence.update(tou_evidence)
-    cny_cards, cny_evidence = cny_section(token_prices, fx_rates, claims, named, q)
-    evidence.update(cny_evidence)
+    evidence.update(tou_section(token_prices, windows, claims, q))
+    evidence.update(cny_section(token_prices, fx_rates, claims, named, q))
     evidence.update(spread_section(token_prices, models, claims, named, q))
     evidence.update(lowest_section(token_prices, claims, named, q))
     evidence.update(glm_evidence(token_prices, claims))
@@ -184,9 +178,7 @@ def _compute(v: str) -> PriceWar:
         raise AssertionError(f"claim evidence does not match CLAIM_IDS: {sorted(missing)}")
     return PriceWar(
         version=v,
-        hourly=hourly,
-        rises=rises,
-        cny_cards=cny_cards,
+        tou_on=claim_row(claims, TOU_CLAIM)["claim_date"],
         tou_model_name=named.get(TOU_MODEL, TOU_MODEL),
         tou_source=TOU_SOURCE,
         evidence={c: evidence[c] for c in CLAIM_IDS},
@@ -203,9 +195,7 @@ def _left_out(v: str, why: str) -> PriceWar:
     q.leave_out()
     return PriceWar(
         version=v,
-        hourly=None,
-        rises=None,
-        cny_cards=None,
+        tou_on=None,
         tou_model_name=TOU_MODEL,
         tou_source=TOU_SOURCE,
         evidence=untestable(CLAIM_IDS, results.table("claims", v), why, SECTIONS["cuts"]),
@@ -348,45 +338,35 @@ def gemini_section(
 
 def tou_section(
     token_prices: pl.DataFrame, windows: pl.DataFrame, claims: pl.DataFrame, q: Quotes
-) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, Evidence]]:
-    claim = claim_row(claims, "deepseek-batch-routing-saving")
-    on = claim["claim_date"]
-    at = dt.datetime.combine(on, dt.time(), tzinfo=dt.UTC)
-    live = tou.windows_in_force(windows, at, TOU_SOURCE)
-    schedule = tou.weekly_schedule(live)
+) -> dict[str, Evidence]:
+    on = claim_row(claims, TOU_CLAIM)["claim_date"]
     start = tou.regime_start(windows, TOU_SOURCE)
-    flat_on = start.date() - dt.timedelta(days=1)
-
-    def rates(model: str, kind: str, currency: str) -> tou.Rates:
-        return tou.card(token_prices, model, TOU_PROVIDER, kind, currency, on)
-
-    peak, off = rates(TOU_MODEL, tou.PEAK, "USD"), rates(TOU_MODEL, tou.OFF_PEAK, "USD")
+    flat_on = tou.flat_card_day(windows, TOU_SOURCE)
+    offer = tou.offer_on(token_prices, windows, TOU_SOURCE, TOU_PROVIDER, TOU_MODEL, "USD", on)
+    live, schedule, peak, off = offer.windows, offer.schedule, offer.peak, offer.off_peak
     hourly = tou.hourly_prices(schedule, peak, off, WORKLOAD)
     saving = tou.routing_saving(schedule, peak, off, WORKLOAD)
 
     # Peak / off-peak multiples, every bucket, both currencies.
-    multiples = [
-        r["ratio"]
-        for cur in TOU_CURRENCIES
-        for r in tou.rate_ratios(
-            rates(TOU_MODEL, tou.PEAK, cur), rates(TOU_MODEL, tou.OFF_PEAK, cur), cur
-        )
-    ]
+    multiples = []
+    for cur in TOU_CURRENCIES:
+        o = tou.offer_on(token_prices, windows, TOU_SOURCE, TOU_PROVIDER, TOU_MODEL, cur, on)
+        multiples += [r["ratio"] for r in tou.rate_ratios(o.peak, o.off_peak, cur)]
     workload_multiple = tou.bill(peak, WORKLOAD) / tou.bill(off, WORKLOAD)
 
     # The rise against the flat card the time-of-use card replaced.
-    rise_rows = []
-    flat_bills, spread_bills = {}, {}
-    for model in TOU_MODELS:
-        flat = tou.card(token_prices, model, TOU_PROVIDER, "list", RISE_CURRENCY, flat_on)
-        pk, op = rates(model, tou.PEAK, RISE_CURRENCY), rates(model, tou.OFF_PEAK, RISE_CURRENCY)
-        for label, card in [("off-peak", op), ("peak", pk)]:
-            rise_rows += [{"model_id": model, **r} for r in tou.rate_ratios(card, flat, label)]
-        flat_bills[model] = tou.bill(flat, WORKLOAD)
-        spread_bills[model] = tou.routing_saving(schedule, pk, op, WORKLOAD).spread
-    rises = pl.DataFrame(rise_rows)
+    rises = tou.rises_over_flat_card(
+        token_prices, windows, TOU_SOURCE, TOU_PROVIDER, TOU_MODELS, RISE_CURRENCY, on
+    )
     counted = rises.filter(pl.col("bucket").is_in(RISE_BUCKETS))
-    pro_rise = spread_bills[TOU_MODEL] / flat_bills[TOU_MODEL]
+    pro = tou.offer_on(
+        token_prices, windows, TOU_SOURCE, TOU_PROVIDER, TOU_MODEL, RISE_CURRENCY, on
+    )
+    pro_flat = tou.flat_card(
+        token_prices, windows, TOU_SOURCE, TOU_PROVIDER, TOU_MODEL, RISE_CURRENCY
+    )
+    pro_spread = tou.routing_saving(schedule, pro.peak, pro.off_peak, WORKLOAD).spread
+    pro_rise = pro_spread / tou.bill(pro_flat, WORKLOAD)
 
     weekday, weekend = tou.windows_per_day(live, "mon"), tou.windows_per_day(live, "sat")
     spans = sorted({(r["start_hour_utc"], r["end_hour_utc"]) for r in live.iter_rows(named=True)})
@@ -492,7 +472,7 @@ def tou_section(
             window=f"{flat_on} to {rise_claim['claim_date']}",
         ),
     }
-    return hourly, rises, evidence
+    return evidence
 
 
 # ------------------------------------------------------------------ CNY prices
@@ -504,56 +484,11 @@ def cny_section(
     claims: pl.DataFrame,
     named: dict[str, str],
     q: Quotes,
-) -> tuple[pl.DataFrame, dict[str, Evidence]]:
+) -> dict[str, Evidence]:
     """The time-of-use source's CNY cards at the month's rate, beside its separately published
     USD card; and the digest's conversion of the claimed Flash price."""
-    amounts = ["input_original_per_mtok", "output_original_per_mtok"]
-    source = token_prices.filter(
-        pl.col("provider") == TOU_PROVIDER,
-        pl.col("source_ids").str.contains(TOU_SOURCE),
-        pl.col("model_id").is_in(TOU_MODELS),
-    )
-    cny = prices.to_usd(
-        source.filter(pl.col("currency") == "CNY"),
-        fx_rates,
-        amounts,
-        max_carry_months=list_prices.MAX_FX_CARRY_MONTHS,
-    )
-    usd = source.filter(pl.col("currency") == "USD").select(
-        "model_id",
-        "price_kind",
-        "valid_from",
-        pl.col("input_usd_per_mtok").alias("published_input_usd"),
-        pl.col("output_usd_per_mtok").alias("published_output_usd"),
-    )
-    cards = (
-        cny.join(usd, on=["model_id", "price_kind", "valid_from"], how="left")
-        .with_columns(
-            pl.col("model_id").replace_strict(named, default=pl.col("model_id")).alias("name"),
-            # A list row with an end date is the retired flat card; an open one is the peak rate.
-            pl.when(pl.col("price_kind") == "off-peak")
-            .then(pl.lit("off-peak"))
-            .when(pl.col("valid_to").is_not_null())
-            .then(pl.lit("flat (retired)"))
-            .otherwise(pl.lit("peak"))
-            .alias("card"),
-        )
-        .select(
-            "name",
-            "card",
-            "valid_from",
-            "valid_to",
-            *amounts,
-            "fx_month",
-            "fx_per_usd",
-            *[f"{c}_usd" for c in amounts],
-            "published_input_usd",
-            "published_output_usd",
-        )
-        .sort("name", "valid_from", "card")
-    )
-    paired = cards.filter(pl.col("published_input_usd").is_not_null())
-    gap = (paired["input_original_per_mtok_usd"] / paired["published_input_usd"] - 1).abs().max()
+    cards = price_war.cny_cards(token_prices, fx_rates, TOU_PROVIDER, TOU_SOURCE, TOU_MODELS, named)
+    gap = price_war.largest_conversion_gap(cards)
 
     claim = claim_row(claims, CNY_CLAIM)
     usd_claim = claim_row(claims, "deepseek-flash-idle-price-usd")
@@ -632,8 +567,7 @@ def cny_section(
             testable=False,
         )
     )
-    evidence = {CNY_CLAIM: flash_card, usd_id: usd_evidence}
-    return cards, evidence
+    return {CNY_CLAIM: flash_card, usd_id: usd_evidence}
 
 
 def _flash_card_evidence(token_prices: pl.DataFrame, claim: dict, newest: dict) -> Evidence:
@@ -746,6 +680,8 @@ def lowest_section(
                 named.get(by["cached input"]["model_id"], by["cached input"]["model_id"])
             ),
             "low_output": Quote(by["output"]["usd_per_mtok"], "usd"),
+            # The rate of a time-of-use offer (DeepSeek's) that lowest_rates counts.
+            "low_tou_rate": Quote(prices.TOU_STANDARD),
         }
     )
     # The claim is about the rates services offer: standard (list) input and output rates,

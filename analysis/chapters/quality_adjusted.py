@@ -1,8 +1,10 @@
-"""Everything the chapter on quality-adjusted prices and the outlook shows, computed in one place.
+"""What the chapter on quality-adjusted prices and the outlook quotes, and its break tests.
 
-`compute(version)` returns a `QualityAdjusted`: the frames, fits and tests the figures and tables
-draw, and `q`, every value the prose prints as a `Quote` (`analysis.report.quote`). It is cached
-per data version. The hedonic fits and the full-data staircase trends are the shared results of
+The page shows, in folded cells, how it makes the hedonic tables, the index and the 2026 fits
+(`results.hedonic_fits`, `hedonic.reference_index`, `extension_2026`). `compute(version)` returns
+a `QualityAdjusted`: the break tests and forecasts (run once: their bootstrap is the slow part;
+the page draws them from here), and `q`, every value the prose prints as a `Quote`
+(`analysis.report.quote`). It is cached per data version. The hedonic fits and the full-data staircase trends are the shared results of
 `analysis.report.results`; the headline estimates come from the registry
 (`analysis.report.estimates`); the method's settings are the constants of
 `analysis.methods.hedonic` and `analysis.methods.outlook`.
@@ -21,8 +23,6 @@ from functools import cache
 
 import polars as pl
 
-from analysis.chapters import fixed_capability as fixed
-from analysis.chapters import published
 from analysis.data import release
 from analysis.data.cache import cached
 from analysis.figures.outlook import benchmark_name
@@ -30,7 +30,7 @@ from analysis.methods import fixed_capability as fc
 from analysis.methods import gundlach, hedonic, outlook
 from analysis.methods.claims import claim_row
 from analysis.methods.trends import DeclineFit
-from analysis.report import estimates, left_out, results
+from analysis.report import estimates, left_out, published, results
 from analysis.report.quote import Estimate, Quote, Quotes, fmt_count, fmt_day
 
 SLUG = "quality-adjusted"
@@ -447,8 +447,10 @@ def claim_quotes(token_prices: pl.DataFrame, claims: pl.DataFrame) -> dict[str, 
 
 # The percent-scale series of the fixed-capability chapter's 2026 extension (the ECI is not a
 # percent, so it has no logit).
-SERIES_2026 = (fixed.AA_BENCHMARK, BENCHMARK)
+SERIES_2026 = (fc.AA_BENCHMARK, BENCHMARK)
 PAPER_SOURCE = "gundlach-inference"
+# The 2026 section needs the snapshots, as the fixed-capability chapter's does.
+NEEDS_2026 = left_out.Needs(fc.AA_SNAPSHOTS_NEED, tables=(fc.AA_SNAPSHOTS,))
 
 
 def paper_window_end(scores: pl.DataFrame) -> date:
@@ -463,13 +465,13 @@ def extension_2026(v: str) -> pl.DataFrame:
     cutoff = paper_window_end(scores)
     frames = []
     for benchmark in SERIES_2026:
-        if benchmark == fixed.AA_BENCHMARK:
-            if "aa_snapshots" not in release.tables(v):
+        if benchmark == fc.AA_BENCHMARK:
+            if fc.AA_SNAPSHOTS not in release.tables(v):
                 continue
             source = fc.AA_SOURCE
-            by_model = fc.snapshot_scores(results.table("aa_snapshots", v))
+            by_model = fc.snapshot_scores(results.table(fc.AA_SNAPSHOTS, v))
         else:
-            source = fixed.hub_source(scores)
+            source = fc.hub_source(scores)
             by_model = fc.export_scores(scores, benchmark, source)
         priced = token_prices.filter(pl.col("date") <= results.release_date(v))
         obs = hedonic.observations_from_scores(priced, by_model, models)
@@ -491,6 +493,10 @@ def extension_reading(n_slower: int, n: int, all_falling: bool) -> str:
     return "the later models move the fits both ways"
 
 
+def _ci(row: dict) -> tuple[float, float]:
+    return row["ci90_low"], row["ci90_high"]
+
+
 def extension_quotes(ext: pl.DataFrame, cutoff: date) -> dict[str, Quote]:
     """The one-snapshot fits: each series' frontier and all-models factor to 2026 and to the end
     of the paper's window, and how many fits the later prices slow."""
@@ -502,14 +508,39 @@ def extension_quotes(ext: pl.DataFrame, cutoff: date) -> dict[str, Quote]:
         "n_2026_slower": Quote(slower, "count"),
         "extension_reading": Quote(extension_reading(slower, ext.height, falling)),
     }
-    for r in ext.iter_rows(named=True):
-        key = f"{'aa' if r['benchmark'] == fixed.AA_BENCHMARK else 'hub'}_{r['sample']}"
-        out[f"{key}_2026"] = Quote(r["factor_per_year"], "factor")
-        out[f"{key}_2026_ci"] = Quote((r["ci90_low"], r["ci90_high"]), "factor")
-        out[f"{key}_2026_n"] = Quote(r["n"], "count")
-        out[f"{key}_2026_end"] = Quote(r["end_date"], "month")
-        out[f"{key}_short"] = Quote(r["factor_short"], "factor")
-        out[f"{key}_short_n"] = Quote(r["n_short"], "count")
+    # Each series and sample by its own names (the AA series only where the release has it).
+    aa_frontier = hedonic.window_fit(ext, fc.AA_BENCHMARK, "frontier")
+    if aa_frontier:
+        out["aa_frontier_2026"] = Quote(aa_frontier["factor_per_year"], "factor")
+        out["aa_frontier_2026_ci"] = Quote(_ci(aa_frontier), "factor")
+        out["aa_frontier_2026_n"] = Quote(aa_frontier["n"], "count")
+        out["aa_frontier_2026_end"] = Quote(aa_frontier["end_date"], "month")
+        out["aa_frontier_short"] = Quote(aa_frontier["factor_short"], "factor")
+        out["aa_frontier_short_n"] = Quote(aa_frontier["n_short"], "count")
+    aa_all = hedonic.window_fit(ext, fc.AA_BENCHMARK, "all")
+    if aa_all:
+        out["aa_all_2026"] = Quote(aa_all["factor_per_year"], "factor")
+        out["aa_all_2026_ci"] = Quote(_ci(aa_all), "factor")
+        out["aa_all_2026_n"] = Quote(aa_all["n"], "count")
+        out["aa_all_2026_end"] = Quote(aa_all["end_date"], "month")
+        out["aa_all_short"] = Quote(aa_all["factor_short"], "factor")
+        out["aa_all_short_n"] = Quote(aa_all["n_short"], "count")
+    hub_frontier = hedonic.window_fit(ext, BENCHMARK, "frontier")
+    if hub_frontier:
+        out["hub_frontier_2026"] = Quote(hub_frontier["factor_per_year"], "factor")
+        out["hub_frontier_2026_ci"] = Quote(_ci(hub_frontier), "factor")
+        out["hub_frontier_2026_n"] = Quote(hub_frontier["n"], "count")
+        out["hub_frontier_2026_end"] = Quote(hub_frontier["end_date"], "month")
+        out["hub_frontier_short"] = Quote(hub_frontier["factor_short"], "factor")
+        out["hub_frontier_short_n"] = Quote(hub_frontier["n_short"], "count")
+    hub_all = hedonic.window_fit(ext, BENCHMARK, "all")
+    if hub_all:
+        out["hub_all_2026"] = Quote(hub_all["factor_per_year"], "factor")
+        out["hub_all_2026_ci"] = Quote(_ci(hub_all), "factor")
+        out["hub_all_2026_n"] = Quote(hub_all["n"], "count")
+        out["hub_all_2026_end"] = Quote(hub_all["end_date"], "month")
+        out["hub_all_short"] = Quote(hub_all["factor_short"], "factor")
+        out["hub_all_short_n"] = Quote(hub_all["n_short"], "count")
     return out
 
 
@@ -518,13 +549,12 @@ def extension_quotes(ext: pl.DataFrame, cutoff: date) -> dict[str, Quote]:
 
 @dataclass(frozen=True)
 class QualityAdjusted:
-    """The chapter's results: frames for the figures and tables, and the quotes."""
+    """The chapter's results: the break tests and forecasts (their figures and table draw them:
+    the bootstrap is run once), the quotes, and what the data version leaves out. The page draws
+    its other figures and tables from named calls of its own."""
 
-    hedonic_fits: pl.DataFrame  # `hedonic.hedonic_table`, every benchmark x sample
-    by_rule: pl.DataFrame  # the same under each date rule, stacked
-    index: hedonic.ReferenceIndex  # the GPQA Diamond index, frontier and all models
+    version: str
     breaks: Breaks
-    extension_2026: pl.DataFrame  # one-snapshot fits, to 2026 and to the end of the paper's data
     q: Quotes
     left_out: dict[str, str]  # "2026" -> why this data version cannot show the 2026 extension
 
@@ -565,13 +595,18 @@ def _compute(v: str) -> QualityAdjusted:
     q.update(claim_quotes(token_prices, results.table("claims", v)))
     # The rows the anomaly rules took out of the tables this page reads (issue 9).
     q["removed"] = Quote(results.removed_text(("token_prices", "benchmark_scores"), v))
-    q["decomposition"] = published.compute(v).q.decomposition
+    q["decomposition"] = Quote(published.decomposition_sentence(published.decomposition_steps(v)))
     q["paper_range"] = Quote(gundlach.PUBLISHED_FRONTIER_RANGE, "stated_factor")
     ext = extension_2026(v)
     q.update(extension_quotes(ext, paper_window_end(scores)))
-    q["aa_snapshot"] = fixed.compute(v).q.aa_snapshot
-    q["hub_last"] = fixed.compute(v).q.hub_last
-    absent = left_out.reasons({"2026": fixed.NEEDS_2026}, v)
+    has_snapshots = fc.AA_SNAPSHOTS in release.tables(v)
+    q["aa_snapshot"] = (
+        Quote(results.table(fc.AA_SNAPSHOTS, v)["snapshot_date"].max(), "day")
+        if has_snapshots
+        else Quote("no snapshot in this release")
+    )
+    q["hub_last"] = Quote(fc.hub_last_date(scores, fc.hub_source(scores)), "day")
+    absent = left_out.reasons({"2026": NEEDS_2026}, v)
     if absent:
         q.leave_out()  # the 2026 section's prose still runs, and reads placeholders
-    return QualityAdjusted(fits, rules, index, b, ext, q, absent)
+    return QualityAdjusted(v, b, q, absent)

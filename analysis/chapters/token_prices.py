@@ -1,7 +1,8 @@
-"""What the "Token prices" chapter shows: first-party list prices and what follows from them, the
-spread of one open model's price across providers, and every value the prose quotes.
+"""What the "Token prices" chapter's prose quotes: first-party list prices and what follows from
+them, the spread of one open model's price across providers.
 
-The computations are `analysis.methods.list_prices` and `analysis.methods.dispersion`; the
+The page itself shows, in folded cells, how it loads the prices and draws each figure and table
+(the same method calls this module makes for its quotes). The computations are `analysis.methods.list_prices` and `analysis.methods.dispersion`; the
 provider spread's headline share is the registry's `open-model-spread-share`, and its baseline
 numbers come from the same cached result (`analysis.report.results.spread`).
 """
@@ -22,33 +23,16 @@ SLUG = "token-prices"
 FOREIGN_CURRENCY = "CNY"  # the prose names the one foreign currency the data hold: Chinese yuan
 
 
+# The constant-dollar figure's title: a16z's threshold, the next chapter's series.
+REAL_TITLE = f"Cheapest model with MMLU >= {llmflation.A16Z_THRESHOLD:g}"
+
+
 @dataclass(frozen=True)
 class TokenPrices:
+    """The data version the page draws its figures and tables from, and what its prose quotes."""
+
     version: str
-    history: pl.DataFrame  # list_prices.first_party_list_prices: the price-history figure
-    developers: list[str]  # the developers in legend order
-    latest: pl.DataFrame  # list_prices.latest_prices
-    picks: pl.DataFrame  # list_prices.main_developer_picks: the latest-prices table
-    one: pl.DataFrame  # one model at every provider, with its kind: the providers figure
-    one_name: str  # that model's name
-    provider_kinds: list[str]
-    sensitivity: pl.DataFrame  # dispersion.sensitivity
-    by_selection: pl.DataFrame  # dispersion.by_selection: the dispersion table
-    ratios: pl.DataFrame  # list_prices.ratio_by_quarter: the ratio figure
-    discounts: pl.DataFrame  # list_prices.discounts (every provider counted)
-    top_discounts: pl.DataFrame  # list_prices.top_discounts: the discounts table
-    foreign: pl.DataFrame  # list_prices.non_usd_prices: the other-currencies table
-    nominal_real: pl.DataFrame  # list_prices.nominal_and_real of a16z's series: the real figure
-    real_title: str  # that figure's title
     q: Quotes
-
-
-def model_name(models: pl.DataFrame, model_id: str) -> str:
-    """A model's name from the `models` table (its id where the table has no name)."""
-    rows = models.filter(pl.col("model_id") == model_id)
-    if rows.height != 1:
-        raise LookupError(f"models has {rows.height} rows for {model_id!r}, expected one")
-    return rows["name"][0] or model_id
 
 
 def compute(version: str | None = None) -> TokenPrices:
@@ -89,7 +73,7 @@ def _compute(v: str) -> TokenPrices:
     provider_prices = dispersion.provider_prices(token_prices, models)
     widest_model, widest_month = dispersion.most_served(provider_prices)
     one = dispersion.one_model(provider_prices, widest_model, widest_month)
-    one_name = model_name(models, widest_model)
+    one_name = list_prices.model_name(models, widest_model)
     spread = results.spread(v)["blended"]
     share = estimates.estimate("open-model-spread-share", v)
     sensitivity = dispersion.sensitivity(token_prices, models, claims, data_version=v)
@@ -146,7 +130,7 @@ def _compute(v: str) -> TokenPrices:
 
     # Nominal and constant dollars, on a16z's series (the next chapter's).
     series, _ = results.a16z(v)
-    nominal_real, cpi_base = list_prices.nominal_and_real(series, cpi)
+    _, cpi_base = list_prices.nominal_and_real(series, cpi)
     first_month = series["month"].min()
     q.update(
         {
@@ -161,22 +145,4 @@ def _compute(v: str) -> TokenPrices:
         results.spread(v, keep=("placeholder_price",))["blended"]["share_reaching"], "share"
     )
     q["removed"] = Quote(results.removed_text(("token_prices", "benchmark_scores"), v))
-    return TokenPrices(
-        version=v,
-        history=history,
-        developers=list_prices.DEVELOPERS,
-        latest=latest,
-        picks=list_prices.main_developer_picks(latest),
-        one=dispersion.with_provider_kind(one),
-        one_name=one_name,
-        provider_kinds=dispersion.PROVIDER_KINDS,
-        sensitivity=sensitivity,
-        by_selection=dispersion.by_selection(sensitivity),
-        ratios=ratios,
-        discounts=discounts,
-        top_discounts=list_prices.top_discounts(discounts),
-        foreign=foreign,
-        nominal_real=nominal_real,
-        real_title=f"Cheapest model with MMLU >= {llmflation.A16Z_THRESHOLD:g}",
-        q=q,
-    )
+    return TokenPrices(version=v, q=q)

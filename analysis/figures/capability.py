@@ -1,8 +1,8 @@
 """Charts and tables for the chapter on the price of a fixed capability.
 
-They draw what `analysis.chapters.fixed_capability` prepares and compute nothing: the staircase,
-its fit (a `trends.DeclineFit`, whose `line()` is the trend drawn), the a16z series and its
-fitted line come in ready. `BENCHMARK_NAMES` are the display names other pages use too.
+They draw what the page's cells make with `analysis.methods.fixed_capability` and `llmflation`
+and compute nothing: the staircase, its fit (a `trends.DeclineFit`, whose `line()` is the trend
+drawn), the a16z series and its fitted line come in ready. `BENCHMARK_NAMES` are the display names other pages use too.
 """
 
 from __future__ import annotations

@@ -23,7 +23,12 @@ from datetime import date
 
 import polars as pl
 
-from analysis.methods.trends import InsufficientData, bootstrap_factor_interval, fit_log_trend
+from analysis.methods.trends import (
+    DeclineFit,
+    InsufficientData,
+    bootstrap_factor_interval,
+    fit_log_trend,
+)
 
 MIN_POINTS = 4
 # Epoch skips thresholds under 30 on these benchmarks (their scores are percent).
@@ -312,6 +317,25 @@ HUB_2026_SOURCE = "epoch-benchmarking-hub-2026-04"
 HUB_SOURCES = (HUB_2026_SOURCE, "epoch-benchmarking-hub")
 
 
+AA_BENCHMARK = "aa-intelligence-index"  # the benchmark id of the AA snapshot's scores
+AA_SNAPSHOTS = "aa_snapshots"  # the table of the leaderboard snapshots (from release 2026-12-01)
+AA_SNAPSHOTS_NEED = "Artificial Analysis leaderboard snapshots of 2026"  # what an older one lacks
+
+
+def hub_source(scores: pl.DataFrame) -> str:
+    """The newest Epoch Hub export (of `HUB_SOURCES`) a release's scores come from."""
+    listed = scores.select(row_sources(scores).alias("ids"))["ids"]
+    for source in HUB_SOURCES:
+        if listed.list.contains(source).any():
+            return source
+    raise LookupError(f"benchmark_scores: no rows from any Epoch Hub export {HUB_SOURCES}")
+
+
+def hub_last_date(scores: pl.DataFrame, source_id: str) -> date:
+    """The newest score date of the Epoch Hub export `source_id`."""
+    return scores.filter(row_sources(scores).list.contains(source_id))["date"].max()
+
+
 def snapshot_scores(
     aa_snapshots: pl.DataFrame, column: str = "intelligence_index", snapshot: date | None = None
 ) -> pl.DataFrame:
@@ -402,3 +426,96 @@ def cheapest_reaching(obs: pl.DataFrame, threshold: float, by: date) -> dict:
     if reached.is_empty():
         raise InsufficientData(f"no observation scores at least {threshold:g} by {by}")
     return reached.sort("price", "date", "model").row(0, named=True)
+
+
+# --- what the fixed-capability page draws ---------------------------------------------------------
+
+
+def at_or_above(obs: pl.DataFrame, threshold: float) -> pl.DataFrame:
+    """The observations scoring at least `threshold`: the models a staircase may step on."""
+    return obs.filter(pl.col("score") >= threshold)
+
+
+def staircase_fit(obs: pl.DataFrame, threshold: float) -> tuple[pl.DataFrame, DeclineFit]:
+    """The staircase at a threshold and the trend fitted through it (the fit `trend` makes)."""
+    steps = staircase(obs, threshold)
+    fit = fit_log_trend(steps["date"].to_list(), steps["price"].to_list(), min_points=MIN_POINTS)
+    return steps, fit
+
+
+def epoch_window_end(token_prices: pl.DataFrame) -> date:
+    """The last price date of Epoch's own data: the end of the window its table covers."""
+    return token_prices.filter(pl.col("source_id") == EPOCH_SOURCE)["date"].max()
+
+
+HUB_BENCHMARKS = ("eci", "gpqa-diamond")  # the one-snapshot series scored by the Hub export
+
+
+def one_snapshot_series(
+    token_prices: pl.DataFrame,
+    scores: pl.DataFrame,
+    models: pl.DataFrame,
+    aa_snapshots: pl.DataFrame | None,
+    through: date,
+) -> dict[tuple[str, str], pl.DataFrame]:
+    """(benchmark, source) -> (model, date, price, score): every priced observation to `through`
+    with its model's score from one snapshot: Artificial Analysis's latest (none when the
+    release has no `aa_snapshots`), and the newest Epoch Hub export (`hub_source`)."""
+    priced = priced_observations(token_prices, models, through=through)
+    out = {}
+    if aa_snapshots is not None:
+        out[(AA_BENCHMARK, AA_SOURCE)] = scored_observations(priced, snapshot_scores(aa_snapshots))
+    hub = hub_source(scores)
+    for benchmark in HUB_BENCHMARKS:
+        out[(benchmark, hub)] = scored_observations(priced, export_scores(scores, benchmark, hub))
+    return out
+
+
+def trends_by_series(series: dict[tuple[str, str], pl.DataFrame]) -> pl.DataFrame:
+    """`trends` of each one-snapshot series, each row labelled with its `score_source`."""
+    return pl.concat(
+        [
+            trends(obs, b).with_columns(pl.lit(src).alias("score_source"))
+            for (b, src), obs in series.items()
+        ],
+        how="vertical_relaxed",
+    )
+
+
+def window_comparisons(series: dict[tuple[str, str], pl.DataFrame], cutoff: date) -> pl.DataFrame:
+    """`window_comparison` of each one-snapshot series at `cutoff`, labelled by `score_source`."""
+    return pl.concat(
+        [
+            window_comparison(obs, b, cutoff).with_columns(pl.lit(src).alias("score_source"))
+            for (b, src), obs in series.items()
+        ],
+        how="vertical_relaxed",
+    )
+
+
+def model_level(series: dict[tuple[str, str], pl.DataFrame], model: str, by: date) -> pl.DataFrame:
+    """For each one-snapshot series where `model` has one score: that score, the first day any
+    model reached it, and the cheapest model at or above it by `by` (`cheapest_reaching`)."""
+    rows = []
+    for (benchmark, source), obs in series.items():
+        own = obs.filter(pl.col("model") == model)["score"].unique()
+        if own.len() != 1:
+            continue
+        reached = obs.filter(pl.col("score") >= own[0])
+        first = cheapest_reaching(obs, own[0], reached["date"].min())
+        last = cheapest_reaching(obs, own[0], by)
+        rows.append(
+            {
+                "benchmark": benchmark,
+                "score_source": source,
+                "threshold_score": own[0],
+                "first_date": first["date"],
+                "first_model": first["model"],
+                "first_price": first["price"],
+                "by": by,
+                "cheapest_model": last["model"],
+                "cheapest_date": last["date"],
+                "cheapest_price": last["price"],
+            }
+        )
+    return pl.DataFrame(rows)

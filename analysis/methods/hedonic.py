@@ -454,3 +454,12 @@ def window_fits(
                 row["start_date"], row["end_date"] = f["start_date"], f["end_date"]
         rows.append(row)
     return pl.DataFrame(rows, schema=WINDOW_SCHEMA)
+
+
+def window_fit(fits: pl.DataFrame, benchmark: str, sample_name: str) -> dict | None:
+    """The row of `window_fits` (stacked over series) for one benchmark and sample, or None
+    where the series is not in the frame (a release without its snapshot)."""
+    rows = fits.filter(pl.col("benchmark") == benchmark, pl.col("sample") == sample_name)
+    if rows.height > 1:
+        raise ValueError(f"window fits: {rows.height} rows of {benchmark} {sample_name}")
+    return rows.row(0, named=True) if rows.height else None

@@ -261,3 +261,11 @@ def cpi_change(cpi: pl.DataFrame, start: date, end: date) -> float:
         return row["cpi_u"][0]
 
     return at(end) / at(start) - 1
+
+
+def model_name(models: pl.DataFrame, model_id: str) -> str:
+    """A model's name from the `models` table (its id where the table has no name)."""
+    rows = models.filter(pl.col("model_id") == model_id)
+    if rows.height != 1:
+        raise LookupError(f"models has {rows.height} rows for {model_id!r}, expected one")
+    return rows["name"][0] or model_id

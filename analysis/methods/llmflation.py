@@ -303,3 +303,24 @@ def write_reproduction(
             file=err,
         )
     return 0
+
+
+def trend_line(series: pl.DataFrame, fit: dict) -> pl.DataFrame:
+    """The fitted trend of `a16z_fit` over its window, as two points (month, price).
+
+    The fit keeps the factor, not the intercept: an OLS line passes through the means, so the
+    fitted slope is anchored at the window's mean date and mean log price.
+    """
+    start, end = fit["start_month"], fit["end_month"]
+    slope = pl.Series([fit["factor_per_year"]]).log(10)[0] / 365
+    window = series.filter(pl.col("month").is_between(start, end))
+    centre_day = sum(d.toordinal() for d in window["month"]) / window.height
+    centre_log = window["price"].log(10).mean()
+    return pl.DataFrame({"month": [start, end]}).with_columns(
+        pl.col("month")
+        .map_elements(
+            lambda d: 10 ** (centre_log - slope * (d.toordinal() - centre_day)),
+            return_dtype=pl.Float64,
+        )
+        .alias("price")
+    )

@@ -26,7 +26,7 @@ from datetime import date
 
 import polars as pl
 
-from analysis.methods import prices
+from analysis.methods import list_prices, prices
 
 DAYS_PER_YEAR = 365
 KINDS = ("list", "promotional")
@@ -236,9 +236,12 @@ PRICE_COLUMNS = {
 def lowest_rates(token_prices: pl.DataFrame, on: date) -> pl.DataFrame:
     """The lowest positive USD rate of each kind (input, output, cached input) in force on `on`,
     any seller, digests left out: bucket, model_id, provider, usd_per_mtok, source_id, n_rows
-    (rows in force with a positive rate of that kind)."""
+    (rows in force with a positive rate of that kind). A time-of-use offer counts at its
+    standard rate (`prices.TOU_STANDARD`), never its peak rate."""
     live = prices.price_in_force(token_prices, on).filter(
-        pl.col("currency") == "USD", ~pl.col("source_id").str.starts_with(DIGEST_PREFIX)
+        pl.col("currency") == "USD",
+        ~pl.col("source_id").str.starts_with(DIGEST_PREFIX),
+        pl.col("price_kind") != prices.PEAK,
     )
     out = []
     for bucket, col in PRICE_COLUMNS.items():
@@ -256,3 +259,79 @@ def lowest_rates(token_prices: pl.DataFrame, on: date) -> pl.DataFrame:
                 }
             )
     return pl.DataFrame(out)
+
+
+def names(models: pl.DataFrame) -> dict[str, str]:
+    """model_id -> name, from the `models` table (the id where it has no name)."""
+    return {r["model_id"]: r["name"] or r["model_id"] for r in models.iter_rows(named=True)}
+
+
+CNY_AMOUNTS = ["input_original_per_mtok", "output_original_per_mtok"]
+
+
+def cny_cards(
+    token_prices: pl.DataFrame,
+    fx_rates: pl.DataFrame,
+    provider: str,
+    source_id: str,
+    model_ids: list[str],
+    model_names: dict[str, str],
+) -> pl.DataFrame:
+    """The CNY rate cards of `model_ids` at `provider` in `source_id`, converted at the month's
+    rate (`prices.to_usd`), beside the USD card the same source published with them
+    (`published_*_usd`). `card` is off-peak, peak, or "flat (retired)": a list row with an end
+    date is the retired flat card, an open one the peak rate of releases before 2026-12-01.3."""
+    source = token_prices.filter(
+        pl.col("provider") == provider,
+        pl.col("source_ids").str.contains(source_id),
+        pl.col("model_id").is_in(model_ids),
+    )
+    cny = prices.to_usd(
+        source.filter(pl.col("currency") == "CNY"),
+        fx_rates,
+        CNY_AMOUNTS,
+        max_carry_months=list_prices.MAX_FX_CARRY_MONTHS,
+    )
+    usd = source.filter(pl.col("currency") == "USD").select(
+        "model_id",
+        "price_kind",
+        "valid_from",
+        pl.col("input_usd_per_mtok").alias("published_input_usd"),
+        pl.col("output_usd_per_mtok").alias("published_output_usd"),
+    )
+    return (
+        cny.join(usd, on=["model_id", "price_kind", "valid_from"], how="left")
+        .with_columns(
+            pl.col("model_id")
+            .replace_strict(model_names, default=pl.col("model_id"))
+            .alias("name"),
+            pl.when(pl.col("price_kind") == "off-peak")
+            .then(pl.lit("off-peak"))
+            .when(pl.col("valid_to").is_not_null())
+            .then(pl.lit("flat (retired)"))
+            .otherwise(pl.lit("peak"))
+            .alias("card"),
+        )
+        .select(
+            "name",
+            "card",
+            "valid_from",
+            "valid_to",
+            *CNY_AMOUNTS,
+            "fx_month",
+            "fx_per_usd",
+            *[f"{c}_usd" for c in CNY_AMOUNTS],
+            "published_input_usd",
+            "published_output_usd",
+        )
+        .sort("name", "valid_from", "card")
+    )
+
+
+def largest_conversion_gap(cards: pl.DataFrame) -> float:
+    """The largest relative gap between a converted CNY input rate and the USD card published
+    beside it (`cny_cards` rows that have one)."""
+    paired = cards.filter(pl.col("published_input_usd").is_not_null())
+    return float(
+        (paired["input_original_per_mtok_usd"] / paired["published_input_usd"] - 1).abs().max()
+    )

@@ -206,3 +206,72 @@ def rate_ratios(new: Rates, old: Rates, label: str) -> list[dict]:
         for b in BUCKETS
         if new.as_dict()[b] is not None and old.as_dict()[b]
     ]
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One model's time-of-use offer on one day: the peak windows in force, the week's peak
+    hours (`weekly_schedule`) and its peak and off-peak cards in one currency."""
+
+    windows: pl.DataFrame
+    schedule: pl.DataFrame
+    peak: Rates
+    off_peak: Rates
+
+
+def offer_on(
+    token_prices: pl.DataFrame,
+    windows: pl.DataFrame,
+    source_id: str,
+    provider: str,
+    model_id: str,
+    currency: str,
+    on: dt.date,
+) -> Offer:
+    """The offer of `model_id` at `provider` in force at the start of day `on` (UTC), under the
+    windows of `source_id`'s newest copy."""
+    live = windows_in_force(windows, dt.datetime.combine(on, dt.time(), tzinfo=dt.UTC), source_id)
+    return Offer(
+        live,
+        weekly_schedule(live),
+        card(token_prices, model_id, provider, PEAK, currency, on),
+        card(token_prices, model_id, provider, OFF_PEAK, currency, on),
+    )
+
+
+def flat_card_day(windows: pl.DataFrame, source_id: str) -> dt.date:
+    """The last day of the flat card: the day before `source_id`'s first window was in force."""
+    return regime_start(windows, source_id).date() - dt.timedelta(days=1)
+
+
+def flat_card(
+    token_prices: pl.DataFrame,
+    windows: pl.DataFrame,
+    source_id: str,
+    provider: str,
+    model_id: str,
+    currency: str,
+) -> Rates:
+    """The flat (`list`) card of `model_id` the time-of-use offer replaced."""
+    day = flat_card_day(windows, source_id)
+    return card(token_prices, model_id, provider, "list", currency, day)
+
+
+def rises_over_flat_card(
+    token_prices: pl.DataFrame,
+    windows: pl.DataFrame,
+    source_id: str,
+    provider: str,
+    model_ids: list[str],
+    currency: str,
+    on: dt.date,
+) -> pl.DataFrame:
+    """One row per model, card (off-peak, peak) and bucket: the time-of-use rate in force on
+    `on` over the flat card's rate (`rate_ratios`): model_id, card, bucket, old, new, ratio."""
+    rows = []
+    for model in model_ids:
+        flat = flat_card(token_prices, windows, source_id, provider, model, currency)
+        offer = offer_on(token_prices, windows, source_id, provider, model, currency, on)
+        for label, rates in [(OFF_PEAK, offer.off_peak), (PEAK, offer.peak)]:
+            rows += [{"model_id": model, **r} for r in rate_ratios(rates, flat, label)]
+    return pl.DataFrame(rows)

@@ -27,6 +27,7 @@ from analysis.data.importers import gundlach_benchmarks
 from analysis.data.paths import SHARED_SOURCES
 from analysis.methods import ai_index, fixed_capability, gpu_prices, gundlach, llmflation
 from analysis.report import results
+from analysis.report.quote import Quote
 
 SCHEMA = {
     "figure": pl.String,
@@ -112,6 +113,32 @@ def gundlach_decomposition(
     v = data.current_version(version)
     table = gundlach.decomposition(gundlach_rows(sources_dir), *_tables(v))
     return table.with_columns(pl.lit(v).alias("data_version"))
+
+
+def decomposition_steps(version: str | None = None) -> pl.DataFrame:
+    """`gundlach_decomposition` where the raw sources are at hand, else an empty frame (no
+    released data version holds the authors' per-benchmark rows)."""
+    if SHARED_SOURCES.exists():
+        return gundlach_decomposition(version)
+    return pl.DataFrame(schema={"step": pl.Int64, "change": pl.String})
+
+
+def decomposition_sentence(steps: pl.DataFrame) -> str:
+    """The path from the paper's factor to the book's, or why this rendering cannot show it."""
+    if steps.height == 0:
+        return (
+            "The decomposition needs the authors' per-benchmark rows, which are in no released "
+            "data version: render the book beside the raw sources to see it."
+        )
+    first, last = steps.row(0, named=True), steps.row(-1, named=True)
+    largest = steps.slice(1).sort("ratio_to_previous", descending=True).row(0, named=True)
+    return (
+        f"It starts from the paper's own figure, {Quote(first['factor_per_year'], 'factor')} per "
+        f"year, reproduced from the authors' data, and ends at the book's, "
+        f"{Quote(last['factor_per_year'], 'factor')}; the largest single step is "
+        f"\u201c{largest['change']}\u201d, which multiplies the factor by "
+        f"{Quote(largest['ratio_to_previous'], 'number')}."
+    )
 
 
 def ai_index_comparisons(version: str | None = None) -> pl.DataFrame:

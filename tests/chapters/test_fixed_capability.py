@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from datetime import date
+from types import SimpleNamespace
 
 import numpy as np
 import polars as pl
@@ -17,7 +18,7 @@ import pytest
 
 from analysis.chapters import fixed_capability as chapter
 from analysis.methods import fixed_capability as fc
-from analysis.methods import llmflation, trends
+from analysis.methods import llmflation, sensitivity, trends
 from analysis.report import estimates, results
 
 # The release the exact-text examples were read from: they stay true of it.
@@ -36,6 +37,34 @@ def tables() -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
 
 
 # --- the page -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def page(tables) -> SimpleNamespace:
+    """The frames the page's folded cells draw, made by the same calls."""
+    token_prices, scores, models = tables
+    v = results.version()
+    epoch = results.epoch(v, bootstrap=True)
+    gpqa = results.trend_row(epoch, chapter.BENCHMARK, chapter.THRESHOLD_MODEL)
+    obs = fc.epoch_observations(token_prices, scores, models, chapter.BENCHMARK)
+    steps, fit = fc.staircase_fit(obs, gpqa["threshold_score"])
+    series, fits = results.a16z(v)
+    series_2026 = chapter.series_2026(v)
+    return SimpleNamespace(
+        epoch=epoch,
+        gpqa=gpqa,
+        gpqa_above=fc.at_or_above(obs, gpqa["threshold_score"]),
+        gpqa_steps=steps,
+        gpqa_fit=fit,
+        a16z_series=series,
+        a16z_line=llmflation.trend_line(series, fits["a16z_window"]),
+        extension=results.extension(v),
+        sensitivity=sensitivity.sensitivity(
+            token_prices, scores, models, chapter.BENCHMARK, chapter.THRESHOLD_MODEL
+        ),
+        series_2026=series_2026,
+        window_2026=fc.window_comparisons(series_2026, fc.epoch_window_end(token_prices)),
+    )
 
 
 def test_compute_is_cached_per_version(c):
@@ -59,7 +88,9 @@ def test_settings_the_prose_states_are_the_code_s(c):
 # --- Epoch's table ------------------------------------------------------------------------------
 
 
-def test_gpt4_level_gpqa_trend_is_the_registry_estimate_and_the_method_run_directly(c, tables):
+def test_gpt4_level_gpqa_trend_is_the_registry_estimate_and_the_method_run_directly(
+    c, tables, page
+):
     q = c.q
     assert q.epoch_gpqa == estimates.estimate("epoch-gpqa-gpt4-level")
     obs = fc.epoch_observations(*tables, "gpqa-diamond")
@@ -70,32 +101,32 @@ def test_gpt4_level_gpqa_trend_is_the_registry_estimate_and_the_method_run_direc
     assert (q.epoch_gpqa.low, q.epoch_gpqa.high) == pytest.approx(
         (direct["ci90_low"], direct["ci90_high"]), rel=1e-12
     )
-    assert q.epoch_gpqa.n == direct["n"] == c.gpqa_steps.height == c.gpqa_fit.n
+    assert q.epoch_gpqa.n == direct["n"] == page.gpqa_steps.height == page.gpqa_fit.n
     # Epoch's page states about 40x per year: the reproduction is close to it.
     assert q.stated_gpqa.value == 40
     assert 30 < q.epoch_gpqa.value < 55
 
 
-def test_bootstrap_interval_is_the_pairs_bootstrap_of_the_staircase(c):
-    steps = c.gpqa_steps
+def test_bootstrap_interval_is_the_pairs_bootstrap_of_the_staircase(c, page):
+    steps = page.gpqa_steps
     low, high = trends.bootstrap_factor_interval(steps["date"].to_list(), steps["price"].to_list())
     assert c.q.gpqa_boot.value == pytest.approx((low, high), rel=1e-12)
 
 
-def test_staircase_is_the_cheapest_so_far_above_the_threshold(c):
-    threshold = c.gpqa["threshold_score"]
-    assert (c.gpqa_above["score"] >= threshold).all()
-    prices = c.gpqa_steps.sort("date")["price"].to_list()
+def test_staircase_is_the_cheapest_so_far_above_the_threshold(c, page):
+    threshold = page.gpqa["threshold_score"]
+    assert (page.gpqa_above["score"] >= threshold).all()
+    prices = page.gpqa_steps.sort("date")["price"].to_list()
     assert all(a > b for a, b in itertools.pairwise(prices))
     # Each step is the cheapest model at or above the threshold so far.
-    for row in c.gpqa_steps.iter_rows(named=True):
-        so_far = c.gpqa_above.filter(pl.col("date") <= row["date"])["price"].min()
+    for row in page.gpqa_steps.iter_rows(named=True):
+        so_far = page.gpqa_above.filter(pl.col("date") <= row["date"])["price"].min()
         assert row["price"] == so_far
 
 
-def test_epoch_table_range_and_median(c):
-    factors = c.epoch["factor_per_year"].to_numpy()
-    assert c.q.n_epoch_trends.value == len(factors) == c.epoch.height
+def test_epoch_table_range_and_median(c, page):
+    factors = page.epoch["factor_per_year"].to_numpy()
+    assert c.q.n_epoch_trends.value == len(factors) == page.epoch.height
     assert c.q.our_range.value == (factors.min(), factors.max())
     assert c.q.median_epoch.value == pytest.approx(np.median(factors))
     # Epoch's page says about 9x to 900x: the reproduction spans about the same.
@@ -104,32 +135,32 @@ def test_epoch_table_range_and_median(c):
     assert 5 < low < 15 and 500 < high < 1500
 
 
-def test_most_trends_rest_on_few_points_and_the_fastest_on_the_fewest(c):
+def test_most_trends_rest_on_few_points_and_the_fastest_on_the_fewest(c, page):
     fewest, most = c.q.epoch_n_most.value
-    n = c.epoch["n"]
+    n = page.epoch["n"]
     assert fewest == n.min() >= fc.MIN_POINTS
     assert n.is_between(fewest, most).sum() >= chapter.MOST * n.len()
     assert n.is_between(fewest, most - 1).sum() < chapter.MOST * n.len()
-    fastest = c.epoch.sort("factor_per_year").row(-1, named=True)
+    fastest = page.epoch.sort("factor_per_year").row(-1, named=True)
     assert fastest["n"] == fewest
 
 
 # --- a16z ---------------------------------------------------------------------------------------
 
 
-def test_a16z_window_starts_at_the_price_a16z_published(c, tables):
+def test_a16z_window_starts_at_the_price_a16z_published(c, tables, page):
     q = c.q
     # a16z: GPT-3 at $60 per million tokens in November 2021.
     assert q.a16z_first_price.value == 60.0
     assert q.a16z_stated.value == 10
     models = tables[2]
-    first_id = c.a16z_series.filter(pl.col("month") == llmflation.A16Z_START)["model_id"].item()
+    first_id = page.a16z_series.filter(pl.col("month") == llmflation.A16Z_START)["model_id"].item()
     assert q.a16z_first_model.text == models.filter(pl.col("model_id") == first_id)["name"].item()
     assert q.a16z_first_model.text != first_id  # a name, not an id
 
 
-def test_a16z_endpoint_factor_by_hand(c):
-    window = c.a16z_series.filter(
+def test_a16z_endpoint_factor_by_hand(c, page):
+    window = page.a16z_series.filter(
         pl.col("month").is_between(llmflation.A16Z_START, llmflation.A16Z_END)
     ).sort("month")
     first, last = window.row(0, named=True), window.row(-1, named=True)
@@ -142,30 +173,32 @@ def test_a16z_endpoint_factor_by_hand(c):
     assert c.q.a16z_window.n == window.height <= 37
 
 
-def test_a16z_estimates_are_the_registry_s(c):
+def test_a16z_estimates_are_the_registry_s(c, page):
     assert c.q.a16z_window == estimates.estimate("a16z-a16z-window")
     assert c.q.a16z_full == estimates.estimate("a16z-full-window")
-    assert c.q.a16z_full.window_end == c.a16z_series["month"].max()
+    assert c.q.a16z_full.window_end == page.a16z_series["month"].max()
 
 
-def test_a16z_line_is_the_ols_fit_through_the_window(c):
-    window = c.a16z_series.filter(
+def test_a16z_line_is_the_ols_fit_through_the_window(c, page):
+    window = page.a16z_series.filter(
         pl.col("month").is_between(llmflation.A16Z_START, llmflation.A16Z_END)
     )
     fit = trends.fit_log_trend(window["month"].to_list(), window["price"].to_list())
-    assert c.a16z_line["month"].to_list() == [llmflation.A16Z_START, llmflation.A16Z_END]
-    assert c.a16z_line["price"].to_list() == pytest.approx(fit.line()["price"].to_list(), rel=1e-9)
+    assert page.a16z_line["month"].to_list() == [llmflation.A16Z_START, llmflation.A16Z_END]
+    assert page.a16z_line["price"].to_list() == pytest.approx(
+        fit.line()["price"].to_list(), rel=1e-9
+    )
 
 
 # --- the full data, the sensitivity runs and the claim ------------------------------------------
 
 
-def test_full_data_quotes(c, tables):
-    q, factors = c.q, c.extension["factor_per_year"]
+def test_full_data_quotes(c, tables, page):
+    q, factors = c.q, page.extension["factor_per_year"]
     assert q.ext_median == estimates.estimate("full-data-median-factor")
-    assert q.n_extension.value == c.extension.height
+    assert q.n_extension.value == page.extension.height
     assert q.ext_median.value == pytest.approx(np.median(factors.to_numpy()))
-    assert q.ext_median.window_end == c.extension["end_date"].max()
+    assert q.ext_median.window_end == page.extension["end_date"].max()
     # The middle half: its ends are the quartiles, an order statistic either side of the 25th
     # and 75th percentile positions.
     low, high = q.ext_iqr.value
@@ -177,11 +210,11 @@ def test_full_data_quotes(c, tables):
     assert q.ext_reasoning_median.value == pytest.approx(with_reasoning["factor_per_year"].median())
 
 
-def test_sensitivity_base_variant_is_the_full_data_trend(c):
-    base = c.sensitivity.row(0, named=True)
+def test_sensitivity_base_variant_is_the_full_data_trend(c, page):
+    base = page.sensitivity.row(0, named=True)
     assert base["variant"] == "blend 3:1 input:output"
     assert base["factor_per_year"] == pytest.approx(c.q.ext_gpqa.value, rel=1e-12)
-    fitted = [f for f in c.sensitivity["factor_per_year"].to_list() if f is not None]
+    fitted = [f for f in page.sensitivity["factor_per_year"].to_list() if f is not None]
     assert c.q.sens_range.value == (min(fitted), max(fitted))
 
 
@@ -235,9 +268,9 @@ def _export_scores_by_hand(scores: pl.DataFrame, benchmark: str, source: str) ->
     return out
 
 
-def test_one_snapshot_series_take_every_score_from_one_snapshot(c, tables):
+def test_one_snapshot_series_take_every_score_from_one_snapshot(c, tables, page):
     _, scores, _ = tables
-    assert set(c.series_2026) == {
+    assert set(page.series_2026) == {
         ("aa-intelligence-index", fc.AA_SOURCE),
         ("eci", fc.HUB_2026_SOURCE),
         ("gpqa-diamond", fc.HUB_2026_SOURCE),
@@ -249,20 +282,20 @@ def test_one_snapshot_series_take_every_score_from_one_snapshot(c, tables):
     for r in latest.iter_rows(named=True):
         if r["intelligence_index"] is not None:
             by_hand[r["model_id"]] = max(by_hand.get(r["model_id"], -1.0), r["intelligence_index"])
-    obs = c.series_2026[("aa-intelligence-index", fc.AA_SOURCE)]
+    obs = page.series_2026[("aa-intelligence-index", fc.AA_SOURCE)]
     for r in obs.unique("model").iter_rows(named=True):
         assert r["score"] == by_hand[r["model"]]
     hub = _export_scores_by_hand(scores, "gpqa-diamond", fc.HUB_2026_SOURCE)
-    obs = c.series_2026[("gpqa-diamond", fc.HUB_2026_SOURCE)]
+    obs = page.series_2026[("gpqa-diamond", fc.HUB_2026_SOURCE)]
     for r in obs.unique("model").iter_rows(named=True):
         assert r["score"] == hub[r["model"]]
     # No price after the release date enters (a scheduled future price is not yet a price).
-    for obs in c.series_2026.values():
+    for obs in page.series_2026.values():
         assert obs["date"].max() <= results.release_date()
 
 
-def test_2026_trends_are_the_method_on_each_series(c):
-    for (benchmark, source), obs in c.series_2026.items():
+def test_2026_trends_are_the_method_on_each_series(c, page):
+    for (benchmark, source), obs in page.series_2026.items():
         direct = fc.trends(obs, benchmark)
         mine = c.extension_2026.filter(pl.col("score_source") == source).filter(
             pl.col("benchmark") == benchmark
@@ -276,23 +309,23 @@ def test_2026_trends_are_the_method_on_each_series(c):
     assert c.q.ext26_iqr.value == pytest.approx(tuple(np.quantile(f, [0.25, 0.75])))
 
 
-def test_epoch_table_is_untouched_by_the_new_sources(c):
+def test_epoch_table_is_untouched_by_the_new_sources(c, page):
     """The reproduction of Epoch's table reads Epoch's rows only: the same on the release before
     the new sources and on this one."""
     before = results.epoch("2026-12-01", bootstrap=True)
-    assert c.epoch.select(fc.RESULT_COLUMNS).equals(before.select(fc.RESULT_COLUMNS))
+    assert page.epoch.select(fc.RESULT_COLUMNS).equals(before.select(fc.RESULT_COLUMNS))
 
 
-def test_window_comparison_cuts_the_same_observations_at_epoch_s_last_price_date(c, tables):
+def test_window_comparison_cuts_the_same_observations_at_epoch_s_last_price_date(c, tables, page):
     token_prices = tables[0]
     cutoff = token_prices.filter(pl.col("source_id") == fc.EPOCH_SOURCE)["date"].max()
     assert c.q.cutoff.value == cutoff
-    w = c.window_2026
+    w = page.window_2026
     assert (w["end_short"] <= cutoff).all() and (w["n_full"] >= w["n_short"]).all()
     row = w.filter(
         (pl.col("benchmark") == "gpqa-diamond") & (pl.col("threshold_model") == chapter.GPT4)
     ).row(0, named=True)
-    obs = c.series_2026[("gpqa-diamond", fc.HUB_2026_SOURCE)]
+    obs = page.series_2026[("gpqa-diamond", fc.HUB_2026_SOURCE)]
     short = fc.trend(
         obs.filter(pl.col("date") <= cutoff), "gpqa-diamond", "x", row["threshold_score"]
     )
@@ -301,7 +334,7 @@ def test_window_comparison_cuts_the_same_observations_at_epoch_s_last_price_date
     assert c.q.window_short_median.value == pytest.approx(w["factor_short"].median())
 
 
-def test_claim_evidence_gives_each_assigned_claim_from_the_release_rows(c, tables):
+def test_claim_evidence_gives_each_assigned_claim_from_the_release_rows(c, tables, page):
     from analysis.methods.claims import Evidence
 
     ev = chapter.claim_evidence()
@@ -327,7 +360,7 @@ def test_claim_evidence_gives_each_assigned_claim_from_the_release_rows(c, table
     assert (d.low, d.high) == pytest.approx(tuple(np.quantile(f, [0.25, 0.75])), rel=0.02)
     assert d.n == len(f)
     # GPT-4-level prices, by hand from the GPQA Diamond series: GPT-4's own score is the level.
-    obs = c.series_2026[("gpqa-diamond", fc.HUB_2026_SOURCE)]
+    obs = page.series_2026[("gpqa-diamond", fc.HUB_2026_SOURCE)]
     level = obs.filter(pl.col("model") == chapter.GPT4)["score"].unique().item()
     at_level = obs.filter(pl.col("score") >= level)
     first_day = at_level["date"].min()

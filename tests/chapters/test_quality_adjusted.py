@@ -10,6 +10,7 @@ as the page prints them.
 from __future__ import annotations
 
 from datetime import date
+from types import SimpleNamespace
 
 import polars as pl
 import pytest
@@ -106,6 +107,18 @@ def c(version) -> qa.QualityAdjusted:
     return qa.compute(version)
 
 
+@pytest.fixture(scope="module")
+def page(version, tables) -> SimpleNamespace:
+    """The frames the page's folded cells draw, made by the same calls."""
+    obs = hedonic.observations(*tables, qa.BENCHMARK)
+    return SimpleNamespace(
+        hedonic_fits=results.hedonic_fits(version),
+        by_rule=qa.by_rule(version),
+        index=hedonic.reference_index(obs, qa.BENCHMARK, qa.INDEX_SAMPLES),
+        extension_2026=qa.extension_2026(version),
+    )
+
+
 def test_compute_is_cached_per_version(c):
     assert qa.compute() is c
 
@@ -121,19 +134,19 @@ def test_settings_the_prose_states_are_the_method_s(c):
     assert q.until.value == outlook.FORECAST_UNTIL
 
 
-def test_hedonic_fits_are_the_hedonic_tables_run_directly(c, tables, version):
-    assert_frame_equal(c.hedonic_fits, hedonic.hedonic_table(*tables, data_version=version))
+def test_hedonic_fits_are_the_hedonic_tables_run_directly(c, tables, version, page):
+    assert_frame_equal(page.hedonic_fits, hedonic.hedonic_table(*tables, data_version=version))
     for rule in hedonic.DATE_RULES:
         assert_frame_equal(
-            c.by_rule.filter(pl.col("date_from") == rule),
+            page.by_rule.filter(pl.col("date_from") == rule),
             hedonic.hedonic_table(*tables, date_from=rule, data_version=version),
         )
     assert c.q.n_benchmarks.value == len(hedonic.BENCHMARKS)
     assert c.q.n_samples.value == len(hedonic.SAMPLES)
 
 
-def test_gpqa_fits_quote_the_hedonic_rows_and_their_intervals_contain_them(c):
-    q, fits = c.q, c.hedonic_fits
+def test_gpqa_fits_quote_the_hedonic_rows_and_their_intervals_contain_them(c, page):
+    q, fits = c.q, page.hedonic_fits
     assert q.gpqa_frontier == estimates.estimate("hedonic-gpqa-frontier")
     for sample, factor, ci, n in [
         ("frontier", q.gpqa_frontier, q.gpqa_frontier.ci, q.gpqa_frontier.n),
@@ -149,8 +162,8 @@ def test_gpqa_fits_quote_the_hedonic_rows_and_their_intervals_contain_them(c):
     assert q.gpqa_frontier.value > q.gpqa_all_factor.value
 
 
-def test_sample_spans_cover_every_fit_of_the_sample(c):
-    fits = c.hedonic_fits.filter(pl.col("factor_per_year").is_not_null())
+def test_sample_spans_cover_every_fit_of_the_sample(c, page):
+    fits = page.hedonic_fits.filter(pl.col("factor_per_year").is_not_null())
     for quote, sample in [(c.q.frontier_span, "frontier"), (c.q.all_span, "all")]:
         factors = fits.filter(pl.col("sample") == sample)["factor_per_year"]
         assert quote.value == (factors.min(), factors.max())
@@ -158,8 +171,8 @@ def test_sample_spans_cover_every_fit_of_the_sample(c):
     assert low <= c.q.gpqa_frontier.value <= high
 
 
-def test_date_rule_quotes(c):
-    frontier = c.by_rule.filter(pl.col("sample") == "frontier")
+def test_date_rule_quotes(c, page):
+    frontier = page.by_rule.filter(pl.col("sample") == "frontier")
     ratios = {
         b: max(g["factor_per_year"]) / min(g["factor_per_year"])
         for (b,), g in frontier.group_by("benchmark")
@@ -167,16 +180,16 @@ def test_date_rule_quotes(c):
     widest = max(ratios, key=ratios.get)
     assert c.q.max_rule_ratio.value == pytest.approx(ratios[widest])
     assert c.q.widest_rule_benchmark.text == benchmark_name(widest)
-    release = c.by_rule.filter((pl.col("sample") == "all") & (pl.col("date_from") == "release"))
+    release = page.by_rule.filter((pl.col("sample") == "all") & (pl.col("date_from") == "release"))
     assert c.q.all_release_span.value == (
         release["factor_per_year"].min(),
         release["factor_per_year"].max(),
     )
 
 
-def test_index_band_contains_the_index_and_the_real_model_reached_the_reference(c, tables):
+def test_index_band_contains_the_index_and_the_real_model_reached_the_reference(c, tables, page):
     q = c.q
-    frontier = hedonic.sample(c.index.observations, "frontier")
+    frontier = hedonic.sample(page.index.observations, "frontier")
     assert q.reference_score.value == frontier["score"].median()
     price, month = q.index_to_price.value, q.index_last_month.value
     low, high = q.index_band.value
@@ -187,7 +200,7 @@ def test_index_band_contains_the_index_and_the_real_model_reached_the_reference(
     assert q.cheapest_real_price.value == real["price"].min()
     ratio = q.cheapest_real_price.value / price
     assert q.index_vs_real.text == qa.index_vs_real(ratio)
-    reached = c.index.observations.filter(pl.col("score") >= q.reference_score.value)
+    reached = page.index.observations.filter(pl.col("score") >= q.reference_score.value)
     assert q.first_at_reference.value == reached["date"].min()
 
 
@@ -309,7 +322,7 @@ def test_extension_reading_says_only_what_the_fits_show(slower, n, falling, star
     assert qa.extension_reading(slower, n, falling).startswith(start)
 
 
-def test_one_snapshot_all_models_fit_by_hand():
+def test_one_snapshot_all_models_fit_by_hand(page):
     """The all-models fit on the latest Artificial Analysis snapshot, refitted here with
     statsmodels from the release rows: each model's earliest 3:1 list price against its index."""
     import numpy as np
@@ -326,7 +339,7 @@ def test_one_snapshot_all_models_fit_by_hand():
     p = np.clip(obs["score"].to_numpy(), 0.5, 99.5) / 100
     X = np.column_stack([days, np.log(p / (1 - p)), np.ones(obs.height)])
     res = sm.OLS(np.log(obs["price"].to_numpy()), X).fit(cov_type="HC3", use_t=True)
-    row = c.extension_2026.filter(
+    row = page.extension_2026.filter(
         (pl.col("benchmark") == "aa-intelligence-index") & (pl.col("sample") == "all")
     ).row(0, named=True)
     assert row["n"] == obs.height
@@ -336,7 +349,7 @@ def test_one_snapshot_all_models_fit_by_hand():
     cutoff = scores.filter(pl.col("source_id") == "gundlach-inference")["date"].max()
     assert c.q.paper_end.value == cutoff
     assert row["n_short"] == obs.filter(pl.col("date") <= cutoff).height
-    slower = c.extension_2026.filter(pl.col("factor_per_year") < pl.col("factor_short")).height
+    slower = page.extension_2026.filter(pl.col("factor_per_year") < pl.col("factor_short")).height
     assert c.q.n_2026_slower.value == slower
 
 

@@ -33,6 +33,23 @@ def tables() -> dict[str, pl.DataFrame]:
     return {name: results.table(name) for name in names}
 
 
+# The frames the page's folded cells draw, made by the same method calls.
+
+
+@pytest.fixture(scope="module")
+def history(tables) -> pl.DataFrame:
+    through = results.release_date()
+    return lp.first_party_list_prices(tables["token_prices"], tables["models"], through=through)
+
+
+@pytest.fixture(scope="module")
+def one(tables) -> tuple[pl.DataFrame, str]:
+    pp = dispersion.provider_prices(tables["token_prices"], tables["models"])
+    model_id, month = dispersion.most_served(pp)
+    frame = dispersion.with_provider_kind(dispersion.one_model(pp, model_id, month))
+    return frame, lp.model_name(tables["models"], model_id)
+
+
 # --- the page -----------------------------------------------------------------------------------
 
 
@@ -44,8 +61,8 @@ def test_compute_is_cached_per_version(c):
 # --- first-party list prices --------------------------------------------------------------------
 
 
-def test_observations_and_the_cheapest_and_dearest_current_models(c):
-    h = c.history
+def test_observations_and_the_cheapest_and_dearest_current_models(c, history):
+    h = history
     assert (c.q.n_observations.value, c.q.n_models.value) == (h.height, h["model_id"].n_unique())
     assert (c.q.first_seen.value, c.q.last_seen.value) == (h["date"].min(), h["date"].max())
     # On sale at the end: priced within the window before the newest observation.
@@ -65,7 +82,7 @@ def test_observations_and_the_cheapest_and_dearest_current_models(c):
     assert c.q.latest_ratio.value == pytest.approx(dearest[lp.BLENDED] / cheapest[lp.BLENDED])
 
 
-def test_history_rows_are_first_party_usd_list_prices(c, tables):
+def test_history_rows_are_first_party_usd_list_prices(history, tables):
     tp = tables["token_prices"]
     kept = tp.filter(
         pl.col("first_party"),
@@ -75,26 +92,26 @@ def test_history_rows_are_first_party_usd_list_prices(c, tables):
         pl.col("output_usd_per_mtok") > 0,
         pl.col("date") <= results.release_date(),  # scheduled prices are not yet in force
     )
-    assert c.history.height == kept.select("model_id", "provider", "date").n_unique()
-    assert set(c.history["developer"]) <= set(lp.DEVELOPERS)
-    assert c.developers == lp.DEVELOPERS
+    assert history.height == kept.select("model_id", "provider", "date").n_unique()
+    assert set(history["developer"]) <= set(lp.DEVELOPERS)
 
 
 # --- one open model, many prices ----------------------------------------------------------------
 
 
-def test_the_widest_served_model_and_its_spread(c, tables):
+def test_the_widest_served_model_and_its_spread(c, tables, one):
+    frame, one_name = one
     pp = dispersion.provider_prices(tables["token_prices"], tables["models"])
     newest = pp.filter(pl.col("month") == pp["month"].max())
     counts = newest.group_by("model_id").len().sort(["len", "model_id"], descending=[True, False])
     model_id, n = counts.row(0)
     assert c.q.one_month.value == pp["month"].max()
-    assert c.q.one_n.value == n == c.one.height
+    assert c.q.one_n.value == n == frame.height
     names = tables["models"].filter(pl.col("model_id") == model_id)["name"]
-    assert c.q.one_model.value == c.one_name == names[0]  # a name from the models table
+    assert c.q.one_model.value == one_name == names[0]  # a name from the models table
     prices = newest.filter(pl.col("model_id") == model_id)[lp.BLENDED]
     assert c.q.one_ratio.value == pytest.approx(prices.max() / prices.min())
-    assert set(c.one["kind"]) <= set(dispersion.PROVIDER_KINDS)
+    assert set(frame["kind"]) <= set(dispersion.PROVIDER_KINDS)
 
 
 def test_spread_share_is_the_registry_estimate(c):
@@ -129,14 +146,16 @@ def test_openrouter_numbers_are_that_selection_run_directly(c, tables):
     assert c.q.or_hits.value == check["n_model_months_reaching"]
     assert c.q.or_median.value == pytest.approx(check["ratio_median"])
     assert c.q.or_month.value == check["last_month"]
-    assert c.by_selection["selection"].to_list() == [v.label for v in dispersion.VARIANTS]
+    sensitivity = dispersion.sensitivity(tp, models, claims, data_version=results.version())
+    by_selection = dispersion.by_selection(sensitivity)
+    assert by_selection["selection"].to_list() == [v.label for v in dispersion.VARIANTS]
 
 
 # --- ratios, discounts, currencies, constant dollars --------------------------------------------
 
 
-def test_first_and_last_quarters_of_the_output_input_ratio(c):
-    h = c.history.with_columns(
+def test_first_and_last_quarters_of_the_output_input_ratio(c, history):
+    h = history.with_columns(
         (pl.col("output_usd_per_mtok") / pl.col("input_usd_per_mtok")).alias("r"),
         pl.col("date").dt.truncate("3mo").alias("quarter"),
     ).filter(pl.col("r").is_finite())
@@ -163,9 +182,11 @@ def test_discount_medians_are_over_providers_with_enough_models(c, tables):
     )
     assert c.q.n_batch_providers.value == per_provider.height
     assert c.q.batch_median.value == pytest.approx(per_provider["s"].median())
-    cached = c.discounts.filter(pl.col("discount") == "cached input")
+    discounts = lp.discounts(tables["token_prices"])
+    cached = discounts.filter(pl.col("discount") == "cached input")
     assert c.q.n_cached_providers.value == cached.height
-    assert c.top_discounts.group_by("discount").len()["len"].max() <= lp.DISCOUNTS_PER_KIND
+    top = lp.top_discounts(discounts)
+    assert top.group_by("discount").len()["len"].max() <= lp.DISCOUNTS_PER_KIND
 
 
 def test_foreign_prices_and_the_end_of_the_rate_series(c, tables):
@@ -174,7 +195,9 @@ def test_foreign_prices_and_the_end_of_the_rate_series(c, tables):
     assert c.q.n_foreign.value == foreign.height
     assert set(foreign["currency"]) == {chapter.FOREIGN_CURRENCY}  # the prose names the yuan
     assert c.q.latest_fx.value == fx.filter(pl.col("currency") == "CNY")["month"].max()
-    assert (c.foreign["fx_month"] <= c.q.latest_fx.value).all()
+    converted = lp.non_usd_prices(tp, fx, tables["models"])
+    assert converted.height == foreign.height
+    assert (converted["fx_month"] <= c.q.latest_fx.value).all()
     # "n from DeepSeek's rate cards and m reported by the news digests": the digests' quotes
     # name no token kind; the cards price input and output separately.
     digest = foreign.filter(pl.col("source_id").str.starts_with("digest-"))
@@ -192,7 +215,7 @@ def test_inflation_is_the_cpi_ratio_over_a16zs_months(c, tables):
     value = {m: v for m, v in zip(cpi["month"], cpi["cpi_u"], strict=True)}
     assert (c.q.first_month.value, c.q.cpi_base.value) == (start, base)
     assert c.q.inflation.value == pytest.approx(value[base] / value[start] - 1)
-    assert c.real_title == f"Cheapest model with MMLU >= {llmflation.A16Z_THRESHOLD:g}"
+    assert f"Cheapest model with MMLU >= {llmflation.A16Z_THRESHOLD:g}" == chapter.REAL_TITLE
 
 
 # --- as the page prints them --------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -199,3 +200,59 @@ def test_cheapest_reaching_is_the_staircase_level_on_a_day():
     assert (got["model"], got["price"]) == ("f", 1.0)
     with pytest.raises(InsufficientData, match="by 2022-01-01"):
         fc.cheapest_reaching(LADDER, 45.0, date(2022, 1, 1))
+
+
+def test_the_newest_hub_export_and_its_last_score_date():
+    scores = pl.DataFrame(
+        {
+            "source_id": ["epoch-benchmarking-hub", "x", "x"],
+            "source_ids": [None, "x; epoch-benchmarking-hub-2026-04", "x"],
+            "date": [date(2025, 6, 1), date(2026, 4, 2), date(2026, 5, 1)],
+        }
+    )
+    # The 2026-04 export is newer than the first Hub export, and is named in a merged row.
+    assert fc.hub_source(scores) == "epoch-benchmarking-hub-2026-04"
+    assert fc.hub_last_date(scores, "epoch-benchmarking-hub-2026-04") == date(2026, 4, 2)
+    assert fc.hub_source(scores.slice(0, 1)) == "epoch-benchmarking-hub"
+    with pytest.raises(LookupError, match="no rows from any Epoch Hub export"):
+        fc.hub_source(scores.slice(2, 1))
+
+
+def test_the_models_at_or_above_a_threshold_and_the_staircase_fit_through_them():
+    # At 45: b (45) and f (46) qualify. With h and i added, each cheaper than all before it,
+    # the staircase is b, f, h, i; the fit is OLS of log10 price on days, done here by numpy.
+    assert fc.at_or_above(LADDER, 45.0)["model"].to_list() == ["b", "f"]
+    more = [("h", date(2023, 12, 1), 0.5, 45.5), ("i", date(2024, 6, 1), 0.1, 47.0)]
+    bigger = obs([*LADDER.rows(), *more])
+    steps, fit = fc.staircase_fit(bigger, 45.0)
+    assert steps["model"].to_list() == ["b", "f", "h", "i"]
+    days = [d.toordinal() for d in steps["date"]]
+    slope = np.polyfit(days, np.log10(steps["price"].to_numpy()), 1)[0]
+    assert fit.factor_per_year == pytest.approx(10 ** (-365 * slope))
+
+
+def test_epoch_window_end_is_the_last_date_of_epoch_s_own_rows():
+    tp = pl.DataFrame(
+        {
+            "source_id": [fc.EPOCH_SOURCE, fc.EPOCH_SOURCE, "other"],
+            "date": [date(2024, 1, 1), date(2024, 12, 13), date(2026, 1, 1)],
+        }
+    )
+    assert fc.epoch_window_end(tp) == date(2024, 12, 13)
+
+
+def test_a_model_s_level_first_reached_and_cheapest_by_a_day():
+    # On LADDER, b scores 45: f (46) is the first at or above it after b itself (b, 2022-06-01,
+    # is first), and by 2023-12-31 the cheapest at or above 45 is f at 1.0. A series where the
+    # model has no score is skipped.
+    levels = fc.model_level(
+        {("x", "s"): LADDER, ("y", "s"): LADDER.slice(0, 1)}, "b", date(2023, 12, 31)
+    )
+    assert levels.height == 1
+    row = levels.row(0, named=True)
+    assert (row["threshold_score"], row["first_model"], row["first_date"]) == (
+        45.0,
+        "b",
+        date(2022, 6, 1),
+    )
+    assert (row["cheapest_model"], row["cheapest_price"]) == ("f", 1.0)

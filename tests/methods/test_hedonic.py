@@ -279,3 +279,17 @@ def test_window_fits_keep_a_sample_too_small_to_fit():
     row = got.row(0, named=True)
     assert row["n_short"] < hedonic.MIN_POINTS and row["factor_short"] is None
     assert row["factor_per_year"] is not None
+
+
+def test_window_fit_picks_one_series_and_sample():
+    fits = pl.DataFrame(
+        {
+            "benchmark": ["a", "a", "b"],
+            "sample": ["frontier", "all", "frontier"],
+            "factor_per_year": [3.0, 2.0, 5.0],
+        }
+    )
+    assert hedonic.window_fit(fits, "a", "all")["factor_per_year"] == 2.0
+    assert hedonic.window_fit(fits, "b", "all") is None  # a series the release does not hold
+    with pytest.raises(ValueError, match="2 rows of a frontier"):
+        hedonic.window_fit(pl.concat([fits, fits]), "a", "frontier")

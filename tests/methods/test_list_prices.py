@@ -227,3 +227,13 @@ def test_constant_dollars_restate_at_the_latest_cpi_month():
     assert lp.cpi_change(cpi, date(2024, 1, 1), base) == pytest.approx(0.10)
     with pytest.raises(LookupError, match="2023-12"):
         lp.cpi_change(cpi, date(2023, 12, 1), base)
+
+
+def test_model_name_from_the_models_table_or_its_id():
+    models = pl.DataFrame({"model_id": ["a", "b", "b2", "b2"], "name": ["A one", None, "x", "y"]})
+    assert lp.model_name(models, "a") == "A one"
+    assert lp.model_name(models, "b") == "b"
+    with pytest.raises(LookupError, match="models has 2 rows for 'b2'"):
+        lp.model_name(models, "b2")
+    with pytest.raises(LookupError, match="models has 0 rows for 'c'"):
+        lp.model_name(models, "c")

@@ -98,20 +98,22 @@ def test_scheduled_change_costs_a_workload_before_and_after():
 def test_lowest_rates_skip_zero_and_digest_rows():
     frame = pl.DataFrame(
         {
-            "model_id": ["a", "b", "c", "d"],
-            "provider": ["x", "y", "z", "w"],
-            "currency": ["USD"] * 4,
-            "source_id": ["s", "s", "digest-1", "s"],
-            "input_usd_per_mtok": [0.0, 0.02, 0.001, 0.05],
-            "output_usd_per_mtok": [0.1, 0.04, 0.001, 0.03],
-            "cached_input_usd_per_mtok": [None, 0.005, None, None],
-            "valid_from": [date(2026, 1, 1)] * 4,
-            "valid_to": [None, None, None, date(2026, 2, 1)],
+            "model_id": ["a", "b", "c", "d", "e", "e"],
+            "provider": ["x", "y", "z", "w", "v", "v"],
+            "price_kind": ["list", "list", "list", "list", "off-peak", "peak"],
+            "currency": ["USD"] * 6,
+            "source_id": ["s", "s", "digest-1", "s", "s", "s"],
+            "input_usd_per_mtok": [0.0, 0.02, 0.001, 0.05, 0.03, 0.015],
+            "output_usd_per_mtok": [0.1, 0.04, 0.001, 0.03, 0.06, 0.03],
+            "cached_input_usd_per_mtok": [None, 0.005, None, None, None, None],
+            "valid_from": [date(2026, 1, 1)] * 6,
+            "valid_to": [None, None, None, date(2026, 2, 1), None, None],
         }
     ).with_columns(pl.col("valid_to").cast(pl.Date))
     low = pw.lowest_rates(frame, date(2026, 6, 1))
     by = {r["bucket"]: r for r in low.iter_rows(named=True)}
-    assert (by["input"]["model_id"], by["input"]["usd_per_mtok"]) == ("b", 0.02)  # 0 skipped
+    # 0 skipped; e's peak rate (a made-up 0.015, below b's) is not its standard rate.
+    assert (by["input"]["model_id"], by["input"]["usd_per_mtok"]) == ("b", 0.02)
     assert by["output"]["model_id"] == "b"  # d's spell ended; c is a digest
     assert by["cached input"]["usd_per_mtok"] == 0.005
 
@@ -153,3 +155,48 @@ def test_the_latest_promotional_price_before_a_day():
     )
     assert p["blended"] == (3 * 1.0 + 2.0) / 4
     assert pw.promotional_before(_prices(rows), "m", date(2026, 2, 1)) is None
+
+
+def test_cny_cards_converted_at_the_month_beside_the_usd_card():
+    # One source publishes a CNY and a USD off-peak card of one model; another source's row is
+    # not its card. At 7.0 CNY per USD, 7 and 14 yuan are 1 and 2 dollars; the USD card says
+    # 1.01 and 2, so the largest gap is 1 / 1.01 - 1, about 0.99%.
+    base = {
+        "provider": "ds",
+        "model_id": "m",
+        "price_kind": "off-peak",
+        "valid_from": date(2026, 9, 1),
+        "valid_to": None,
+        "date": date(2026, 9, 1),
+    }
+    rows = [
+        {**base, "source_ids": "src", "currency": "CNY", "in_cny": 7.0, "out_cny": 14.0},
+        {**base, "source_ids": "src", "currency": "USD", "in_usd": 1.01, "out_usd": 2.0},
+        {**base, "source_ids": "other", "currency": "CNY", "in_cny": 70.0, "out_cny": 140.0},
+    ]
+    tp = pl.DataFrame(
+        [
+            {
+                **{k: v for k, v in r.items() if not k.startswith(("in_", "out_"))},
+                "input_original_per_mtok": r.get("in_cny"),
+                "output_original_per_mtok": r.get("out_cny"),
+                "input_usd_per_mtok": r.get("in_usd"),
+                "output_usd_per_mtok": r.get("out_usd"),
+            }
+            for r in rows
+        ]
+    )
+    fx = pl.DataFrame({"currency": ["CNY"], "month": [date(2026, 9, 1)], "per_usd": [7.0]})
+    cards = pw.cny_cards(tp, fx, "ds", "src", ["m"], {"m": "Model M"})
+    assert cards.height == 1
+    card = cards.row(0, named=True)
+    assert (card["name"], card["card"]) == ("Model M", "off-peak")
+    assert card["input_original_per_mtok_usd"] == pytest.approx(1.0)
+    assert card["output_original_per_mtok_usd"] == pytest.approx(2.0)
+    assert card["published_input_usd"] == 1.01
+    assert pw.largest_conversion_gap(cards) == pytest.approx(1 - 1 / 1.01)
+
+
+def test_names_fall_back_to_the_id():
+    models = pl.DataFrame({"model_id": ["a", "b"], "name": ["A one", None]})
+    assert pw.names(models) == {"a": "A one", "b": "b"}

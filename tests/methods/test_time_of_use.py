@@ -131,3 +131,24 @@ def test_card_reads_the_spell_in_force():
     assert tou.card(p, "m", "p", "off-peak", "CNY", date(2026, 9, 1)).input == 1.5
     with pytest.raises(LookupError, match="expected one off-peak USD card"):
         tou.card(p, "m", "p", "off-peak", "USD", date(2026, 9, 1))
+
+
+def test_an_offer_on_a_day_and_its_rises_over_the_flat_card():
+    # The hand-made windows start Aug 16 16:00 UTC, so the flat card's last day is Aug 15. The
+    # old-release `list` row open from Aug 17 is the peak rate (3/9); off-peak 1.5/4.5; the
+    # flat card 1/2: off-peak rises 1.5x (input) and 2.25x (output), peak 3x and 4.5x.
+    p, w = _prices(), _windows()
+    assert tou.flat_card_day(w, "src") == date(2026, 8, 15)
+    assert tou.flat_card(p, w, "src", "p", "m", "CNY").output == 2.0
+    offer = tou.offer_on(p, w, "src", "p", "m", "CNY", date(2026, 9, 1))
+    assert (offer.peak.input, offer.off_peak.input) == (3.0, 1.5)
+    assert offer.schedule["peak"].sum() == 35  # the newest copy's two weekday windows
+    assert sorted(offer.windows["start_hour_utc"].to_list()) == [1, 6]
+    rises = tou.rises_over_flat_card(p, w, "src", "p", ["m"], "CNY", date(2026, 9, 1))
+    got = {(r["card"], r["bucket"]): r["ratio"] for r in rises.iter_rows(named=True)}
+    assert got == {
+        ("off-peak", "input"): 1.5,
+        ("off-peak", "output"): 2.25,
+        ("peak", "input"): 3.0,
+        ("peak", "output"): 4.5,
+    }
