@@ -7,6 +7,7 @@ from datetime import date
 import polars as pl
 import pytest
 
+from analysis.data import models
 from analysis.data.curate import first_party, identity, models_table
 from analysis.data.importers.common import MODEL_INFO_SCHEMA
 
@@ -244,3 +245,11 @@ def test_references_read_from_distinct_names_are_those_of_every_row(tmp_path, mo
     lazy = identity.identify({**tables, "token_prices": tables["token_prices"].lazy()})
     assert lazy["token_prices"].collect().equals(rows["token_prices"])
     assert lazy["models"].equals(rows["models"])
+
+
+def test_gpt_5_6_is_gpt_5_6_sol_under_a_second_id():
+    # genai-prices (2026-08-21 HEAD, prices/new_data/v2/data.json) matches `gpt-5.6` and
+    # `gpt-5-6` to its gpt-5.6-sol entry, and LiteLLM prices `gpt-5.6` like gpt-5.6-sol (5/30):
+    # one model under two ids (issue 19, class 5), so one set of spells.
+    assert models.match_catalog("gpt-5.6", None) == "gpt-5.6-sol"
+    assert models.match_catalog("gpt-5.6-terra", None) != "gpt-5.6-sol"
