@@ -232,7 +232,9 @@ def before_release(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
     No API sells a model before it exists; such a date is the source's error (or the release
     date's: the models table notes where sources disagree). Sources that date prices by month
     are compared by month. Not evaluable where the model is unresolved or has no release date,
-    or only the date OpenRouter listed it (a listing date, not a release).
+    or only the date OpenRouter listed it (a listing date, not a release), and for rows still on
+    a moving alias (`alias_of` the row's own id): the alias's release date is one snapshot's,
+    not that of the model the alias pointed at on the row's date (issue 19, class 7).
     """
     from analysis.data.curate.models_table import LISTING_DATE_SOURCES
 
@@ -243,6 +245,8 @@ def before_release(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
         & df["resolved"].fill_null(False)
         & ~df["release_date_source_id"].is_in(list(LISTING_DATE_SOURCES)).fill_null(False)
     )
+    if "alias_of" in df.columns:
+        evaluable = evaluable & ~(df["alias_of"] == df["model_id"]).fill_null(False)
     start = df.select(pl.coalesce("valid_from", "date"))[:, 0]
     monthly = df["source_id"].is_in(list(MONTHLY_SOURCES))
     released = df.select(

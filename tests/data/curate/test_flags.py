@@ -289,3 +289,24 @@ def test_a_unit_slip_is_a_price_far_above_its_size_class():
     assert out.flagged.to_list() == [False] * 10 + [True, True, False, False, False, False]
     # batch-only is not a standard price, and a model of unknown size cannot be judged
     assert out.evaluable.to_list()[-4:] == [False, True, True, False]
+
+
+def test_before_release_is_not_judged_on_a_row_still_on_a_moving_alias():
+    # chatgpt-4o-latest at OpenAI from 2024-09-06 (tokencost), flagged in 2026-12-01.3 against
+    # 2025-02-15, the release of the snapshot Artificial Analysis scored: the alias pointed at
+    # an earlier snapshot then. A row resolved to its snapshot is judged by that snapshot.
+    df = prices(
+        [
+            {"model_id": "chatgpt-4o-latest", "valid_from": date(2024, 9, 6)},
+            {"model_id": "gpt-4o-2024-11-20", "valid_from": date(2024, 9, 6)},
+        ]
+    ).with_columns(pl.Series("alias_of", ["chatgpt-4o-latest", "gpt-4o"]))
+    m = models(
+        [
+            {"model_id": "chatgpt-4o-latest", "release_date": date(2025, 2, 15), "release_date_source_id": "artificial-analysis"},
+            {"model_id": "gpt-4o-2024-11-20", "release_date": date(2024, 11, 20), "release_date_source_id": "x"},
+        ]
+    )  # fmt: skip
+    res = flags.before_release(df, m)
+    assert res.evaluable.to_list() == [False, True]
+    assert res.flagged.to_list() == [False, True]
