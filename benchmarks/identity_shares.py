@@ -31,8 +31,9 @@ def shares(folder: Path) -> dict[str, str]:
     m = models.select(
         "model_id",
         pl.col("developer").is_not_null().alias("developer"),
-        (pl.col("release_date").is_not_null() & pl.col("release_date_source_id").is_not_null())
-        .alias("dated"),
+        (
+            pl.col("release_date").is_not_null() & pl.col("release_date_source_id").is_not_null()
+        ).alias("dated"),
         pl.col("release_date_note").fill_null("").str.contains("listing").alias("listing"),
     )
     rows = tp.join(m, on="model_id", how="left").with_columns(

@@ -222,7 +222,9 @@ def size_class_slip(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
         for c in sides
     )
     slip = pl.any_horizontal(pl.col(c) > SIZE_CLASS_SLIP_RATIO * pl.col(f"_med_{c}") for c in sides)
-    out = df.select(evaluable.fill_null(False).alias("e"), (evaluable & slip).fill_null(False).alias("f"))
+    out = df.select(
+        evaluable.fill_null(False).alias("e"), (evaluable & slip).fill_null(False).alias("f")
+    )
     return Result(out["f"], out["e"])
 
 

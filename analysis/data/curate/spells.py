@@ -469,8 +469,11 @@ def end_replaced_by_promotion(table: pl.DataFrame, obs: pl.LazyFrame) -> pl.Data
         return table
     seen = (
         obs.filter(pl.col("row_id").is_in(pairs["row_id"].unique().implode()))
-        .select("row_id", pl.col("source_id").alias("_promo_src"),
-                pl.coalesce("last_seen", "date").alias("_seen"))  # fmt: skip
+        .select(
+            "row_id",
+            pl.col("source_id").alias("_promo_src"),
+            pl.coalesce("last_seen", "date").alias("_seen"),
+        )
         .collect()
         .group_by("row_id", "_promo_src")
         .agg(pl.col("_seen").max())

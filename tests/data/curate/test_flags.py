@@ -275,7 +275,15 @@ def test_a_unit_slip_is_a_price_far_above_its_size_class():
     # Synthetic: ten 8B models at 0.10/0.15 (the class median), one 7B at 0/500 (a $5 per 1000
     # requests fee read per token) and one at 200/200 (granite-3-8b at watsonx in 2026-12-01.3);
     # a 13B model at 30/33 is dear (Luminous) but within 500x of its class (0.2/0.4).
-    rows = [{"model_id": f"s{i}-8b", "input_usd_per_mtok": 0.1, "output_usd_per_mtok": 0.15, "price_kind": "list"} for i in range(10)]
+    rows = [
+        {
+            "model_id": f"s{i}-8b",
+            "input_usd_per_mtok": 0.1,
+            "output_usd_per_mtok": 0.15,
+            "price_kind": "list",
+        }
+        for i in range(10)
+    ]
     rows += [
         {"model_id": "pplx-7b-online", "input_usd_per_mtok": 0.0, "output_usd_per_mtok": 500.0, "price_kind": "list"},
         {"model_id": "granite-3-8b", "input_usd_per_mtok": 200.0, "output_usd_per_mtok": 200.0, "price_kind": "list"},
