@@ -444,12 +444,16 @@ def end_replaced_by_promotion(table: pl.DataFrame, obs: pl.LazyFrame) -> pl.Data
     """A promotion that replaces a list price ends that list spell the day before it starts
     (issue 19, class 2a). The evidence is the promotion's own source: it showed the list price
     of the same offer only before the promotion began, then the promotion ("pre-August-21 usage
-    retains $5/$30" beside GPT-5.6 Sol's 4/20 from 2026-08-21). Price libraries that keep
-    copying the old list price afterwards do not keep it in force."""
+    retains $5/$30" beside GPT-5.6 Sol's 4/20 from 2026-08-21), and the promotion runs at least
+    as long as the list spell. Price libraries that keep copying the old list price afterwards
+    do not keep it in force."""
     key = [c for c in OFFER if c != "price_kind"]
     spell = pl.col("row_kind") == "spell"
     promo = table.filter(spell & (pl.col("price_kind") == "promotional")).select(
-        *key, pl.col("valid_from").alias("_start"), pl.col("source_ids").alias("_promo_src")
+        *key,
+        pl.col("valid_from").alias("_start"),
+        pl.col("valid_to").alias("_promo_end"),
+        pl.col("source_ids").alias("_promo_src"),
     )
     if promo.is_empty():
         return table
@@ -461,7 +465,14 @@ def end_replaced_by_promotion(table: pl.DataFrame, obs: pl.LazyFrame) -> pl.Data
         .filter(
             (pl.col("valid_from") < pl.col("_start"))
             & (pl.col("valid_to").is_null() | (pl.col("valid_to") >= pl.col("_start")))
+            # a promotion that ends before the list spell does is a discount the list price
+            # outlasts (Gundlach's one-month December 2025 points), not a replacement
+            & (
+                pl.col("_promo_end").is_null()
+                | (pl.col("valid_to").is_not_null() & (pl.col("_promo_end") >= pl.col("valid_to")))
+            )
         )
+        .drop("_promo_end")
         .with_columns(pl.col("_promo_src").str.split(";"))
         .explode("_promo_src")
     )

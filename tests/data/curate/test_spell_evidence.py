@@ -121,6 +121,30 @@ def test_a_promotion_that_replaces_the_list_price_ends_the_list_spell_the_day_be
     )
     table, _ = spells.curate_prices(still, newest=newest)
     assert spell_rows(table)[0] == ("list", "spell", d("2026-07-09"), None, 5.0)
+    # Nor does a one-day promotion inside a list spell of a table of dated price points
+    # (Gundlach's qwen-3-235b-a22b-thinking-2507: list 2025-07-01 to 2026-01-31, promotion
+    # on 2025-12-01): the list price outlasts the discount.
+    table = pl.DataFrame(
+        {
+            "model_id": ["q", "q"], "price_kind": ["list", "promotional"],
+            "valid_from": [d("2025-07-01"), d("2025-12-01")],
+            "valid_to": [d("2026-01-31"), d("2025-12-01")],
+            "source_ids": ["points", "points"], "row_kind": ["spell", "spell"], "row_id": ["a", "b"],
+        }
+    )  # fmt: skip
+    table = table.with_columns(
+        pl.lit(None, pl.String).alias(c) for c in spells.OFFER if c not in table.columns
+    )
+    obs = pl.LazyFrame(
+        {
+            "row_id": ["a"],
+            "source_id": ["points"],
+            "date": [d("2025-07-01")],
+            "last_seen": [d("2025-07-01")],
+        }
+    )
+    out = spells.end_replaced_by_promotion(table, obs)
+    assert out["valid_to"].to_list() == [d("2026-01-31"), d("2025-12-01")]
 
 
 def test_a_replacement_in_a_newer_snapshot_closes_the_old_spell_the_day_before():
