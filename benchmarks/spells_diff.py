@@ -13,9 +13,14 @@ applies, in the order printed):
 - `cancelled schedule`: a scheduled price later evidence contradicts (`cancelled`);
 - `promotion ends at its successor`, `time-of-use card ends the all-day price`: valid_to set;
 - `still listed in the newest snapshot`: valid_to emptied (open) or moved later;
+- from 2026-12-01.4: `promotion replaces the list price` (a list spell ends the day before a
+  promotion of its offer starts), `one model under two ids` (rows of an id the new release
+  folds into another, and the rows of the id it folds into), `size_class_slip flagged`,
+  `before_release not judged on a moving alias`;
 - other: anything else (printed, to read).
 
-Plain polars over the two releases' token_prices.csv; nothing of `analysis` is used.
+Plain polars over the two releases' token_prices.csv (and the new models.csv, whose aliases name
+the ids folded into each model); nothing of `analysis` is used.
 """
 
 from __future__ import annotations
@@ -34,13 +39,26 @@ def read(data: Path, version: str) -> pl.DataFrame:
     return df.with_columns(pl.col("valid_from", "valid_to", "date").str.to_date())
 
 
-def explain(old: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
+def explain(
+    old: pl.DataFrame, new: pl.DataFrame, models: pl.DataFrame | None = None
+) -> pl.DataFrame:
     both = old.join(new, on="row_id", how="full", suffix="_new", coalesce=True)
     gone, added = pl.col("model_id_new").is_null(), pl.col("model_id").is_null()
     vt, vt_new = pl.col("valid_to"), pl.col("valid_to_new")
     flags_new = pl.col("flags_new").fill_null("")
+    flags_old = pl.col("flags").fill_null("")
     rule = (
-        pl.when(pl.col("price_kind_new") == "peak")
+        pl.when(pl.col("_replaced"))
+        .then(pl.lit("promotion replaces the list price: list spell ends the day before"))
+        .when(pl.col("_folded") | pl.col("_fold_target"))
+        .then(pl.lit("one model under two ids: folded into one model's rows"))
+        .when(
+            flags_new.str.contains("size_class_slip") & ~flags_old.str.contains("size_class_slip")
+        )
+        .then(pl.lit("size_class_slip flagged"))
+        .when(flags_old.str.contains("before_release") & ~flags_new.str.contains("before_release"))
+        .then(pl.lit("before_release not judged on a moving alias"))
+        .when(pl.col("price_kind_new") == "peak")
         .then(pl.lit("peak kind (list before)"))
         .when((pl.col("price_kind") == "list") & gone & pl.col("_peak_offer"))
         .then(pl.lit("peak kind (the list row it was)"))
@@ -88,6 +106,32 @@ def explain(old: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
         .join(mark(batch_offers, "_batch_offer"), on=KEY, how="left", nulls_equal=True)
         .with_columns(pl.col("_peak_offer", "_batch_offer").fill_null(False))
     )
+    # ids the new release folds into another model (gone from it, named in a model's aliases)
+    folded = set(old["model_id"]) - set(new["model_id"])
+    targets = set()
+    if models is not None:
+        named = models.select("model_id", pl.col("aliases").fill_null("").str.split(";"))
+        for mid, aliases in named.iter_rows():
+            if folded & set(aliases):
+                targets.add(mid)
+    promo_starts = new.filter(pl.col("price_kind") == "promotional").select(
+        *KEY, (pl.col("valid_from") - pl.duration(days=1)).alias("_promo_eve")
+    )
+    # a list spell that now ends the day before a promotion of its offer starts
+    eves = set(promo_starts.unique().iter_rows())
+    key_now = [pl.coalesce(f"{c}_new", c) if f"{c}_new" in both.columns else pl.col(c) for c in KEY]
+    rows = both.select(
+        pl.coalesce("price_kind_new", "price_kind"), "valid_to_new", "valid_to", *key_now
+    )
+    replaced = [
+        pk == "list" and vt is not None and (*k, vt) in eves and (was is None or vt < was)
+        for pk, vt, was, *k in rows.iter_rows()
+    ]
+    both = both.with_columns(
+        pl.col("model_id").is_in(list(folded)).fill_null(False).alias("_folded"),
+        pl.coalesce("model_id_new", "model_id").is_in(list(targets)).alias("_fold_target"),
+        pl.Series("_replaced", replaced, dtype=pl.Boolean),
+    )
     both = both.with_columns(
         pl.when(pl.col("valid_from").is_null() & pl.col("model_id").is_not_null())
         .then(pl.lit("stale"))
@@ -114,7 +158,9 @@ def main() -> None:
     ap.add_argument("--data", default=str(ROOT / "data"))
     args = ap.parse_args()
     data = Path(args.data)
-    out = explain(read(data, args.old), read(data, args.new))
+    models_csv = data / args.new / "models.csv"
+    models = pl.read_csv(models_csv, infer_schema_length=0) if models_csv.exists() else None
+    out = explain(read(data, args.old), read(data, args.new), models)
     table = out.group_by("rule", "status").len().sort("rule", "status")
     with pl.Config(tbl_rows=100, tbl_width_chars=200, fmt_str_lengths=80):
         print(f"token_prices {args.old} -> {args.new}: {out.height} rows moved")

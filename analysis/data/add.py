@@ -991,7 +991,8 @@ def _curated(
     row): ids, spells, sources, flags judged beside the release's rows, first party from the
     developer. A row the release already has comes back as it is, for the key check to refuse."""
     tables = {t: data_mod.load(t, base, root) for t in ("token_prices", "benchmark_scores",
-                                                         "gpu_hour_prices", "observations")}  # fmt: skip
+                                                         "gpu_hour_prices", "observations",
+                                                         "sources")}  # fmt: skip
     release = panel.Release.of({**tables, "models": models_table})
     pins = None
     if table == "gpu_hour_prices":

@@ -658,14 +658,15 @@ def extension(
     merged = {t: build._concat(dfs) for t, dfs in frames.items()}
     if "token_prices" in merged:  # one provider id per seller, whichever source wrote it
         merged["token_prices"] = providers.canonical_rows(merged["token_prices"])
-    ext = panel.extend(panel.Release.of(previous), merged)
+    source_rows = build._sources_table(sources)
+    ext = panel.extend(panel.Release.of(previous), merged, sources=source_rows)
     tables = {
         **{t: df for t, df in merged.items() if t in TABLES},
         **{t: ext.tables[t] for t in ("aa_snapshots",) if t in ext.tables},
         **ext.rows,
         "models": ext.models,
         "observations": ext.observations,
-        "sources": build._sources_table(sources),
+        "sources": source_rows,
     }
     return ext, {t: build._finish(t, df) for t, df in tables.items() if t in TABLE_ORDER}
 

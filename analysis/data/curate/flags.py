@@ -184,13 +184,59 @@ def non_text_modality(prices: pl.DataFrame) -> Result:
     return Result(flagged, _all(prices, True))
 
 
+# Size classes (total parameters, billions) whose prices a unit slip is judged against: the
+# slips `unit_slip` cannot see, of models no other seller prices (issue 19, class 9).
+SIZE_CLASS_EDGES = [10.0, 40.0, 100.0]
+# A unit slip is a factor of 1000 (a per-1K price read per 1M) or a per-request fee read as a
+# per-token price. 500x the class median: the dearest genuine prices of a sized model in the
+# panel (Aleph Alpha's Luminous, 2022-23) sit below 300x theirs; the slips of 2026-12-01.3
+# (granite-3-8b at watsonx $200/M, pplx-7b/70b-online's $5 per 1000 requests read as $500/M
+# output) at 625x to 3300x.
+SIZE_CLASS_SLIP_RATIO = 500.0
+STANDARD_KINDS = ("list", "reported")
+
+
+def size_class_slip(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
+    """A standard price more than 500x the median price of models of its size class.
+
+    Judged per side (input, output) against the positive standard prices of every model whose
+    size is stated (models' `parameters_b`, else the id's `-8b`), in classes of up to 10B,
+    40B, 100B and above. Catches a per-1K price read per 1M and a per-request fee read as a
+    per-token price. Not evaluable where the model states no size or the row is not a
+    standard price.
+    """
+    stated = models.select("model_id", "parameters_b")
+    df = prices.with_row_index("_i").join(stated, on="model_id", how="left").sort("_i")
+    from_name = pl.col("model_id").map_elements(_size, return_dtype=pl.Float64)
+    size = pl.coalesce("parameters_b", from_name)
+    edges = SIZE_CLASS_EDGES
+    df = df.with_columns(
+        pl.when(size.is_null()).then(None)
+        .when(size <= edges[0]).then(0).when(size <= edges[1]).then(1)
+        .when(size <= edges[2]).then(2).otherwise(3).alias("_class")
+    )  # fmt: skip
+    evaluable = pl.col("_class").is_not_null() & pl.col("price_kind").is_in(STANDARD_KINDS)
+    sides = ["input_usd_per_mtok", "output_usd_per_mtok"]
+    df = df.with_columns(
+        pl.col(c).filter(evaluable & (pl.col(c) > 0)).median().over("_class").alias(f"_med_{c}")
+        for c in sides
+    )
+    slip = pl.any_horizontal(pl.col(c) > SIZE_CLASS_SLIP_RATIO * pl.col(f"_med_{c}") for c in sides)
+    out = df.select(
+        evaluable.fill_null(False).alias("e"), (evaluable & slip).fill_null(False).alias("f")
+    )
+    return Result(out["f"], out["e"])
+
+
 def before_release(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
     """A price dated more than 14 days before the model's release date.
 
     No API sells a model before it exists; such a date is the source's error (or the release
     date's: the models table notes where sources disagree). Sources that date prices by month
     are compared by month. Not evaluable where the model is unresolved or has no release date,
-    or only the date OpenRouter listed it (a listing date, not a release).
+    or only the date OpenRouter listed it (a listing date, not a release), and for rows still on
+    a moving alias (`alias_of` the row's own id): the alias's release date is one snapshot's,
+    not that of the model the alias pointed at on the row's date (issue 19, class 7).
     """
     from analysis.data.curate.models_table import LISTING_DATE_SOURCES
 
@@ -201,6 +247,8 @@ def before_release(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
         & df["resolved"].fill_null(False)
         & ~df["release_date_source_id"].is_in(list(LISTING_DATE_SOURCES)).fill_null(False)
     )
+    if "alias_of" in df.columns:
+        evaluable = evaluable & ~(df["alias_of"] == df["model_id"]).fill_null(False)
     start = df.select(pl.coalesce("valid_from", "date"))[:, 0]
     monthly = df["source_id"].is_in(list(MONTHLY_SOURCES))
     released = df.select(
@@ -337,6 +385,7 @@ RULES: list[Rule] = [
     Rule("unit_slip", "token_prices", unit_slip),
     Rule("non_text_modality", "token_prices", non_text_modality),
     Rule("before_release", "token_prices", before_release),
+    Rule("size_class_slip", "token_prices", size_class_slip),
     Rule("superseded_stale", "token_prices", superseded_stale),
     Rule("secondary_copy_conflict", "token_prices", secondary_copy_conflict),
     Rule("cancelled_schedule", "token_prices", cancelled_schedule),
@@ -346,7 +395,7 @@ RULES: list[Rule] = [
     Rule("thin_median", "gpu_hour_prices", thin_median),
     Rule("conflicting_scores", "benchmark_scores", conflicting_scores),
 ]
-NEEDS_MODELS = {"placeholder_price", "before_release"}
+NEEDS_MODELS = {"placeholder_price", "before_release", "size_class_slip"}
 
 
 def apply(

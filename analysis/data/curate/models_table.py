@@ -9,6 +9,7 @@ the curated identity step (analysis/data/curate/identity.py) gives.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import polars as pl
@@ -119,6 +120,92 @@ def choose_release_date(
 
 IDENTIFIED_ORDER = ["catalog", "source metadata", "repository id", "developer family"]
 
+# A snapshot date written in the id itself (claude-3.7-sonnet-2025-02-19, gpt-4o-20240513): the
+# release of that snapshot, dated by the source that wrote the name (issue 19, class 8).
+ID_DATE = re.compile(r"(?<!\d)(20[2-3]\d)-?(0[1-9]|1[0-2])-?(0[1-9]|[12]\d|3[01])(?!\d)")
+# A numbered first snapshot (gemini-2.0-flash-001) is its family's release.
+FIRST_SNAPSHOT = re.compile(r"^(?P<family>.+)-001$")
+# A leaderboard's variant label after a model name ("GPT-5.6 Luna (low)", "(Non-reasoning)",
+# "(Reasoning, High Effort)"): a setting of the model, not part of its name.
+VARIANT_LABEL = re.compile(
+    r"\s*\((?:(?:non-)?reasoning|minimal|low|medium|high|xhigh|max|adaptive(?: reasoning)?|thinking"
+    r"|(?:(?:non-)?reasoning, )?[\w ]*effort)\)\s*$",
+    re.IGNORECASE,
+)
+
+
+def id_date(model_id: str) -> date | None:
+    """The snapshot date written in a model id, if it is a real calendar date."""
+    m = ID_DATE.search(model_id)
+    if m is None:
+        return None
+    try:
+        return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None
+
+
+def display_name(name: str | None, model_id: str) -> str | None:
+    """`name` without trailing leaderboard variant labels whose words the id does not carry
+    (the id is then the base model; `gpt-5.6-sol-high` would keep "(high)")."""
+    if name is None:
+        return None
+    while (m := VARIANT_LABEL.search(name)) is not None:
+        words = re.findall(r"[a-z]+", m.group(0).lower())
+        if any(w in model_id.lower().split("-") for w in words if w not in ("effort",)):
+            break
+        name = name[: m.start()]
+    return name or None
+
+
+def date_mechanically(table: pl.DataFrame, refs: pl.DataFrame) -> pl.DataFrame:
+    """Release dates for undated models by the mechanical routes: a date in the id (dated by the
+    source that wrote the name), else the `-001` first snapshot of a dated family (dated as its
+    family). The note says which route; listing dates stay labelled as listing dates."""
+    writer = (
+        refs.sort("source_id", "source_model_name")
+        .group_by("model_id")
+        .agg(pl.col("source_id").first().alias("_writer"))
+    )
+    dated = table.filter(pl.col("release_date").is_not_null()).select(
+        pl.col("model_id").alias("_family"),
+        pl.col("release_date").alias("_fam_date"),
+        pl.col("release_date_source_id").alias("_fam_src"),
+        pl.col("release_date_note").alias("_fam_note"),
+    )
+    undated = pl.col("release_date").is_null()
+    out = (
+        table.join(writer, on="model_id", how="left")
+        .with_columns(
+            pl.col("model_id").map_elements(id_date, return_dtype=pl.Date).alias("_id_date"),
+            pl.col("model_id").str.extract(FIRST_SNAPSHOT.pattern, 1).alias("_family"),
+        )
+        .join(dated, on="_family", how="left")
+    )
+    by_id = undated & pl.col("_id_date").is_not_null()
+    by_family = undated & pl.col("_id_date").is_null() & pl.col("_fam_date").is_not_null()
+    return out.with_columns(
+        pl.when(by_id).then("_id_date").when(by_family).then("_fam_date")
+        .otherwise("release_date").alias("release_date"),
+        pl.when(by_id).then("_writer").when(by_family).then("_fam_src")
+        .otherwise("release_date_source_id").alias("release_date_source_id"),
+        pl.when(by_id).then(pl.lit("date in the model id"))
+        .when(by_family).then(pl.format("first snapshot (-001) of {}", "_family"))
+        .otherwise("release_date_note").alias("release_date_note"),
+    ).drop("_writer", "_id_date", "_family", "_fam_date", "_fam_src", "_fam_note")  # fmt: skip
+
+
+def label_listing_dates(table: pl.DataFrame) -> pl.DataFrame:
+    """A release date that is a marketplace's listing date (nothing else dates the model) says
+    so in its note (issue 19, class 7): never silently a release date."""
+    listing = pl.col("release_date_source_id").is_in(list(LISTING_DATE_SOURCES))
+    label = pl.format("listing date ({}), no source dates the release", "release_date_source_id")
+    return table.with_columns(
+        pl.when(listing & pl.col("release_date_note").is_null()).then(label)
+        .when(listing).then(pl.concat_str([label, pl.col("release_date_note")], separator="; "))
+        .otherwise("release_date_note").alias("release_date_note")
+    )  # fmt: skip
+
 
 def build_models_curated(refs: pl.DataFrame, model_info: pl.DataFrame | None) -> pl.DataFrame:
     """The `models` table of a curated release.
@@ -215,6 +302,11 @@ def build_models_curated(refs: pl.DataFrame, model_info: pl.DataFrame | None) ->
             ).alias("info_source_id"),
         )
         .sort("model_id")
+    )
+    table = label_listing_dates(date_mechanically(table, refs)).with_columns(
+        pl.struct("name", "model_id")
+        .map_elements(lambda r: display_name(r["name"], r["model_id"]), return_dtype=pl.String)
+        .alias("name")
     )
     spec = TABLES["models"]
     return table.select([pl.col(c).cast(t) for c, t in spec.polars_schema.items()])

@@ -53,6 +53,7 @@ class Release:
     benchmark_scores: pl.DataFrame
     gpu_hour_prices: pl.DataFrame
     observations: pl.DataFrame
+    sources: pl.DataFrame | None = None  # its `retrieved` dates: each source's newest snapshot
 
     @classmethod
     def of(cls, tables: dict[str, pl.DataFrame]) -> Release:
@@ -62,6 +63,7 @@ class Release:
             tables["benchmark_scores"],
             tables["gpu_hour_prices"],
             tables["observations"],
+            tables.get("sources"),
         )
 
     def table(self, name: str) -> pl.DataFrame:
@@ -287,10 +289,17 @@ class Extension:
 
 
 def extend(
-    release: Release, merged: dict[str, pl.DataFrame], pins: pl.DataFrame | None = None
+    release: Release,
+    merged: dict[str, pl.DataFrame],
+    pins: pl.DataFrame | None = None,
+    sources: pl.DataFrame | None = None,
 ) -> Extension:
-    """The rows `merged` (the importers' frames, or hand-entered rows) add to `release`."""
-    tables, _ = curate(merged, release, pins)
+    """The rows `merged` (the importers' frames, or hand-entered rows) add to `release`.
+    `sources` are the new observations' sources rows: with the release's, their `retrieved`
+    dates are each source's newest snapshot, as in a build (issue 19, class 1), never the
+    largest date a row mentions."""
+    newest = (newest_snapshots(release.sources) or {}) | (newest_snapshots(sources) or {})
+    tables, _ = curate(merged, release, pins, newest or None)
     obs = [tables["observations"]]
     rows = {t: tables[t].filter(~released(release, tables, obs, t)) for t in FLAGGED if t in tables}
     keep = pl.concat(

@@ -390,6 +390,7 @@ def _curate(
     if spelled is not None:
         table = pl.concat([table, spelled.select(list(schema)).cast(schema)])
         obs = pl.concat([obs, spell_obs])
+    table = end_replaced_by_promotion(table, obs)
     table = end_by_time_of_use(end_promotions(table)).with_columns(
         pl.when(pl.col("context_tier") == "")
         .then(None)
@@ -437,6 +438,66 @@ def _end_at(table: pl.DataFrame, ends: pl.DataFrame) -> pl.DataFrame:
         .with_columns(pl.coalesce("_end", "valid_to").alias("valid_to"))
         .drop("_p", "_end")
     )
+
+
+def end_replaced_by_promotion(table: pl.DataFrame, obs: pl.LazyFrame) -> pl.DataFrame:
+    """A promotion that replaces a list price ends that list spell the day before it starts
+    (issue 19, class 2a). The evidence is the promotion's own source: it showed the list price
+    of the same offer only before the promotion began, then the promotion ("pre-August-21 usage
+    retains $5/$30" beside GPT-5.6 Sol's 4/20 from 2026-08-21), and the promotion runs at least
+    as long as the list spell. Price libraries that keep copying the old list price afterwards
+    do not keep it in force."""
+    key = [c for c in OFFER if c != "price_kind"]
+    spell = pl.col("row_kind") == "spell"
+    promo = table.filter(spell & (pl.col("price_kind") == "promotional")).select(
+        *key,
+        pl.col("valid_from").alias("_start"),
+        pl.col("valid_to").alias("_promo_end"),
+        pl.col("source_ids").alias("_promo_src"),
+    )
+    if promo.is_empty():
+        return table
+    pairs = (
+        table.with_row_index("_p")
+        .filter(spell & (pl.col("price_kind") == "list"))
+        .select("_p", "row_id", *key, "valid_from", "valid_to")
+        .join(promo, on=key, nulls_equal=True)
+        .filter(
+            (pl.col("valid_from") < pl.col("_start"))
+            & (pl.col("valid_to").is_null() | (pl.col("valid_to") >= pl.col("_start")))
+            # a promotion that ends before the list spell does is a discount the list price
+            # outlasts (Gundlach's one-month December 2025 points), not a replacement
+            & (
+                pl.col("_promo_end").is_null()
+                | (pl.col("valid_to").is_not_null() & (pl.col("_promo_end") >= pl.col("valid_to")))
+            )
+        )
+        .drop("_promo_end")
+        .with_columns(pl.col("_promo_src").str.split(";"))
+        .explode("_promo_src")
+    )
+    if pairs.is_empty():
+        return table
+    seen = (
+        obs.filter(pl.col("row_id").is_in(pairs["row_id"].unique().implode()))
+        .select(
+            "row_id",
+            pl.col("source_id").alias("_promo_src"),
+            pl.coalesce("last_seen", "date").alias("_seen"),
+        )
+        .collect()
+        .group_by("row_id", "_promo_src")
+        .agg(pl.col("_seen").max())
+    )
+    ends = (
+        pairs.join(seen, on=["row_id", "_promo_src"])
+        .filter(pl.col("_seen") < pl.col("_start"))
+        .group_by("_p")
+        .agg((pl.col("_start").min() - pl.duration(days=1)).alias("_end"))
+    )
+    if ends.is_empty():
+        return table
+    return _end_at(table, ends)
 
 
 def end_promotions(table: pl.DataFrame) -> pl.DataFrame:

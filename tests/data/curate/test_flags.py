@@ -27,13 +27,14 @@ def prices(rows: list[dict]) -> pl.DataFrame:
         "source_model_name": "m",
         "region": None,
         "row_kind": "spell",
+        "price_kind": "list",
     }
     schema = {
         "model_id": pl.String, "provider": pl.String, "date": pl.Date, "last_seen": pl.Date,
         "valid_from": pl.Date, "valid_to": pl.Date, "input_usd_per_mtok": pl.Float64,
         "output_usd_per_mtok": pl.Float64, "blended_usd_per_mtok": pl.Float64,
         "source_id": pl.String, "source_model_name": pl.String, "region": pl.String,
-        "row_kind": pl.String,
+        "row_kind": pl.String, "price_kind": pl.String,
     }  # fmt: skip
     return pl.DataFrame([base | r for r in rows], schema=schema)
 
@@ -268,3 +269,52 @@ def test_apply_writes_rule_ids_and_counts_unevaluable_rows():
 @pytest.mark.parametrize("rule", flags.RULES, ids=lambda r: r.id)
 def test_every_rule_says_why(rule):
     assert rule.why and len(rule.why) > 20
+
+
+def test_a_unit_slip_is_a_price_far_above_its_size_class():
+    # Synthetic: ten 8B models at 0.10/0.15 (the class median), one 7B at 0/500 (a $5 per 1000
+    # requests fee read per token) and one at 200/200 (granite-3-8b at watsonx in 2026-12-01.3);
+    # a 13B model at 30/33 is dear (Luminous) but within 500x of its class (0.2/0.4).
+    rows = [
+        {
+            "model_id": f"s{i}-8b",
+            "input_usd_per_mtok": 0.1,
+            "output_usd_per_mtok": 0.15,
+            "price_kind": "list",
+        }
+        for i in range(10)
+    ]
+    rows += [
+        {"model_id": "pplx-7b-online", "input_usd_per_mtok": 0.0, "output_usd_per_mtok": 500.0, "price_kind": "list"},
+        {"model_id": "granite-3-8b", "input_usd_per_mtok": 200.0, "output_usd_per_mtok": 200.0, "price_kind": "list"},
+        {"model_id": "granite-3-8b", "input_usd_per_mtok": 200.0, "output_usd_per_mtok": 200.0, "price_kind": "batch-only"},
+        {"model_id": "big-13b", "input_usd_per_mtok": 0.2, "output_usd_per_mtok": 0.4, "price_kind": "list"},
+        {"model_id": "luminous-base", "input_usd_per_mtok": 30.0, "output_usd_per_mtok": 33.0, "price_kind": "list"},
+        {"model_id": "unsized", "input_usd_per_mtok": 900.0, "output_usd_per_mtok": 900.0, "price_kind": "list"},
+    ]  # fmt: skip
+    sized = models([{"model_id": "luminous-base", "parameters_b": 13.0}])
+    out = flags.size_class_slip(prices(rows), sized)
+    assert out.flagged.to_list() == [False] * 10 + [True, True, False, False, False, False]
+    # batch-only is not a standard price, and a model of unknown size cannot be judged
+    assert out.evaluable.to_list()[-4:] == [False, True, True, False]
+
+
+def test_before_release_is_not_judged_on_a_row_still_on_a_moving_alias():
+    # chatgpt-4o-latest at OpenAI from 2024-09-06 (tokencost), flagged in 2026-12-01.3 against
+    # 2025-02-15, the release of the snapshot Artificial Analysis scored: the alias pointed at
+    # an earlier snapshot then. A row resolved to its snapshot is judged by that snapshot.
+    df = prices(
+        [
+            {"model_id": "chatgpt-4o-latest", "valid_from": date(2024, 9, 6)},
+            {"model_id": "gpt-4o-2024-11-20", "valid_from": date(2024, 9, 6)},
+        ]
+    ).with_columns(pl.Series("alias_of", ["chatgpt-4o-latest", "gpt-4o"]))
+    m = models(
+        [
+            {"model_id": "chatgpt-4o-latest", "release_date": date(2025, 2, 15), "release_date_source_id": "artificial-analysis"},
+            {"model_id": "gpt-4o-2024-11-20", "release_date": date(2024, 11, 20), "release_date_source_id": "x"},
+        ]
+    )  # fmt: skip
+    res = flags.before_release(df, m)
+    assert res.evaluable.to_list() == [False, True]
+    assert res.flagged.to_list() == [False, True]

@@ -7,6 +7,7 @@ from datetime import date
 import polars as pl
 import pytest
 
+from analysis.data import models
 from analysis.data.curate import first_party, identity, models_table
 from analysis.data.importers.common import MODEL_INFO_SCHEMA
 
@@ -244,3 +245,55 @@ def test_references_read_from_distinct_names_are_those_of_every_row(tmp_path, mo
     lazy = identity.identify({**tables, "token_prices": tables["token_prices"].lazy()})
     assert lazy["token_prices"].collect().equals(rows["token_prices"])
     assert lazy["models"].equals(rows["models"])
+
+
+def test_gpt_5_6_is_gpt_5_6_sol_under_a_second_id():
+    # genai-prices (2026-08-21 HEAD, prices/new_data/v2/data.json) matches `gpt-5.6` and
+    # `gpt-5-6` to its gpt-5.6-sol entry, and LiteLLM prices `gpt-5.6` like gpt-5.6-sol (5/30):
+    # one model under two ids (issue 19, class 5), so one set of spells.
+    assert models.match_catalog("gpt-5.6", None) == "gpt-5.6-sol"
+    assert models.match_catalog("gpt-5.6-terra", None) != "gpt-5.6-sol"
+
+
+def test_leaderboard_variant_labels_leave_the_display_name_of_the_base_model():
+    # Artificial Analysis names (aa-leaderboards-oolong): "GPT-5.6 Luna (low)" on gpt-5.6-luna,
+    # "DeepSeek V4 Pro (Reasoning, High Effort)" on deepseek-v4-pro (issue 19, class 8).
+    name = models_table.display_name
+    assert name("GPT-5.6 Luna (low)", "gpt-5.6-luna") == "GPT-5.6 Luna"
+    assert name("DeepSeek V4 Pro (Reasoning, High Effort)", "deepseek-v4-pro") == "DeepSeek V4 Pro"
+    assert name("Claude Sonnet 5 (Adaptive Reasoning)", "claude-sonnet-5") == "Claude Sonnet 5"
+    # An id that carries the label is that variant: the label stays.
+    assert name("GPT-5.1 (high)", "gpt-5.1-high") == "GPT-5.1 (high)"
+    assert name("Claude 3.7 Sonnet (Extended Thinking)", "claude-3.7-sonnet") == (
+        "Claude 3.7 Sonnet (Extended Thinking)"
+    )
+
+
+def test_undated_models_are_dated_by_the_date_in_their_id_or_their_first_snapshot():
+    refs = pl.DataFrame(
+        {
+            "model_id": ["claude-3.7-sonnet-2025-02-19", "gemini-2.0-flash-001", "m-20251399"],
+            "source_id": ["litellm-rocry", "litellm-rocry", "genai-prices"],
+            "source_model_name": ["a", "b", "c"],
+        }
+    )
+    table = pl.DataFrame(
+        {
+            "model_id": ["claude-3.7-sonnet-2025-02-19", "gemini-2.0-flash", "gemini-2.0-flash-001", "m-20251399", "x"],
+            "release_date": [None, date(2025, 2, 5), None, None, date(2026, 1, 2)],
+            "release_date_source_id": [None, "epoch-ai-models", None, None, "openrouter-sui414"],
+            "release_date_note": [None, None, None, None, None],
+        },
+        schema_overrides={"release_date": pl.Date, "release_date_note": pl.String},
+    )  # fmt: skip
+    out = models_table.label_listing_dates(models_table.date_mechanically(table, refs))
+    rows = {r["model_id"]: r for r in out.iter_rows(named=True)}
+    assert (rows["claude-3.7-sonnet-2025-02-19"]["release_date"], rows["claude-3.7-sonnet-2025-02-19"]["release_date_source_id"]) == (date(2025, 2, 19), "litellm-rocry")  # fmt: skip
+    assert rows["claude-3.7-sonnet-2025-02-19"]["release_date_note"] == "date in the model id"
+    assert rows["gemini-2.0-flash-001"]["release_date"] == date(2025, 2, 5)
+    assert rows["gemini-2.0-flash-001"]["release_date_note"] == (
+        "first snapshot (-001) of gemini-2.0-flash"
+    )
+    assert rows["m-20251399"]["release_date"] is None  # month 13: not a date
+    # OpenRouter's created date is a listing date, and says so.
+    assert rows["x"]["release_date_note"].startswith("listing date (openrouter-sui414)")

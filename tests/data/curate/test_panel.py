@@ -152,3 +152,26 @@ def test_a_name_keeps_the_model_the_release_gave_it():
     assert new.select("model_id", "offer", "input_usd_per_mtok").rows() == [
         ("llama-3.1-8b", "instant", 0.04)
     ]
+
+
+def test_a_new_snapshot_is_dated_by_its_retrieval_not_by_the_largest_date_a_row_mentions(release):
+    # A new source read on 2025-11-01 lists o4-mini at 1/4 and announces o3-pro from
+    # 2026-01-01 (a scheduled row, not yet seen). Its newest snapshot is 2025-11-01, so
+    # o4-mini is still listed: its spell stays open (issue 19, class 1, as a build decides).
+    rows = [
+        {"source_id": "pages", "source_model_name": "o4-mini", "date": d("2025-11-01"), "last_seen": d("2025-11-01"), "input_usd_per_mtok": 1.0, "output_usd_per_mtok": 4.0},
+        {"source_id": "pages", "source_model_name": "o3-pro", "date": d("2026-01-01"), "input_usd_per_mtok": 20.0, "output_usd_per_mtok": 80.0},
+    ]  # fmt: skip
+    snapshot = pl.DataFrame({"source_id": ["pages"], "retrieved": [d("2025-11-01")]})
+    new = panel.extend(release, {"token_prices": prices(rows)}, sources=snapshot)
+    o4 = new.rows["token_prices"].filter(pl.col("input_usd_per_mtok") == 1.0)
+    assert o4.select("valid_from", "valid_to").rows() == [(d("2025-11-01"), None)]
+    # Taking the largest date a row mentions (2026-01-01) as the newest snapshot, as
+    # `data add` and `data update` did before, closes it at its last sighting.
+    old = panel.extend(release, {"token_prices": prices(rows)}).rows["token_prices"]
+    old = old.filter(pl.col("input_usd_per_mtok") == 1.0)
+    assert old.select("valid_from", "valid_to").rows() == [(d("2025-11-01"), d("2025-11-01"))]
+    # The release's own sources table dates its sources the same way.
+    with_sources = panel.Release(**{**release.__dict__, "sources": snapshot})
+    again = panel.extend(with_sources, {"token_prices": prices(rows)}).rows["token_prices"]
+    assert again.filter(pl.col("input_usd_per_mtok") == 1.0)["valid_to"].to_list() == [None]

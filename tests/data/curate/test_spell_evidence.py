@@ -90,6 +90,63 @@ def test_a_promotion_with_a_stated_end_ends_the_day_before_the_price_its_source_
     assert promo["valid_to"].to_list() == [None]
 
 
+def test_a_promotion_that_replaces_the_list_price_ends_the_list_spell_the_day_before():
+    # A price library ("library", read 2026-07-09 and 2026-09-01) keeps copying the 5.0 list
+    # price; the notes page ("notes", read 2026-09-23) gives 5.0 as the list price up to
+    # 2026-08-20 and the promotion 4.0 from 2026-08-21 ("pre-August-21 usage retains $5").
+    history = runs(
+        [
+            {"source_id": "library", "date": d("2026-07-09"), "last_seen": d("2026-09-01"), "input_usd_per_mtok": 5.0},
+            {"source_id": "notes", "date": d("2026-08-20"), "last_seen": d("2026-08-20"), "input_usd_per_mtok": 5.0},
+            {"source_id": "notes", "price_kind": "promotional", "date": d("2026-08-21"), "last_seen": d("2026-09-23"), "input_usd_per_mtok": 4.0},
+        ]
+    )  # fmt: skip
+    newest = {"library": d("2026-09-01"), "notes": d("2026-09-23")}
+    table, _ = spells.curate_prices(history, newest=newest)
+    assert spell_rows(table) == [
+        ("list", "spell", d("2026-07-09"), d("2026-08-20"), 5.0),
+        ("promotional", "spell", d("2026-08-21"), None, 4.0),
+    ]
+    # A promotion from a source that never showed the list price replaces nothing: the
+    # library's own newest snapshot still lists 5.0.
+    alone = history.filter(pl.col("price_kind") == "promotional").vstack(history.head(1))
+    table, _ = spells.curate_prices(alone, newest=newest)
+    assert spell_rows(table)[0] == ("list", "spell", d("2026-07-09"), None, 5.0)
+    # Nor does a promotion whose source still shows the list price on or after its start.
+    still = history.with_columns(
+        pl.when(pl.col("date") == d("2026-08-20"))
+        .then(pl.lit(d("2026-09-23")))
+        .otherwise(pl.col("last_seen"))
+        .alias("last_seen")
+    )
+    table, _ = spells.curate_prices(still, newest=newest)
+    assert spell_rows(table)[0] == ("list", "spell", d("2026-07-09"), None, 5.0)
+    # Nor does a one-day promotion inside a list spell of a table of dated price points
+    # (Gundlach's qwen-3-235b-a22b-thinking-2507: list 2025-07-01 to 2026-01-31, promotion
+    # on 2025-12-01): the list price outlasts the discount.
+    table = pl.DataFrame(
+        {
+            "model_id": ["q", "q"], "price_kind": ["list", "promotional"],
+            "valid_from": [d("2025-07-01"), d("2025-12-01")],
+            "valid_to": [d("2026-01-31"), d("2025-12-01")],
+            "source_ids": ["points", "points"], "row_kind": ["spell", "spell"], "row_id": ["a", "b"],
+        }
+    )  # fmt: skip
+    table = table.with_columns(
+        pl.lit(None, pl.String).alias(c) for c in spells.OFFER if c not in table.columns
+    )
+    obs = pl.LazyFrame(
+        {
+            "row_id": ["a"],
+            "source_id": ["points"],
+            "date": [d("2025-07-01")],
+            "last_seen": [d("2025-07-01")],
+        }
+    )
+    out = spells.end_replaced_by_promotion(table, obs)
+    assert out["valid_to"].to_list() == [d("2026-01-31"), d("2025-12-01")]
+
+
 def test_a_replacement_in_a_newer_snapshot_closes_the_old_spell_the_day_before():
     history = runs(
         [

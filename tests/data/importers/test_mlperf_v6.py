@@ -85,11 +85,20 @@ def test_a_result_is_whole_system_throughput_with_its_accelerator_count(tree):
     )
 
 
-def test_a_count_in_the_accelerator_name_wins_over_empty_slots(tree):
+def test_the_accelerator_count_is_the_total_accelerators_column_not_the_name(tree):
     _write(tree, [_amd_87(1)])
     row = mlperf_v6.build(tree.root)["mlperf_results"].row(0, named=True)
-    # 11 nodes x 8 slots = 88, but the name and the platform folder say 87 accelerators.
-    assert (row["accelerator"], row["accelerator_count"]) == ("mi355x", 87)
+    # The name says (x87); Total Accelerators says 88 = 11 nodes x 8, and the README divides by it.
+    assert (row["accelerator"], row["accelerator_count"]) == ("mi355x", 88)
+    assert row["source_accelerator_name"].endswith("(x87)")
+
+
+def test_a_name_counting_more_than_total_accelerators_is_an_error(tree):
+    path = _write(tree, [_amd_87(1) | {"Accelerator": "AMD Instinct MI355X 288GB HBM3e (x90)"}])
+    problems = mlperf_v6.parse_summary(path).problems
+    assert [(p.column, p.rule) for p in problems] == [
+        ("Accelerator", "more accelerators than Total Accelerators")
+    ]
 
 
 def test_results_outside_the_question_are_skipped_with_reasons(tree):
