@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from analysis.book import postrender
 from analysis.data.paths import ROOT
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -202,6 +203,7 @@ def test_the_checks_catch_what_they_look_for(browser, tmp_path):
         "<p>The price falls by \\(10^{-365 b}\\) and $e^{-365a}$; see ?@fig-missing.</p>"
         '<div class="book-chart" id="vega-x"></div>'
         "<script>throw new Error('boom')</script>"
+        f"{QUARTO_WIDGET_HEAD}"
         '<img src="https://cdn.example.org/x.png">'
         '<div style="width: 3000px">wide</div>'
         "</body></html>"
@@ -220,6 +222,51 @@ def test_the_checks_catch_what_they_look_for(browser, tmp_path):
         "chart vega-x did not draw",
         "JavaScript error: boom",
         "tried the network: https://cdn.example.org/x.png",
+        "tried the network: https://cdnjs.cloudflare.com/ajax/libs/require.js/2.3.6/require.min.js",
+        "tried the network: https://cdnjs.cloudflare.com/ajax/libs/jquery/3.5.1/jquery.min.js",
+        "JavaScript error: define is not defined",
         "wider than the 1024 px window",
     ):
         assert expected in problems, f"{expected!r} not in:\n{problems}"
+
+
+# What Quarto 1.10 writes into the head of a page whose notebook has an HTML output (quarto-cli
+# src/core/jupyter/widgets.ts), as three lines.
+QUARTO_WIDGET_HEAD = "\n".join(
+    [
+        '<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.3.6/require.min.js" '
+        'integrity="sha512-c3Nl8+7g4LMSTdrm621y7kf9v3SDPnhxLNhcjFJbKECVnmZHTdo+IRO05sNLTH/D3vA6u1X32e'
+        'hoLC7WFVdheg==" crossorigin="anonymous"></script>',
+        '<script src="https://cdnjs.cloudflare.com/ajax/libs/jquery/3.5.1/jquery.min.js" '
+        'integrity="sha512-bLT0Qm9VnAYZDflyKcBaQ2gg0hSYNQrJ8RilYldYQ1FxQYoCLtUjuuRuZo+fjqhx/qtq/1itJ0C2'
+        'ejDxltZVFg==" crossorigin="anonymous" data-relocate-top="true"></script>',
+        '<script type="application/javascript" data-relocate-top="true">'
+        "define('jquery', [],function() {return window.jQuery;})</script>",
+    ]
+)
+
+
+def test_the_post_render_step_removes_quartos_cdn_scripts(browser, tmp_path):
+    """A page with Quarto's widget head tries the network and throws; after the post-render step
+    (run as Quarto runs it, on the output folder) the same page has no problem."""
+    site = tmp_path / "site"
+    (site / "chapters").mkdir(parents=True)
+    page = (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'>"
+        f"{QUARTO_WIDGET_HEAD}<script>document.title = 'ok'</script></head>"
+        "<body><p>A page.</p></body></html>"
+    )
+    (site / "chapters" / "page.html").write_text(page)
+    server = serve(site)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        before = check_page(browser, base, "chapters/page.html", 1024, tmp_path / "shots")
+        assert len([p for p in before if "tried the network" in p]) == 2, before
+        assert any("define is not defined" in p for p in before), before
+        assert postrender.drop_cdn_scripts_in_site(site) == 1
+        after = (site / "chapters" / "page.html").read_text()
+        assert "cdnjs" not in after and "define(" not in after
+        assert "document.title = 'ok'" in after  # the page's own scripts stay
+        assert check_page(browser, base, "chapters/page.html", 1024, tmp_path / "shots") == []
+    finally:
+        server.shutdown()
