@@ -290,7 +290,7 @@ def test_the_record_cites_the_figure_by_its_number_in_the_book(tiny_book, kit):
     )
     assert record["apa"].endswith(f"In Tiny book (Data version {data.current_version()}). {url}")
     assert record["bibtex"].startswith("@incollection{tiny-book-")
-    assert f"  title = {{Figure 2.2: Price per month}},\n" in record["bibtex"]
+    assert "  title = {Figure 2.2: Price per month},\n" in record["bibtex"]
     assert f"  url = {{{url}}}\n}}" in record["bibtex"]
     assert "Figure 2.2 of Tiny book" in record["source_line"]
 

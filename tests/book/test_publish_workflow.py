@@ -46,7 +46,9 @@ def test_the_workflow_renders_with_pinned_quarto_and_publishes_to_pages():
     steps = workflow["jobs"]["publish"]["steps"]
     uses = [step["uses"] for step in steps if "uses" in step]
     assert all("@" in use and use.split("@")[1] for use in uses), uses
-    setup = next(s for s in steps if s.get("uses", "").startswith("quarto-dev/quarto-actions/setup"))
+    setup = next(
+        s for s in steps if s.get("uses", "").startswith("quarto-dev/quarto-actions/setup")
+    )
     assert str(setup["with"]["version"]) == "1.10.18"
     assert any(s.get("run") == "make book" for s in steps)
     publish = next(s for s in steps if "quarto-actions/publish" in s.get("uses", ""))
