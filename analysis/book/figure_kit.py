@@ -299,17 +299,29 @@ def figure_citation(
     return Citation(_bibtex("incollection", key, fields), _with_url(apa, url))
 
 
-def cite_block(version: str | None = None) -> str:
-    """The summary page's "Cite this book" text (markdown): APA, then BibTeX in a code block."""
-    from analysis.data import release as data
-    from analysis.report.quote import escape_markdown
+@dataclass(frozen=True)
+class CiteBlock:
+    """The summary page's "Cite this book" text: Jupyter (and so Quarto and the preview) shows
+    it as markdown, APA then BibTeX in a code block."""
 
-    cited = book_citation(data.current_version(version))
-    return (
-        f"{escape_markdown(cited.apa)}\n\n```bibtex\n{cited.bibtex}\n```\n\n"
-        "Every figure has its own citation, APA and BibTeX, in the figure kit (the *cite* link "
-        "under each figure).\n"
-    )
+    citation: Citation
+
+    def _repr_markdown_(self) -> str:
+        from analysis.report.quote import escape_markdown
+
+        return (
+            f"{escape_markdown(self.citation.apa)}\n\n```bibtex\n{self.citation.bibtex}\n```\n\n"
+            "Every figure has its own citation, APA and BibTeX, in the figure kit (the *cite* "
+            "link under each figure).\n"
+        )
+
+
+def cite_block(version: str | None = None) -> CiteBlock:
+    """The book's citation for data release `version` (None: the current one), as a cell shows
+    it."""
+    from analysis.data import release as data
+
+    return CiteBlock(book_citation(data.current_version(version)))
 
 
 def _apa_authors(authors: tuple[str, ...]) -> str:

@@ -390,5 +390,5 @@ def test_the_book_and_figure_citations_read_back_through_pandoc(tiny_book):
         assert item["type"] == kind and item["title"].startswith(title)
         assert item["author"] == [{"literal": "Tiny authors"}]
         assert item["issued"] == {"date-parts": [[int(version[:4])]]}
-    block = figure_kit.cite_block(version)
+    block = figure_kit.cite_block(version)._repr_markdown_()
     assert book.bibtex in block and "Tiny authors. \\(" in block
