@@ -241,6 +241,7 @@ def render_figure_index(entries: list[figure_kit.KitEntry], pages: list[Page], b
         book_title=escape(book_title),
         banner=escape(BANNER),
         css=_CSS,
+        after_body=_after_body(),
         toc=_toc(FIGURE_INDEX, pages),
         heading=f"<h1 class='title'>{escape(figure_kit.KIT_TITLE)}</h1>",
         body=body,
@@ -335,6 +336,7 @@ def render_page(
         book_title=escape(book_title),
         banner=escape(BANNER),
         css=_CSS,
+        after_body=_after_body(),
         toc=_toc(page.html_path, pages, current=page),
         heading=_front_matter_heading(page),
         body=_strip_remote_resources(body),
@@ -683,6 +685,16 @@ nav.pager { display: flex; justify-content: space-between; border-top: 1px solid
             margin-top: 2em; padding-top: 1em; }
 """
 
+
+def _after_body() -> str:
+    """What every HTML page of the book ends with (`include-after-body` in _quarto.yml), so the
+    preview behaves as the site: the sideways-scroll cue of wide tables."""
+    path = ROOT / TABLE_SCROLL_INCLUDE
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
+TABLE_SCROLL_INCLUDE = "assets/table-scroll.html"
+
 _PAGE = """\
 <!DOCTYPE html>
 <html lang="en">
@@ -707,6 +719,7 @@ real book.</div>
 <nav class="pager" aria-label="Previous and next chapter">{pager}</nav>
 </main>
 </div>
+{after_body}
 </body>
 </html>
 """
