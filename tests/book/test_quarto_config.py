@@ -121,3 +121,23 @@ def test_the_html_theme_loads_no_web_font():
         for layer in layers
     )
     assert re.search(r"\$web-font-path:\s*false\s*;", defaults)
+
+
+def test_the_typst_formats_reader_settings_are_quarto_options_with_valid_values():
+    """The project schema does not check a format's own keys, so each key the typst format sets
+    for citations and tables is checked against the definition Quarto's schema data gives it."""
+    if not QUARTO_SCHEMA.exists():
+        pytest.skip(f"Quarto's schema not found at {QUARTO_SCHEMA} (only build machines have it)")
+    definitions = json.loads(QUARTO_SCHEMA.read_text(encoding="utf-8"))["$defs"]
+    typst = CONFIG["format"]["typst"]
+    checked = {
+        "citeproc": "quarto-resource-document-references-citeproc",
+        "css-property-processing": "quarto-resource-document-render-css-property-processing",
+    }
+    for key, definition in checked.items():
+        assert key in typst, key
+        jsonschema.validate(typst[key], definitions[definition])
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate("translated", definitions[checked["css-property-processing"]])
+    html = CONFIG["format"]["html"]
+    assert (ROOT / html["include-after-body"]).is_file()
