@@ -48,3 +48,21 @@ def test_the_check_catches_both():
         "x.qmd:1: issue number '(issue 9)'",
         "x.qmd:3: a command with no word of where it runs",
     ]
+
+
+def test_release_tables_drop_tracker_references():
+    import polars as pl
+
+    from analysis.figures import data_overview, data_versions
+
+    releases = pl.DataFrame(
+        {
+            "version": ["2026-12-01.3"],
+            "released": ["2026-12-01"],
+            "description": ["Spells from snapshots (issue 19, classes 1-6): what is listed"],
+            "datapackage_sha256": ["ab"],
+        }
+    )
+    for table in (data_overview.releases_gt(releases), data_versions.releases_gt(releases)):
+        html = table.as_raw_html()
+        assert "Spells from snapshots: what is listed" in html and "issue 19" not in html
