@@ -39,7 +39,7 @@ from nbconvert import HTMLExporter
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from analysis.book import deps, figure_kit, numbering
+from analysis.book import citations, deps, figure_kit, numbering
 from analysis.book import notebook as chapters
 from analysis.book.show import LEFT_OUT_CLASS, write_vega_bundle
 from analysis.data import reads
@@ -241,6 +241,7 @@ def render_figure_index(entries: list[figure_kit.KitEntry], pages: list[Page], b
         book_title=escape(book_title),
         banner=escape(BANNER),
         css=_CSS,
+        after_body=_after_body(),
         toc=_toc(FIGURE_INDEX, pages),
         heading=f"<h1 class='title'>{escape(figure_kit.KIT_TITLE)}</h1>",
         body=body,
@@ -335,6 +336,7 @@ def render_page(
         book_title=escape(book_title),
         banner=escape(BANNER),
         css=_CSS,
+        after_body=_after_body(),
         toc=_toc(page.html_path, pages, current=page),
         heading=_front_matter_heading(page),
         body=_strip_remote_resources(body),
@@ -450,22 +452,23 @@ def _code_cells(cell, page: Page, targets) -> list[nbformat.NotebookNode]:
     if options.get("output") is False:
         cell = nbformat.from_dict({**cell, "outputs": []})
     if label.startswith("tbl-"):
-        caption = _caption(options.get("tbl-cap"), label, targets)
+        caption = _caption(options.get("tbl-cap"), label, targets, page)
         before.append(_raw(f"<div id='{label}' class='caption table-caption'>{caption}</div>"))
     elif label.startswith("fig-"):
         before.append(_raw(f"<div id='{label}' class='figure-anchor'></div>"))
         after.append(
             _raw(
                 f"<div class='caption figure-caption'>"
-                f"{_caption(options.get('fig-cap'), label, targets)}</div>"
+                f"{_caption(options.get('fig-cap'), label, targets, page)}</div>"
             )
         )
     return [*before, cell, *after]
 
 
-def _caption(text, label: str, targets) -> str:
+def _caption(text, label: str, targets, page: Page) -> str:
     name = targets[label][1] if label in targets else label
-    caption = escape(_plain_citations(str(text))) if text else ""
+    root = chapters.project_root(page.entry.path)
+    caption = escape(citations.resolve(str(text), root, as_html=False)) if text else ""
     return f"<strong>{escape(name)}</strong>{': ' + caption if caption else ''}"
 
 
@@ -474,9 +477,10 @@ def _prepare_prose(source: str, page: Page, targets) -> str:
     inline = page.executed.inline
     source = chapters.INLINE_EXPRESSION.sub(lambda m: inline.get(m.group(1), m.group(0)), source)
     source = _HEADING.sub(_heading_html, source)
+    source = citations.fill_references(source, chapters.project_root(page.entry.path))
     source = re.sub(r"(?m)^:::+.*$", "", source)  # Quarto's fenced divs (callouts, columns)
     source = _CROSSREF.sub(lambda m: _crossref_link(m.group(1), page, targets), source)
-    return math_to_mathml(_plain_citations(source))
+    return math_to_mathml(citations.resolve(source, chapters.project_root(page.entry.path)))
 
 
 def math_to_mathml(markdown: str) -> str:
@@ -516,12 +520,6 @@ _INLINE_MATH = re.compile(
 )
 
 
-def _plain_citations(text: str) -> str:
-    """`[@key, p. 3]` -> `(key, p. 3)`: the preview has no citation processor."""
-    text = _CITATION_GROUP.sub(lambda m: "(" + m.group(1).replace("@", "") + ")", text)
-    return _BARE_CITATION.sub(r"\1", text)
-
-
 def _crossref_link(label: str, page: Page, targets) -> str:
     if label not in targets:
         return f"**?@{label}**"  # what Quarto prints for an unresolved reference
@@ -546,8 +544,6 @@ def _heading_id(attributes: str | None) -> str | None:
 
 _HEADING = re.compile(r"(?m)^(#{1,6})[ \t]+(.*?)[ \t]*(\{[^}]*\})?[ \t]*$")
 _CROSSREF = re.compile(r"(?<![\w@])@((?:fig|tbl|sec)-[\w-]*\w)")
-_CITATION_GROUP = re.compile(r"\[([^\[\]]*@[^\[\]]*)\]")
-_BARE_CITATION = re.compile(r"(?<![\w@/.\\])@([A-Za-z0-9_][\w:.#$%&+?<>~/-]*\w)")
 
 
 def _raw(html: str) -> nbformat.NotebookNode:
@@ -689,6 +685,16 @@ nav.pager { display: flex; justify-content: space-between; border-top: 1px solid
             margin-top: 2em; padding-top: 1em; }
 """
 
+
+def _after_body() -> str:
+    """What every HTML page of the book ends with (`include-after-body` in _quarto.yml), so the
+    preview behaves as the site: the sideways-scroll cue of wide tables."""
+    path = ROOT / TABLE_SCROLL_INCLUDE
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
+TABLE_SCROLL_INCLUDE = "assets/table-scroll.html"
+
 _PAGE = """\
 <!DOCTYPE html>
 <html lang="en">
@@ -713,6 +719,7 @@ real book.</div>
 <nav class="pager" aria-label="Previous and next chapter">{pager}</nav>
 </main>
 </div>
+{after_body}
 </body>
 </html>
 """

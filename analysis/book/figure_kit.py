@@ -153,7 +153,7 @@ def write_entry(chart: Renderable, name: str | None) -> KitEntry | None:
     where = f"{place.name} of {book.title}" if place else book.title
     source_line = " · ".join(
         [
-            f"Source: {_listed(sources)}" if sources else SOURCE_FALLBACK,
+            f"Source: {_listed(source_names(sources))}" if sources else SOURCE_FALLBACK,
             f"Data version {version}",
             where,
             *([url] if url else []),
@@ -172,6 +172,7 @@ def write_entry(chart: Renderable, name: str | None) -> KitEntry | None:
     hashes = {file: hashlib.sha256(content).hexdigest() for file, content in files.items()}
 
     cited = f"{place.name}" if place else f"Figure {figure_id}"
+    ready = figure_citation(version, cited, title, url, book)
     record = {
         "id": figure_id,
         "number": place.number if place else None,
@@ -182,12 +183,15 @@ def write_entry(chart: Renderable, name: str | None) -> KitEntry | None:
         "chapter": slug,
         "order": written.index(name) + 1,
         "data_version": version,
-        "sources": sources,
+        "sources": source_names(sources),
+        "source_records": sources,
         "url": url,
         "source_line": source_line,
         "citation": f"{cited}: {title}. In {book.title}"
         + (f", {url}" if url else "")
         + f". {data_citation}",
+        "apa": ready.apa,
+        "bibtex": ready.bibtex,
         "files": hashes,
     }
     files[f"{name}.json"] = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode()
@@ -209,6 +213,7 @@ class BookInfo:
     title: str
     url: str  # the site's address, ending in "/", or "" when `_quarto.yml` gives none
     floats: dict  # label -> analysis.book.numbering.Float
+    authors: tuple[str, ...] = ()  # `book: author:` names in `_quarto.yml`
 
 
 def book_info(root: Path | None = None) -> BookInfo:
@@ -223,6 +228,9 @@ def book_info(root: Path | None = None) -> BookInfo:
     except (FileNotFoundError, yaml.YAMLError):
         return BookInfo("the book", "", {})
     book = config.get("book") or {}
+    authors = book.get("author") or []
+    authors = [authors] if isinstance(authors, (str, dict)) else authors
+    names = tuple(str(a.get("name") if isinstance(a, dict) else a) for a in authors)
     url = str((config.get("citation") or {}).get("url") or book.get("site-url") or "").strip()
     if url and not url.endswith("/"):
         url += "/"
@@ -230,13 +238,122 @@ def book_info(root: Path | None = None) -> BookInfo:
         floats = numbering.floats(root)
     except (OSError, ValueError):
         floats = {}
-    return BookInfo(str(book.get("title") or "the book"), url, floats)
+    return BookInfo(str(book.get("title") or "the book"), url, floats, names)
 
 
-def chart_sources(chart: Renderable, version: str) -> list[str]:
-    """Who published the chart's data: the publishers of the source ids `show` was given, else
-    of those in the chart's data (columns `source_id`, `source`, `sources`, `*_source`; a cell
-    may list several, separated by `;`, `,`, `|` or spaces), in order of first appearance."""
+# ---------------------------------------------------------------------------------------------
+# Ready citations, BibTeX and APA, of the book and of each figure. Quarto skips its own
+# "Cite as" appendix (`appendix-cite-as`) in book projects, so the book writes these itself: on
+# the summary page (`cite_block`) and in the figure kit (each record and the kit's index).
+# The year is the data release's (its version names its date): the book is re-rendered per release.
+
+
+@dataclass(frozen=True)
+class Citation:
+    bibtex: str
+    apa: str
+
+
+def book_citation(version: str, book: BookInfo | None = None) -> Citation:
+    """How to cite the book rendered from data release `version`."""
+    from analysis.data import release as data
+
+    book = book or book_info()
+    year = data.version_date(version).year
+    authors = "{" + (" and ".join("{" + a + "}" for a in book.authors) or "Anonymous") + "}"
+    fields = [
+        ("author", authors),
+        ("title", "{" + book.title + "}"),
+        ("year", str(year)),
+        ("edition", f"Data version {version}"),
+        *([("url", book.url)] if book.url else []),
+    ]
+    apa = f"{_apa_authors(book.authors)}. ({year}). {book.title} (Data version {version})."
+    return Citation(
+        _bibtex("book", _bibtex_key(book.title, str(year)), fields), _with_url(apa, book.url)
+    )
+
+
+def figure_citation(
+    version: str, figure: str, title: str, url: str, book: BookInfo | None = None
+) -> Citation:
+    """How to cite one figure (`figure`: "Figure 3.1", or its kit id when unnumbered)."""
+    from analysis.data import release as data
+
+    book = book or book_info()
+    year = data.version_date(version).year
+    authors = "{" + (" and ".join("{" + a + "}" for a in book.authors) or "Anonymous") + "}"
+    fields = [
+        ("author", authors),
+        ("title", "{" + f"{figure}: {title}" + "}"),
+        ("booktitle", "{" + book.title + "}"),
+        ("year", str(year)),
+        ("note", f"Data version {version}"),
+        *([("url", url)] if url else []),
+    ]
+    apa = (
+        f"{_apa_authors(book.authors)}. ({year}). {figure}: {title} [Figure]. "
+        f"In {book.title} (Data version {version})."
+    )
+    key = _bibtex_key(book.title, str(year), figure)
+    return Citation(_bibtex("incollection", key, fields), _with_url(apa, url))
+
+
+@dataclass(frozen=True)
+class CiteBlock:
+    """The summary page's "Cite this book" text: Jupyter (and so Quarto and the preview) shows
+    it as markdown, APA then BibTeX in a code block."""
+
+    citation: Citation
+
+    def _repr_markdown_(self) -> str:
+        from analysis.report.quote import escape_markdown
+
+        return (
+            f"{escape_markdown(self.citation.apa)}\n\n```bibtex\n{self.citation.bibtex}\n```\n\n"
+            "Every figure has its own citation, APA and BibTeX, in the figure kit (the *cite* "
+            "link under each figure).\n"
+        )
+
+
+def cite_block(version: str | None = None) -> CiteBlock:
+    """The book's citation for data release `version` (None: the current one), as a cell shows
+    it."""
+    from analysis.data import release as data
+
+    return CiteBlock(book_citation(data.current_version(version)))
+
+
+def _apa_authors(authors: tuple[str, ...]) -> str:
+    if not authors:
+        return "Anonymous"
+    return authors[0] if len(authors) == 1 else ", ".join(authors[:-1]) + ", & " + authors[-1]
+
+
+def _with_url(text: str, url: str) -> str:
+    return f"{text} {url}" if url else text
+
+
+def _bibtex_key(*parts: str) -> str:
+    return "-".join(
+        p for p in (re.sub(r"[^a-z0-9]+", "-", x.lower()).strip("-") for x in parts) if p
+    )
+
+
+def _bibtex(kind: str, key: str, fields: list[tuple[str, str]]) -> str:
+    body = ",\n".join(
+        f"  {name} = {value if value.startswith('{') else '{' + value + '}'}"
+        for name, value in fields
+    )
+    return f"@{kind}{{{key},\n{body}\n}}"
+
+
+def chart_sources(chart: Renderable, version: str) -> list[dict[str, str]]:
+    """The sources of the chart's data, in order of first appearance: the source ids `show` was
+    given, else those the chart's spec names (`usermeta.sources`) or its data holds (columns
+    `source_id`, `source`, `sources`, `*_source`; a cell may list several, separated by `;`, `,`,
+    `|` or spaces). Each as the release's sources table has it: id, publisher, title, url and
+    `retrieved` (the date the source was read, whose year the source line shows)."""
     from analysis.data import release as data
 
     ids = list(getattr(chart, "sources", ()) or ())
@@ -249,12 +366,30 @@ def chart_sources(chart: Renderable, version: str) -> list[str]:
                     if isinstance(value, str) and SOURCE_COLUMNS.match(column):
                         ids += [part for part in re.split(r"[;,|\s]+", value) if part]
     ids = list(dict.fromkeys(ids))
+    columns = ["publisher", "title", "url", "retrieved"]
     try:  # only these sources' rows: a page does not depend on sources its figures do not name
-        table = data.select_rows("sources", "source_id", ids, ["publisher"], version)
+        table = data.select_rows("sources", "source_id", ids, columns, version)
     except (KeyError, OSError, ValueError):
         return []
-    publisher = dict(zip(table["source_id"].to_list(), table["publisher"].to_list(), strict=True))
-    return list(dict.fromkeys(publisher[i] for i in dict.fromkeys(ids) if i in publisher))
+    found = {row["source_id"]: row for row in table.to_dicts()}
+    return [
+        {"id": i, **{c: "" if found[i][c] is None else str(found[i][c]) for c in columns}}
+        for i in ids
+        if i in found
+    ]
+
+
+def source_names(sources: list[dict[str, str]]) -> list[str]:
+    """ "Publisher (year)" for each source, the year it was retrieved; one entry per publisher
+    and year."""
+    return list(
+        dict.fromkeys(
+            f"{s['publisher']} ({s['retrieved'][:4]})"
+            if s["retrieved"][:4].isdigit()
+            else s["publisher"]
+            for s in sources
+        )
+    )
 
 
 @cached
@@ -401,7 +536,14 @@ def index_table(entries: list[KitEntry], prefix: str = "") -> str:
             f"<td><code>{escape(entry.figure_id)}</code><br>{escape(r['title'])}</td>"
             f"<td>{escape(r['data_version'])}</td>"
             f"<td>{' · '.join(links)}</td>"
-            f"<td class='citation'>{escape(r['citation'])}</td></tr>"
+            f"<td class='citation'>{escape(r['citation'])}"
+            + (
+                f"<details><summary>APA and BibTeX</summary><p>{escape(r['apa'])}</p>"
+                f"<pre>{escape(r['bibtex'])}</pre></details>"
+                if r.get("bibtex")
+                else ""
+            )
+            + "</td></tr>"
         )
     return (
         "<table class='figure-kit'><thead><tr><th>Figure</th><th>Data version</th>"
@@ -421,9 +563,17 @@ INDEX_INTRO = (
 def index_page(entries: list[KitEntry], book_title: str = "") -> str:
     """A standalone `index.html` for the kit folder (the Quarto site's `figures/index.html`)."""
     title = f"{KIT_TITLE}: {book_title}" if book_title else KIT_TITLE
+    cite = ""
+    if entries:  # the book as rendered from the kit's data version
+        book = book_citation(entries[0].record["data_version"])
+        cite = (
+            f"<h2>Cite this book</h2><p class='citation'>{escape(book.apa)}</p>"
+            f"<details><summary>BibTeX</summary><pre>{escape(book.bibtex)}</pre></details>"
+            "<h2>Cite a figure</h2>"
+        )
     return _INDEX_PAGE.format(
         title=escape(title),
-        intro=escape(INDEX_INTRO),
+        intro=escape(INDEX_INTRO) + cite,
         table=index_table(entries),
     )
 

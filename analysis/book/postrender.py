@@ -6,6 +6,12 @@ While Quarto renders, `analysis.book.show.show` writes every chart's kit entry i
 `figures/`, and writes `figures/index.html`, one row per figure, so the "Download" links under
 each chart and the index resolve.
 
+It also removes the scripts Quarto's Jupyter engine adds from a public CDN to every page whose
+notebook has an HTML output (require.js, jQuery and a `define('jquery', ...)` shim, meant for
+JavaScript widgets such as plotly; quarto-cli src/core/jupyter/widgets.ts): the book has no such
+widget, and offline they are two failed loads and a "define is not defined" error on every page.
+Nothing on the book's pages uses them (the vega bundle loads on its own).
+
 Quarto runs this file as a script with the book's Python (QUARTO_PYTHON) from the project root;
 a script's own folder is first on sys.path, so the project root is added for `import analysis`.
 """
@@ -13,6 +19,7 @@ a script's own folder is first on sys.path, so the project root is added for `im
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -56,11 +63,44 @@ def publish_kit(
     return target / figure_kit.INDEX_FILE
 
 
+# The three tags of Quarto's widget head, in any attribute order: the two CDN scripts and the shim.
+_WIDGET_SCRIPTS = re.compile(
+    r"<script\b[^>]*\bsrc=[\"']https://cdnjs\.cloudflare\.com/ajax/libs/(?:require\.js|jquery)/"
+    r"[^>]*>\s*</script>\s*"
+    r"|<script\b[^>]*>\s*define\(\s*['\"]jquery['\"][^<]*</script>\s*",
+    re.I,
+)
+
+
+def drop_cdn_scripts(html: str) -> str:
+    """`html` without Quarto's widget scripts (require.js and jQuery from a CDN, the shim)."""
+    return _WIDGET_SCRIPTS.sub("", html)
+
+
+def drop_cdn_scripts_in_site(output_dir: Path) -> int:
+    """Rewrite every HTML page of the site without Quarto's widget scripts; how many changed."""
+    changed = 0
+    for page in sorted(Path(output_dir).rglob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        cleaned = drop_cdn_scripts(html)
+        if cleaned != html:
+            # Write beside the page, then swap it in: no half-written page.
+            temporary = page.with_name(page.name + ".tmp")
+            temporary.write_text(cleaned, encoding="utf-8")
+            temporary.replace(page)
+            changed += 1
+    return changed
+
+
 def _hidden_and_temporary(folder: str, names: list[str]) -> set[str]:
     return {name for name in names if name.startswith(".") or name.endswith(".tmp")}
 
 
 def main() -> int:
+    output_dir = ROOT / (os.environ.get(OUTPUT_DIR_ENV) or DEFAULT_OUTPUT_DIR)
+    if output_dir.is_dir():
+        changed = drop_cdn_scripts_in_site(output_dir)
+        print(f"post-render: CDN widget scripts removed from {changed} pages", file=sys.stderr)
     index = publish_kit()
     if index is None:
         print(

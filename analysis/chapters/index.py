@@ -34,6 +34,15 @@ HEADLINES = {
 }
 # Printed as the yearly percentage fall it implies (`h100_pct`), not as a factor.
 H100 = "h100-on-demand-decline"
+# The headline chart's estimates, top to bottom, each with its short name on the chart (the
+# table under it gives each one's full description).
+CHART_LABELS = {
+    "epoch-gpqa-gpt4-level": "GPT-4-level on GPQA Diamond (Epoch's data)",
+    "full-data-gpqa-gpt4-level": "GPT-4-level on GPQA Diamond (all data)",
+    "a16z-full-window": "Cheapest model with MMLU >= 42 (a16z)",
+    "hedonic-gpqa-frontier": "Quality-adjusted frontier (GPQA Diamond)",
+    "h100-on-demand-decline": "H100 on-demand GPU-hour",
+}
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,6 @@ def _compute(v: str) -> Index:
     q["a16z_threshold"] = Quote(llmflation.A16Z_THRESHOLD, "score")  # the MMLU score a16z asks
     q["version"] = Quote(v, "text")
     q["citation"] = Quote(data.citation(v), "text")
-    # The rows the anomaly rules took out of the tables this page reads (issue 9).
+    # The rows the anomaly rules took out of the tables this page reads.
     q["removed"] = Quote(results.removed_text(results.FLAGGED_TABLES, v))
     return Index(version=v, estimates=estimates.headline(v), q=q)

@@ -7,6 +7,8 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
+from analysis.figures import theme
+
 
 def tables_gt(summary: pl.DataFrame) -> GT:
     """One row per table: what a row is, rows, first and last date, number of sources."""
@@ -63,7 +65,7 @@ def sources_gt(sources: pl.DataFrame) -> GT:
 
 def releases_gt(releases: pl.DataFrame) -> GT:
     """One row per released data version."""
-    return GT(releases).cols_label(
+    return GT(releases.with_columns(theme.reader_text("description"))).cols_label(
         version="Version",
         released="Released",
         description="What changed",

@@ -5,9 +5,13 @@ from __future__ import annotations
 import polars as pl
 from great_tables import GT
 
+from analysis.figures import theme
+
 
 def releases_gt(releases: pl.DataFrame) -> GT:
-    return GT(releases).cols_label(version="Version", released="Released", description="What it is")
+    return GT(releases.with_columns(theme.reader_text("description"))).cols_label(
+        version="Version", released="Released", description="What it is"
+    )
 
 
 def changes_gt(changes: pl.DataFrame) -> GT:

@@ -7,6 +7,7 @@ imports its palette from here, so a chart built anywhere looks like the book's.
 from __future__ import annotations
 
 import altair as alt
+import polars as pl
 
 # Okabe & Ito (2008): distinguishable under the common colour-vision deficiencies.
 PALETTE = [
@@ -66,3 +67,13 @@ def book_theme() -> alt.theme.ThemeConfig:
             "point": {"size": 40},
         }
     }
+
+
+# A release's description in data/versions.json may cite the project's tracker ("(issue 19,
+# classes 1-6)"): a reader of the book cannot follow it, so tables show the text without it.
+TRACKER_REFERENCE = r"\s*\(issues? \d+[^)]*\)"
+
+
+def reader_text(column: str) -> pl.Expr:
+    """`column` without references to the project's issue tracker."""
+    return pl.col(column).str.replace_all(TRACKER_REFERENCE, "")

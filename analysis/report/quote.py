@@ -17,7 +17,8 @@ Each `Quote` holds the raw value and its kind, and the kind alone decides how it
 | `month`    | `March 2023`      |                                                             |
 | `day`      | `March 14, 2023`  |                                                             |
 | `quarter`  | `2023 Q1`         |                                                             |
-| `text`     | as given          | names, ids, phrases                                         |
+| `model`, `gpu`, `provider` | `Claude Opus 5.5`, `OpenAI` | an id, shown as its display name (analysis.report.names), capitals as written |
+| `text`     | as given          | phrases and names already written for readers               |
 
 An interval or range is a `Quote` too (`kind` of its ends, value a pair): `4.40x to 401x`.
 `Estimate` is a quote with its interval, sample size, window and method: what a memo cites.
@@ -115,8 +116,18 @@ FORMATS: dict[str, Callable[[Any], str]] = {
     "month": fmt_month,
     "day": fmt_day,
     "quarter": fmt_quarter,
+    "model": lambda key: _display_name("model", key),
+    "gpu": lambda key: _display_name("gpu", key),
+    "provider": lambda key: _display_name("provider", key),
     "text": str,
 }
+
+
+def _display_name(kind: str, key: str) -> str:
+    from analysis.report.names import display_name
+
+    return display_name(kind, key)
+
 
 # Characters that Markdown (pandoc's) would read as markup or raw HTML, or as the start of maths,
 # a citation or a cross-reference.

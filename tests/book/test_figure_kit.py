@@ -230,6 +230,8 @@ project:
   type: book
 book:
   title: "Tiny book"
+  author:
+    - name: "Tiny authors"
   chapters:
     - index.qmd
     - part: chapters/part-one.qmd
@@ -282,6 +284,14 @@ def test_the_record_cites_the_figure_by_its_number_in_the_book(tiny_book, kit):
     url = "https://example.org/tiny/chapters/02-prices.html#fig-prices-trend"
     assert record["url"] == url
     assert record["citation"].startswith(f"Figure 2.2: Price per month. In Tiny book, {url}. ")
+    year = data.current_version()[:4]  # a release is named by its date
+    assert record["apa"].startswith(
+        f"Tiny authors. ({year}). Figure 2.2: Price per month [Figure]. "
+    )
+    assert record["apa"].endswith(f"In Tiny book (Data version {data.current_version()}). {url}")
+    assert record["bibtex"].startswith("@incollection{tiny-book-")
+    assert "  title = {Figure 2.2: Price per month},\n" in record["bibtex"]
+    assert f"  url = {{{url}}}\n}}" in record["bibtex"]
     assert "Figure 2.2 of Tiny book" in record["source_line"]
 
 
@@ -296,8 +306,15 @@ def test_the_kit_images_carry_a_source_line(tiny_book, kit):
     svg = (kit / "prices" / "prices-trend.svg").read_text()
     text = " ".join(svg_texts(svg, "source-line"))
     version = data.current_version()
-    # The publisher of source `epoch-llm-price-trends`, as sources.csv names it.
-    assert text.startswith(f"Source: Epoch AI · Data version {version} · Figure 2.2 of Tiny book")
+    # The publisher of source `epoch-llm-price-trends` and the year it was retrieved, as
+    # sources.csv gives them (publisher "Epoch AI", retrieved 2025-03-13).
+    assert text.startswith(
+        f"Source: Epoch AI (2025) · Data version {version} · Figure 2.2 of Tiny book"
+    )
+    record = json.loads((kit / "prices" / "prices-trend.json").read_text())
+    assert record["sources"] == ["Epoch AI (2025)"]
+    assert record["source_records"][0]["retrieved"] == "2025-03-13"
+    assert record["source_records"][0]["url"].endswith("epoch-research/llm-benchmark-efficiency")
     assert text.endswith("https://example.org/tiny/chapters/02-prices.html#fig-prices-trend")
     png = (kit / "prices" / "prices-trend.png").read_bytes()
     width, height = struct.unpack(">II", png[16:24])  # the PNG header's size
@@ -356,3 +373,22 @@ def test_single_and_layered_views_take_the_fixed_width_and_the_columns_width(kit
     rendered = charts.show(faceted, "facet")
     assert not charts.is_responsive(rendered.spec)
     assert rendered.fixed_spec == rendered.html_spec == rendered.spec  # drawn as built
+
+
+def test_the_book_and_figure_citations_read_back_through_pandoc(tiny_book):
+    """The BibTeX is read back by an independent parser (pandoc's BibTeX reader, to CSL JSON):
+    a group author stays one literal name, the year is the release's."""
+    pypandoc = pytest.importorskip("pypandoc")
+    version = data.current_version()
+    book = figure_kit.book_citation(version)
+    assert book.apa == (
+        f"Tiny authors. ({version[:4]}). Tiny book (Data version {version}). https://example.org/tiny/"
+    )
+    figure = figure_kit.figure_citation(version, "Figure 2.2", "Price per month", "https://x/#f")
+    for cited, kind, title in [(book, "book", "Tiny book"), (figure, "chapter", "Figure 2.2")]:
+        (item,) = json.loads(pypandoc.convert_text(cited.bibtex, "csljson", format="bibtex"))
+        assert item["type"] == kind and item["title"].startswith(title)
+        assert item["author"] == [{"literal": "Tiny authors"}]
+        assert item["issued"] == {"date-parts": [[int(version[:4])]]}
+    block = figure_kit.cite_block(version)._repr_markdown_()
+    assert book.bibtex in block and "Tiny authors. \\(" in block

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from analysis.book import postrender
 from analysis.data.paths import ROOT
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -112,6 +113,29 @@ CHARTS_JS = """() => [...document.querySelectorAll(".book-chart")].map(c => {
   };
 })"""
 
+# Every table against the text column it sits in (the nearest `main`, else the body's width):
+# a table wider than its column hides its right-hand columns unless a box between them scrolls
+# sideways (overflow-x auto or scroll) and shows a cue that it does (class `scroll-cue`).
+TABLES_JS = """() => [...document.querySelectorAll("table")].map((table, i) => {
+  const column = table.closest("main") || document.body;
+  const style = getComputedStyle(column);
+  const columnWidth = column.clientWidth - parseFloat(style.paddingLeft)
+    - parseFloat(style.paddingRight);
+  let scroller = null;
+  for (let up = table.parentElement; up && up !== column; up = up.parentElement) {
+    const overflow = getComputedStyle(up).overflowX;
+    if (overflow === "auto" || overflow === "scroll") { scroller = up; break; }
+  }
+  const caption = table.closest("figure, .cell, div[id^='tbl-']");
+  return {
+    name: table.id || (caption && caption.id) || `table ${i + 1}`,
+    width: table.getBoundingClientRect().width,
+    columnWidth: columnWidth,
+    scrolls: !!scroller && scroller.getBoundingClientRect().width <= columnWidth + 1,
+    cue: !!scroller && !!scroller.closest(".scroll-cue"),
+  };
+})"""
+
 CHARTS_DONE_JS = """() => [...document.querySelectorAll(".book-chart")].every(c =>
   c.querySelector("svg.marks g[class^='mark-']") || c.textContent.includes("failed"))"""
 
@@ -150,6 +174,13 @@ def check_page(
             problems.append(
                 f"chart {chart['id']} is {chart['chartWidth']:.0f} px, "
                 f"wider than its column ({chart['columnWidth']:.0f} px)"
+            )
+    for table in page.evaluate(TABLES_JS):
+        if table["width"] > table["columnWidth"] + 1 and not (table["scrolls"] and table["cue"]):
+            problems.append(
+                f"table {table['name']} is {table['width']:.0f} px, wider than its column "
+                f"({table['columnWidth']:.0f} px)"
+                + (", in a scroll box with no visible cue" if table["scrolls"] else "")
             )
     text = page.evaluate(VISIBLE_TEXT_JS)
     problems += [f"raw TeX visible: {m.group(0)!r}" for m in RAW_TEX.finditer(text)]
@@ -202,8 +233,22 @@ def test_the_checks_catch_what_they_look_for(browser, tmp_path):
         "<p>The price falls by \\(10^{-365 b}\\) and $e^{-365a}$; see ?@fig-missing.</p>"
         '<div class="book-chart" id="vega-x"></div>'
         "<script>throw new Error('boom')</script>"
+        f"{QUARTO_WIDGET_HEAD}"
         '<img src="https://cdn.example.org/x.png">'
         '<div style="width: 3000px">wide</div>'
+        "<main style='width: 536px'>"
+        '<table id="tbl-wide"><tr>'
+        + "<td>a&nbsp;long&nbsp;column&nbsp;heading</td>"
+        * 12
+        + "</tr></table>"
+        '<div style="overflow-x: auto"><table id="tbl-scrolls-silently"><tr>'
+        + "<td>a&nbsp;long&nbsp;column&nbsp;heading</td>"
+        * 12
+        + "</tr></table></div>"
+        '<div class="scroll-cue" style="overflow-x: auto"><table id="tbl-scrolls-with-cue"><tr>'
+        + "<td>a&nbsp;long&nbsp;column&nbsp;heading</td>"
+        * 12
+        + "</tr></table></div></main>"
         "</body></html>"
     )
     server = serve(tmp_path)
@@ -220,6 +265,83 @@ def test_the_checks_catch_what_they_look_for(browser, tmp_path):
         "chart vega-x did not draw",
         "JavaScript error: boom",
         "tried the network: https://cdn.example.org/x.png",
+        "tried the network: https://cdnjs.cloudflare.com/ajax/libs/require.js/2.3.6/require.min.js",
+        "tried the network: https://cdnjs.cloudflare.com/ajax/libs/jquery/3.5.1/jquery.min.js",
+        "JavaScript error: define is not defined",
         "wider than the 1024 px window",
+        "table tbl-wide is ",
+        "table tbl-scrolls-silently is ",
+        "in a scroll box with no visible cue",
     ):
         assert expected in problems, f"{expected!r} not in:\n{problems}"
+    assert "tbl-scrolls-with-cue" not in problems  # a sideways scroll with a cue is fine
+
+
+# What Quarto 1.10 writes into the head of a page whose notebook has an HTML output (quarto-cli
+# src/core/jupyter/widgets.ts), as three lines.
+QUARTO_WIDGET_HEAD = "\n".join(
+    [
+        '<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.3.6/require.min.js" '
+        'integrity="sha512-c3Nl8+7g4LMSTdrm621y7kf9v3SDPnhxLNhcjFJbKECVnmZHTdo+IRO05sNLTH/D3vA6u1X32e'
+        'hoLC7WFVdheg==" crossorigin="anonymous"></script>',
+        '<script src="https://cdnjs.cloudflare.com/ajax/libs/jquery/3.5.1/jquery.min.js" '
+        'integrity="sha512-bLT0Qm9VnAYZDflyKcBaQ2gg0hSYNQrJ8RilYldYQ1FxQYoCLtUjuuRuZo+fjqhx/qtq/1itJ0C2'
+        'ejDxltZVFg==" crossorigin="anonymous" data-relocate-top="true"></script>',
+        '<script type="application/javascript" data-relocate-top="true">'
+        "define('jquery', [],function() {return window.jQuery;})</script>",
+    ]
+)
+
+
+def test_the_post_render_step_removes_quartos_cdn_scripts(browser, tmp_path):
+    """A page with Quarto's widget head tries the network and throws; after the post-render step
+    (run as Quarto runs it, on the output folder) the same page has no problem."""
+    site = tmp_path / "site"
+    (site / "chapters").mkdir(parents=True)
+    page = (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'>"
+        f"{QUARTO_WIDGET_HEAD}<script>document.title = 'ok'</script></head>"
+        "<body><p>A page.</p></body></html>"
+    )
+    (site / "chapters" / "page.html").write_text(page)
+    server = serve(site)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        before = check_page(browser, base, "chapters/page.html", 1024, tmp_path / "shots")
+        assert len([p for p in before if "tried the network" in p]) == 2, before
+        assert any("define is not defined" in p for p in before), before
+        assert postrender.drop_cdn_scripts_in_site(site) == 1
+        after = (site / "chapters" / "page.html").read_text()
+        assert "cdnjs" not in after and "define(" not in after
+        assert "document.title = 'ok'" in after  # the page's own scripts stay
+        assert check_page(browser, base, "chapters/page.html", 1024, tmp_path / "shots") == []
+    finally:
+        server.shutdown()
+
+
+def test_the_books_table_include_gives_a_wide_table_a_scroll_cue(browser, tmp_path):
+    """The same too-wide table fails without the book's include (assets/table-scroll.html) and
+    passes with it: it scrolls sideways in its column, with a visible note."""
+    include = (ROOT / "assets" / "table-scroll.html").read_text(encoding="utf-8")
+    table = (
+        '<table id="tbl-wide"><tr>'
+        + "<td>a&nbsp;long&nbsp;column&nbsp;heading</td>" * 12
+        + "</tr></table>"
+    )
+    for name, after in [("without.html", ""), ("with.html", include)]:
+        (tmp_path / name).write_text(
+            "<!DOCTYPE html><html><body><main style='width: 536px'>"
+            f"<p>Text.</p>{table}</main>{after}</body></html>"
+        )
+    server = serve(tmp_path)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        without = check_page(browser, base, "without.html", 1024, tmp_path / "shots")
+        assert any("table tbl-wide is" in problem for problem in without), without
+        assert check_page(browser, base, "with.html", 1024, tmp_path / "shots") == []
+        page = browser.new_page()
+        page.goto(f"{base}/with.html")
+        assert page.locator(".scroll-cue-note").is_visible()
+        page.close()
+    finally:
+        server.shutdown()

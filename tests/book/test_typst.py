@@ -259,6 +259,56 @@ def test_the_widest_table_fits_a_landscape_page(book_tables, tmp_path):
         + "#set page(flipped: false)\n"
     )
     pdf = compile_book(body, tmp_path)
-    table_pages = {w.page for w in pdf.words if w.text == "Estimate"}
+    table_pages = {w.page for w in pdf.words if w.text == "Unit"}  # the header's unit column
+    assert table_pages, "the table's header is on a page"
     assert all(pdf.sizes[p - 1][0] > pdf.sizes[p - 1][1] for p in table_pages), "landscape"
     assert layout_problems(pdf) == []
+
+
+# Citations. The book's citing sentences and References page as pandoc writes them for Typst:
+# with `citeproc: true` (what `_quarto.yml` sets for typst, as Quarto passes `--citeproc` to
+# pandoc) and without it (Quarto's default for typst: `#cite` and Typst's own `#bibliography`).
+CITING = (
+    "Epoch AI [@cottier2025llminference] and a16z [@appenzeller2024llmflation]; "
+    "@gundlach2025priceofprogress; [@hobbhahn2022gpupriceperformance; @reddi2020mlperf]; "
+    "[@semianalysis2026inferencex; @mantile2026inferencemax].\n\n# References\n\n::: {#refs}\n:::\n"
+)
+BIB_YEARS = dict(
+    re.findall(r"@\w+\{(\w+?(\d{4})\w*),", (ROOT / "references.bib").read_text(encoding="utf-8"))
+)
+
+
+def cited_book(tmp_path: Path, citeproc: bool) -> Pdf:
+    args = [f"--bibliography={ROOT / 'references.bib'}"] + (["--citeproc"] if citeproc else [])
+    body = pypandoc.convert_text(CITING, "typst", format="markdown", extra_args=args)
+    (tmp_path / "references.bib").write_text((ROOT / "references.bib").read_text())
+    if not citeproc:  # Quarto's Typst template adds Typst's own bibliography at the end
+        body += '\n#bibliography("references.bib")\n'
+    return compile_book(body, tmp_path, name="cited")
+
+
+def test_the_typst_format_has_pandoc_citeproc_process_citations():
+    assert CONFIG["format"]["typst"].get("citeproc") is True
+
+
+def test_the_pdf_cites_author_date_with_every_year(tmp_path):
+    """With citeproc (as configured), every entry is cited author-date and listed with its year
+    (the year in each key, read from references.bib by hand: cottier2025... -> 2025)."""
+    text = cited_book(tmp_path, citeproc=True).text()
+    assert len(BIB_YEARS) == 7
+    for author, year in [("Cottier", 2025), ("Appenzeller", 2024), ("Hobbhahn", 2022)]:
+        assert re.search(rf"{author}\b[^()]*\b{year}\b", text), (author, text[:800])
+    assert "(Cottier et al. 2025)" in text
+    references = text[text.rindex("References") :]
+    for key, year in BIB_YEARS.items():
+        assert year in references, key
+    assert references.count("et al.") >= 2 and "and others" not in references
+    assert not re.search(r"\[\d+\]", text)  # no numbered citations
+
+
+def test_without_citeproc_the_pdf_loses_years_or_numbers_citations(tmp_path):
+    """The bug a real render showed: Typst's own processor, default style, numbered citations."""
+    text = cited_book(tmp_path, citeproc=False).text()
+    assert re.search(r"Epoch AI \[1\]", text) and "H. Gundlach and others" in text, text[:800]
+    entry = text[text.index("[1] B. Cottier") : text.index("[2] G. Appenzeller")]
+    assert "2025" not in entry, entry

@@ -1,5 +1,5 @@
-"""The summary page's estimates table on registry-shaped rows: three significant figures, no
-data version or unit column, blanks where an estimate has no interval."""
+"""The summary page's estimates table on registry-shaped rows: three significant figures, a unit
+column, no id, method or data version column, blanks where an estimate has no interval."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def cells(gt) -> list[str]:
     return [re.sub(r"<[^>]+>", "", c).strip() for c in found]
 
 
-def test_estimates_table_prints_three_significant_figures_and_hides_version_and_unit():
+def test_estimates_table_prints_three_significant_figures_and_units_not_ids():
     rows = [
         Estimate(
             42.04, "factor", estimate_id="a", description="A", unit="factor per year",
@@ -34,7 +34,26 @@ def test_estimates_table_prints_three_significant_figures_and_hides_version_and_
     ]  # fmt: skip
     frame = pl.DataFrame([r.as_row() for r in rows], schema=COLUMNS)
     text = cells(fig.estimates_gt(frame))
-    assert {"Estimate", "What it is", "90% CI low", "90% CI high", "From", "To"} <= set(text)
-    assert {"42.0", "4.40", "401", "0.123"} <= set(text)
-    assert "2026-11-30" not in text and "factor per year" not in text  # hidden columns
+    assert {"What it is", "Unit", "90% CI low", "90% CI high", "From", "To"} <= set(text)
+    assert {"42.0", "4.40", "401", "0.123", "factor per year", "USD"} <= set(text)
+    assert text.index("42.0") + 1 == text.index("factor per year")  # the unit follows the value
+    hidden = {"Estimate", "a", "b", "OLS", "cost", "2026-11-30"}  # ids, methods, version
+    assert hidden & set(text) == set()
     assert "None" not in text and "" in text  # no interval: blank cells
+
+
+def test_headline_chart_draws_the_labelled_factors_in_order_with_their_intervals():
+    rows = [
+        Estimate(
+            10.0, "factor", estimate_id=k, description=k.upper(), unit=unit, low=5.0, high=20.0,
+            n=3, method="OLS", chapter="c", data_version="v",
+        )
+        for k, unit in [("x", fig.FACTOR_UNIT), ("y", fig.FACTOR_UNIT), ("s", "share"), ("z", fig.FACTOR_UNIT)]
+    ]  # fmt: skip
+    frame = pl.DataFrame([r.as_row() for r in rows], schema=COLUMNS)
+    spec = fig.headline_chart(frame, {"y": "Why", "x": "Ex", "s": "Share"}).to_dict()
+    values = spec["datasets"][next(iter(spec["datasets"]))]
+    assert [v["label"] for v in values] == ["Ex", "Why"]  # not the share, not the unlabelled z
+    assert spec["layer"][0]["encoding"]["y"]["sort"] == ["Why", "Ex"]  # the labels' order
+    assert spec["layer"][0]["encoding"]["x"]["scale"] == {"type": "log"}
+    assert (values[0]["ci90_low"], values[0]["ci90_high"]) == (5.0, 20.0)

@@ -1,0 +1,53 @@
+"""Display names: what a reader sees in place of a model, GPU or provider id.
+
+One lookup for prose (the quote kinds `model`, `gpu` and `provider` of analysis.report.quote),
+tables, chart labels and the figure kit; ids stay in the data and its exports.
+
+- a model: its `name` in the release's models table (models.csv), as written there, so a
+  sentence that starts with one keeps its own capitals ("gpt-4o" reads "GPT-4o");
+- a GPU: its `name` in the release's gpu_specs table ("h100" reads "NVIDIA H100 SXM5 80GB");
+- a provider: the name of the organisation in the curated developers table
+  (analysis/data/tables/developers.csv); a separate offer of a seller (a speed tier, a
+  marketplace's route to a seller: providers.csv's `seller`) reads as its seller's name, so a
+  marketplace-sold row is labelled by who sells it, not by the model's developer.
+
+An id the tables do not name is shown as it is: never a guessed name.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from analysis.data import lookup
+from analysis.data import providers as provider_table
+from analysis.data import release as data
+
+KINDS = ("model", "gpu", "provider")
+
+
+def display_name(kind: str, key: str, version: str | None = None) -> str:
+    """The name a reader sees for id `key` of `kind` (model, gpu or provider)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind of name {kind!r}; known: {', '.join(KINDS)}")
+    if kind == "provider":
+        return _provider_names().get(key) or _provider_names().get(
+            provider_table.SELLERS.get(key, ""), key
+        )
+    return _release_names(kind, data.current_version(version)).get(key, key)
+
+
+def names(kind: str, keys, version: str | None = None) -> dict[str, str]:
+    """`{id: display name}` for every id in `keys` (for a chart's or table's label column)."""
+    return {key: display_name(kind, key, version) for key in dict.fromkeys(keys)}
+
+
+@cache
+def _release_names(kind: str, version: str) -> dict[str, str]:
+    table, key = {"model": ("models", "model_id"), "gpu": ("gpu_specs", "gpu")}[kind]
+    rows = data.load(table, version).select(key, "name").drop_nulls()
+    return dict(zip(rows[key].to_list(), rows["name"].to_list(), strict=True))
+
+
+@cache
+def _provider_names() -> dict[str, str]:
+    return {row["developer"]: row["name"] for row in lookup.read("developers") if row["name"]}
