@@ -7,6 +7,12 @@ everything but `book`, `browser` and `slow`; `make test` runs everything.
 
 The markers are given here, from the file a test lives in or the fixtures it uses, so a new test
 of a page-running file is tiered without a decorator; `tests/test_tiers.py` checks the rule.
+
+`make test` runs the suite on two workers (pytest-xdist, `-n 2 --dist loadgroup`). Each test gets
+an `xdist_group`: the tests that read the session's preview (and the page runs it keeps) share one
+group, so the preview is built once and by one worker; every other test is grouped by its file,
+so a module's or a session's fixture (a built release, a book of three pages) is built once per
+file, as in a one-process run, and the files are shared out between the workers.
 """
 
 from __future__ import annotations
@@ -33,6 +39,9 @@ BOOK_FILES = {
 # Fixtures that run pages: any test using one is a `book` test, wherever it lives.
 BOOK_FIXTURES = {"preview_site", "executed_page", "book_tables"}
 BROWSER_FILES = {"book/test_site_browser.py"}
+# Files whose `executed_page` runs are their own (older releases, never the preview's).
+OWN_RUN_FILES = {"book/test_older_releases.py"}
+PREVIEW_GROUP = "preview"
 # Slow for another reason than running pages: over 5 s each, or 45 s for the file, in a
 # `--durations=0` run of the fast tier at load 7 on 2 cores (docs/benchmarks.md, "Test tiers").
 SLOW_FILES = {
@@ -67,11 +76,21 @@ def tiers(path: Path, fixtures: set[str], function: str = "") -> set[str]:
     return found
 
 
+def worker_group(path: Path, fixtures: set[str]) -> str:
+    """The pytest-xdist group of a test: the preview's, or its file's (relative to tests/)."""
+    name = path.resolve().relative_to(TESTS).as_posix()
+    if fixtures & BOOK_FIXTURES and name not in OWN_RUN_FILES:
+        return PREVIEW_GROUP
+    return name
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         function = getattr(item, "originalname", item.name)
-        for marker in sorted(tiers(Path(item.path), set(item.fixturenames), function)):
+        fixtures = set(item.fixturenames)
+        for marker in sorted(tiers(Path(item.path), fixtures, function)):
             item.add_marker(marker)
+        item.add_marker(pytest.mark.xdist_group(worker_group(Path(item.path), fixtures)))
 
 
 @dataclass
