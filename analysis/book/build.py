@@ -41,7 +41,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from analysis.book import deps, figure_kit, numbering
 from analysis.book import notebook as chapters
-from analysis.book.show import LEFT_OUT_CLASS, write_vega_bundle
+from analysis.book.show import LEFT_OUT_CLASS, VEGA_BUNDLE, write_vega_bundle
 from analysis.data import reads
 from analysis.data.paths import ROOT
 from analysis.report.quote import PLACEHOLDER
@@ -194,7 +194,7 @@ def build_preview(
         kit_index = staging / FIGURE_INDEX
         kit_index.parent.mkdir(parents=True, exist_ok=True)
         kit_index.write_text(render_figure_index(entries, pages, book_title), encoding="utf-8")
-        write_vega_bundle(staging)
+        write_vega_bundle(staging, reuse=root / PREVIEW_DIR / VEGA_BUNDLE)
         _swap_in(staging, root / PREVIEW_DIR)
     except chapters.ChapterError as error:
         console.print(f"Preview not built: {error}", markup=False, soft_wrap=True)
