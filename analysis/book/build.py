@@ -30,6 +30,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from functools import cache
 from html import escape
 from pathlib import Path
 
@@ -313,14 +314,7 @@ def render_page(
     page: Page, pages: list[Page], targets: dict[str, tuple[Path, str]], book_title: str
 ) -> str:
     notebook = _preview_notebook(page, targets)
-    exporter = HTMLExporter(
-        template_name="basic",
-        exclude_input=True,
-        exclude_input_prompt=True,
-        exclude_output_prompt=True,
-        anchor_link_text="",
-    )
-    body, _ = exporter.from_notebook_node(notebook)
+    body, _ = _html_exporter().from_notebook_node(notebook)
     depth = len(page.html_path.parts) - 1
     offset = "../" * depth or "./"
     body = _relative_kit_links(body, offset)
@@ -339,6 +333,18 @@ def render_page(
         heading=_front_matter_heading(page),
         body=_strip_remote_resources(body),
         pager=_pager(page, pages),
+    )
+
+
+@cache
+def _html_exporter() -> HTMLExporter:
+    """One exporter for every page: each new one compiles nbconvert's Jinja templates again."""
+    return HTMLExporter(
+        template_name="basic",
+        exclude_input=True,
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+        anchor_link_text="",
     )
 
 
