@@ -6,7 +6,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 # `make test-fast`: everything but the tests that run pages, build the book or drive a browser
-# (pytest markers book, browser, slow; tests/conftest.py gives them).
+# (pytest markers book, browser, slow; tests/conftest.py gives them). Both run on two workers
+# (pytest-xdist; tests/conftest.py groups the tests so the preview is built once).
+WORKERS := -n 2 --dist loadgroup
 .PHONY: setup book test test-fast lint format lock preview clean data-validate bench bench-formats
 
 setup: $(STAMP)
@@ -30,13 +32,13 @@ test: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest
+	$(PY) -m pytest $(WORKERS)
 
 test-fast: setup
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest -m "not book and not browser and not slow"
+	$(PY) -m pytest $(WORKERS) -m "not book and not browser and not slow"
 
 lint: setup
 	$(PY) -m ruff check .

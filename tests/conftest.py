@@ -7,6 +7,12 @@ everything but `book`, `browser` and `slow`; `make test` runs everything.
 
 The markers are given here, from the file a test lives in or the fixtures it uses, so a new test
 of a page-running file is tiered without a decorator; `tests/test_tiers.py` checks the rule.
+
+`make test` runs the suite on two workers (pytest-xdist, `-n 2 --dist loadgroup`). Each test gets
+an `xdist_group`: the tests that read the session's preview (and the page runs it keeps) share one
+group, so the preview is built once and by one worker; every other test is grouped by its file,
+so a module's or a session's fixture (a built release, a book of three pages) is built once per
+file, as in a one-process run, and the files are shared out between the workers.
 """
 
 from __future__ import annotations
@@ -33,11 +39,19 @@ BOOK_FILES = {
 # Fixtures that run pages: any test using one is a `book` test, wherever it lives.
 BOOK_FIXTURES = {"preview_site", "executed_page", "book_tables"}
 BROWSER_FILES = {"book/test_site_browser.py"}
+# Files whose `executed_page` runs are their own (older releases, never the preview's).
+OWN_RUN_FILES = {"book/test_older_releases.py"}
+PREVIEW_GROUP = "preview"
 # Slow for another reason than running pages: over 5 s each, or 45 s for the file, in a
 # `--durations=0` run of the fast tier at load 7 on 2 cores (docs/benchmarks.md, "Test tiers").
 SLOW_FILES = {
     "data/test_malformed.py",  # ~25 cases, each a release built and broken
     "test_cli_errors.py",  # every subcommand in a real process with its pipe closed (~90 s)
+    # Measured 2026-12-02 (`--durations=60` of the fast tier, load 15 on 2 cores: 16.5 min wall,
+    # 2m54s CPU); the tests below took 8-62 s each there, about 60% of the tier's time.
+    "data/test_add.py",  # each case cuts a release with `data add`
+    "data/test_update.py",  # its module fixture copies the sources and runs an update
+    "data/test_frictionless.py",  # the reference validator over whole releases
 }
 SLOW_TESTS = {
     "data/test_release.py::test_rebuilding_from_the_pinned_inputs_reproduces_the_latest_release",
@@ -48,6 +62,20 @@ SLOW_TESTS = {
     "data/test_update.py::test_a_second_update_from_the_raw_store_finds_nothing_new",
     "data/importers/test_gpu_markets.py::test_real_sources_cover_many_gpus_and_four_windows",
     "report/test_vintages.py::test_command_prints_every_estimate_of_every_release",
+    "chapters/test_data_versions.py::test_the_appendix_of_the_current_release",
+    "methods/test_outlook.py::test_series_without_a_break_are_rejected_about_five_percent_of_the_time",
+    "methods/test_outlook.py::test_ninety_percent_prediction_intervals_hold_about_ninety_percent_of_new_points",
+    "data/importers/test_litellm.py::test_real_mirrors_give_thousands_of_prices_from_2024_to_2026",
+    "data/importers/test_new_sources.py::test_each_importer_keeps_the_contract_on_the_real_sources",
+    "data/importers/test_lmarena.py::test_real_elo_history_covers_2023_to_2025",
+    "book/test_show.py::test_vega_bundle_is_written_once_and_defines_vega_embed",
+    "chapters/test_claims_ledger.py::test_every_claim_has_exactly_one_evidence",
+    "data/test_models.py::test_resolve_gives_every_spelling_of_a_name_one_id_on_60k_rows",
+    "data/test_cache.py::test_a_fresh_process_finds_the_result",
+    "report/test_published.py::test_reproduce_gundlach_prints_the_table_and_says_where_it_reads",
+    "data/test_reads.py::test_a_result_from_the_disk_cache_still_records_what_it_was_made_from",
+    "chapters/test_gpu_hour_prices.py::test_quotes_equal_what_gpu_prices_returns",
+    "data/test_changes.py::test_one_row_added_changed_and_removed_each_under_its_source",
 }
 
 
@@ -67,11 +95,21 @@ def tiers(path: Path, fixtures: set[str], function: str = "") -> set[str]:
     return found
 
 
+def worker_group(path: Path, fixtures: set[str]) -> str:
+    """The pytest-xdist group of a test: the preview's, or its file's (relative to tests/)."""
+    name = path.resolve().relative_to(TESTS).as_posix()
+    if fixtures & BOOK_FIXTURES and name not in OWN_RUN_FILES:
+        return PREVIEW_GROUP
+    return name
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         function = getattr(item, "originalname", item.name)
-        for marker in sorted(tiers(Path(item.path), set(item.fixturenames), function)):
+        fixtures = set(item.fixturenames)
+        for marker in sorted(tiers(Path(item.path), fixtures, function)):
             item.add_marker(marker)
+        item.add_marker(pytest.mark.xdist_group(worker_group(Path(item.path), fixtures)))
 
 
 @dataclass

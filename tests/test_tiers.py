@@ -23,7 +23,8 @@ def test_every_file_that_runs_pages_directly_is_a_book_file():
 
 
 def test_the_listed_files_and_tests_exist():
-    for name in conftest.BOOK_FILES | conftest.BROWSER_FILES | conftest.SLOW_FILES:
+    listed = conftest.BOOK_FILES | conftest.BROWSER_FILES | conftest.SLOW_FILES
+    for name in listed | conftest.OWN_RUN_FILES:
         assert (conftest.TESTS / name).is_file(), f"tests/{name} is listed in conftest but gone"
     for node in conftest.SLOW_TESTS:
         name, function = node.split("::")
@@ -40,3 +41,16 @@ def test_markers_come_from_the_file_and_the_fixtures():
     slow = "test_rebuilding_from_the_pinned_inputs_reproduces_the_latest_release"
     assert conftest.tiers(tests / "data" / "test_release.py", set(), slow) == {"slow"}
     assert conftest.tiers(tests / "data" / "test_release.py", set(), "test_info_command") == set()
+
+
+def test_the_tests_of_the_preview_share_one_worker_and_the_others_go_by_file():
+    tests = conftest.TESTS
+    preview = conftest.PREVIEW_GROUP
+    assert conftest.worker_group(tests / "book" / "test_typst.py", {"preview_site"}) == preview
+    assert conftest.worker_group(tests / "book" / "test_notebook.py", {"executed_page"}) == preview
+    older = tests / "book" / "test_older_releases.py"
+    assert conftest.worker_group(older, {"executed_page"}) == "book/test_older_releases.py"
+    assert (
+        conftest.worker_group(tests / "data" / "test_release.py", {"tmp_path"})
+        == "data/test_release.py"
+    )

@@ -30,6 +30,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from functools import cache
 from html import escape
 from pathlib import Path
 
@@ -41,7 +42,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from analysis.book import citations, deps, figure_kit, numbering
 from analysis.book import notebook as chapters
-from analysis.book.show import LEFT_OUT_CLASS, write_vega_bundle
+from analysis.book.show import LEFT_OUT_CLASS, VEGA_BUNDLE, write_vega_bundle
 from analysis.data import reads
 from analysis.data.paths import ROOT
 from analysis.report.quote import PLACEHOLDER
@@ -194,7 +195,7 @@ def build_preview(
         kit_index = staging / FIGURE_INDEX
         kit_index.parent.mkdir(parents=True, exist_ok=True)
         kit_index.write_text(render_figure_index(entries, pages, book_title), encoding="utf-8")
-        write_vega_bundle(staging)
+        write_vega_bundle(staging, reuse=root / PREVIEW_DIR / VEGA_BUNDLE)
         _swap_in(staging, root / PREVIEW_DIR)
     except chapters.ChapterError as error:
         console.print(f"Preview not built: {error}", markup=False, soft_wrap=True)
@@ -314,14 +315,7 @@ def render_page(
     page: Page, pages: list[Page], targets: dict[str, tuple[Path, str]], book_title: str
 ) -> str:
     notebook = _preview_notebook(page, targets)
-    exporter = HTMLExporter(
-        template_name="basic",
-        exclude_input=True,
-        exclude_input_prompt=True,
-        exclude_output_prompt=True,
-        anchor_link_text="",
-    )
-    body, _ = exporter.from_notebook_node(notebook)
+    body, _ = _html_exporter().from_notebook_node(notebook)
     depth = len(page.html_path.parts) - 1
     offset = "../" * depth or "./"
     body = _relative_kit_links(body, offset)
@@ -341,6 +335,18 @@ def render_page(
         heading=_front_matter_heading(page),
         body=_strip_remote_resources(body),
         pager=_pager(page, pages),
+    )
+
+
+@cache
+def _html_exporter() -> HTMLExporter:
+    """One exporter for every page: each new one compiles nbconvert's Jinja templates again."""
+    return HTMLExporter(
+        template_name="basic",
+        exclude_input=True,
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+        anchor_link_text="",
     )
 
 

@@ -201,15 +201,21 @@ def left_out(reason: str | None) -> LeftOutNotice | None:
     return LeftOutNotice(reason) if reason else None
 
 
-def write_vega_bundle(dest_dir: Path | str) -> Path:
+def write_vega_bundle(dest_dir: Path | str, reuse: Path | None = None) -> Path:
     """Write the offline vega + vega-lite + vega-embed bundle to `dest_dir/assets/vega/`.
 
-    Rewrites only when the content changed, so Quarto and browsers see a stable file.
+    Bundling takes vl-convert seconds, so a bundle already there, or at `reuse` (the last
+    preview's), whose first line names the same versions is kept or copied instead; Quarto and
+    browsers see a stable file.
     """
     target = Path(dest_dir) / VEGA_BUNDLE
-    content = _bundle_js()
-    if target.exists() and target.read_text(encoding="utf-8") == content:
+    header = _bundle_header()
+    if _first_line(target) == header:
         return target
+    if reuse is not None and _first_line(reuse) == header:
+        content = Path(reuse).read_text(encoding="utf-8")
+    else:
+        content = _bundle_js()
     target.parent.mkdir(parents=True, exist_ok=True)
     # Write then rename: a half-written bundle would break every chart on the site.
     with tempfile.NamedTemporaryFile(
@@ -218,6 +224,14 @@ def write_vega_bundle(dest_dir: Path | str) -> Path:
         tmp.write(content)
     Path(tmp.name).replace(target)
     return target
+
+
+def _first_line(path: Path | str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.readline()
+    except OSError:
+        return None
 
 
 def write_project_assets(root: Path | str = ROOT) -> list[Path]:
@@ -246,14 +260,24 @@ def _render(kind: str, spec_json: str, scale: float, _converter: str, vl_version
 
 
 @cache
+def _bundle_header() -> str:
+    """The bundle's first line: the versions it is built from."""
+    return (
+        f"/* vega {vlc.get_vega_version()}, vega-lite {_versions()['vl_version']}, "
+        f"vega-embed {vlc.get_vega_embed_version()}: built by vl-convert {vlc.__version__} */\n"
+    )
+
+
+@cache
 def _bundle_js() -> str:
     # The bundle declares top-level consts; the function scope keeps them off the global scope,
     # and the guard makes a second load harmless.
     bundle = vlc.javascript_bundle(vl_version=_versions()["vl_version"])
     return (
-        f"/* vega {vlc.get_vega_version()}, vega-lite {_versions()['vl_version']}, "
-        f"vega-embed {vlc.get_vega_embed_version()}: built by vl-convert {vlc.__version__} */\n"
-        "(function () {\nif (window.vegaEmbed) { return; }\n" + bundle + "\n})();\n"
+        _bundle_header()
+        + "(function () {\nif (window.vegaEmbed) { return; }\n"
+        + bundle
+        + "\n})();\n"
     )
 
 

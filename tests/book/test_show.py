@@ -9,6 +9,7 @@ import re
 import altair as alt
 import polars as pl
 import pytest
+import vl_convert as vlc
 
 from analysis.book import show as charts
 from analysis.figures import theme
@@ -123,6 +124,29 @@ def test_vega_bundle_is_written_once_and_defines_vega_embed(tmp_path):
     assert len(text) > 500_000  # vega + vega-lite + vega-embed, not a stub
     mtime = path.stat().st_mtime_ns
     assert charts.write_vega_bundle(tmp_path).stat().st_mtime_ns == mtime  # unchanged: no rewrite
+
+
+def test_a_bundle_of_the_same_versions_is_copied_and_a_stale_one_rebuilt(tmp_path, monkeypatch):
+    """The last preview's bundle is reused when its first line names today's versions."""
+    vega_lite = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])  # "v6.4.1" -> "6.4"
+    header = (
+        f"/* vega {vlc.get_vega_version()}, vega-lite {vega_lite}, vega-embed "
+        f"{vlc.get_vega_embed_version()}: built by vl-convert {vlc.__version__} */\n"
+    )
+    last = tmp_path / "last.js"
+    last.write_text(header + "window.vegaEmbed = 'last';\n", encoding="utf-8")
+
+    def no_bundling():
+        raise AssertionError("bundled again although the last bundle was current")
+
+    monkeypatch.setattr(charts, "_bundle_js", no_bundling)
+    copied = charts.write_vega_bundle(tmp_path / "new", reuse=last)
+    assert copied.read_text(encoding="utf-8") == last.read_text(encoding="utf-8")
+
+    last.write_text("/* vega 0.0.1, built by vl-convert 0.0 */\nstale\n", encoding="utf-8")
+    monkeypatch.setattr(charts, "_bundle_js", lambda: header + "rebuilt\n")
+    rebuilt = charts.write_vega_bundle(tmp_path / "newer", reuse=last)
+    assert rebuilt.read_text(encoding="utf-8") == header + "rebuilt\n"
 
 
 def test_pre_render_step_writes_the_bundle_into_the_project(tmp_path):
