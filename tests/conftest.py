@@ -52,6 +52,8 @@ SLOW_FILES = {
     "data/test_add.py",  # each case cuts a release with `data add`
     "data/test_update.py",  # its module fixture copies the sources and runs an update
     "data/test_frictionless.py",  # the reference validator over whole releases
+    "data/test_new_data_survives.py",  # three `data add` releases, then every estimate (~115 s)
+    "test_readme_walkthrough.py",  # the README's walkthrough run literally (~47 s)
 }
 SLOW_TESTS = {
     "data/test_release.py::test_rebuilding_from_the_pinned_inputs_reproduces_the_latest_release",
