@@ -5,13 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 from datetime import date
 
 import polars as pl
 import pytest
 
-from analysis.data import build, inputs
+from analysis.data import add, build, inputs
 from analysis.data import info as datainfo
 from analysis.data import release as data
 from analysis.data.cut import version_key as cut_key
@@ -21,6 +22,14 @@ from analysis.data.schema import TABLE_ORDER
 from analysis.data.validate import validate_folder
 
 LATEST = data.latest_version()
+# The newest release cut by `data build` (a `data add` release on top of it has no build inputs:
+# it is its base plus an entry file, reproduced below).
+BUILT = next(
+    r.version
+    for r in reversed(data.releases())
+    if "build_inputs" in json.loads((DATA_DIR / r.version / "datapackage.json").read_text())
+)
+ENTRIES = DATA_DIR / "entries"
 
 
 @pytest.mark.parametrize("release", data.releases(), ids=lambda r: r.version)
@@ -35,14 +44,47 @@ def test_every_release_is_unchanged_and_valid(release):
 def test_rebuilding_from_the_pinned_inputs_reproduces_the_latest_release(sources_dir, tmp_path):
     """Only the raw files the release's descriptor pins are copied into a fresh tree, so a
     source added to the sources folder since cannot change the reproduction."""
-    release = next(r for r in data.releases() if r.version == LATEST)
-    pinned = inputs.read_build_inputs(DATA_DIR / LATEST / "datapackage.json")
+    release = next(r for r in data.releases() if r.version == BUILT)
+    pinned = inputs.read_build_inputs(DATA_DIR / BUILT / "datapackage.json")
     tree = inputs.materialise(sources_dir, pinned.files, tmp_path / "pinned")
-    build.build(tree, LATEST, tmp_path / "out", release.description, modules=pinned.importers)
-    for path in sorted((DATA_DIR / LATEST).iterdir()):
-        rebuilt = tmp_path / "out" / LATEST / path.name
+    build.build(tree, BUILT, tmp_path / "out", release.description, modules=pinned.importers)
+    for path in sorted((DATA_DIR / BUILT).iterdir()):
+        rebuilt = tmp_path / "out" / BUILT / path.name
         assert rebuilt.read_bytes() == path.read_bytes(), (
-            f"{path.name} differs when rebuilt from the files {LATEST} pins"
+            f"{path.name} differs when rebuilt from the files {BUILT} pins"
+        )
+
+
+def _hand_entered_releases() -> list[str]:
+    return [
+        r.version
+        for r in data.releases()
+        if "build_inputs" not in json.loads((DATA_DIR / r.version / "datapackage.json").read_text())
+        and cut_key(r.version) > cut_key(BUILT)
+    ]
+
+
+@pytest.mark.parametrize("version", _hand_entered_releases())
+def test_a_hand_entered_release_is_its_base_plus_its_entry_file(version, tmp_path):
+    """A `data add` release names its base (`previous_version`) and its file, kept in
+    data/entries/: entering that file again on the releases up to the base gives the same
+    release, byte for byte."""
+    doc = json.loads((DATA_DIR / version / "datapackage.json").read_text())
+    base = doc["previous_version"]
+    entry = ENTRIES / re.search(r"\(([^()]+\.csv)\)", doc["description"]).group(1)
+    assert entry.is_file(), f"{version}'s entry file {entry.name} is not in data/entries/"
+    root = tmp_path / "data"
+    kept = [r for r in data.releases() if cut_key(r.version) <= cut_key(base)]
+    for r in kept:
+        shutil.copytree(DATA_DIR / r.version, root / r.version)
+    listing = json.loads((DATA_DIR / "versions.json").read_text())
+    listing["releases"] = [e for e in listing["releases"] if e["version"] in {r.version for r in kept}]
+    (root / "versions.json").write_text(json.dumps(listing, indent=2) + "\n")
+    add.add(entry, new_model=True, root=root, version=version)
+    for path in sorted((DATA_DIR / version).iterdir()):
+        again = root / version / path.name
+        assert again.read_bytes() == path.read_bytes(), (
+            f"{path.name} differs when {entry.name} is entered again on {base}"
         )
 
 
