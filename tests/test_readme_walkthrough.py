@@ -52,7 +52,10 @@ def test_the_walkthrough_runs_as_written(tmp_path):
     for argv, said in commands:
         if argv[:2] == ["data", "add"] and "--template" in argv:
             argv = argv[: argv.index(">")] if ">" in argv else argv
-        if argv[:2] == ["data", "diff"]:  # the page's two names: the release it started from, the new one
+        if argv[:2] == [
+            "data",
+            "diff",
+        ]:  # the page's two names: the release it started from, the new one
             argv = ["data", "diff", base, data.latest_version(root)]
         r = subprocess.run(
             [sys.executable, "-m", "analysis", *argv],

@@ -55,6 +55,7 @@ def buckets_chart(bills: pl.DataFrame) -> alt.Chart:
                 "bucket:N",
                 title="Token bucket",
                 scale=alt.Scale(domain=present),
+                legend=alt.Legend(orient="bottom"),  # beside the bars it pushes past the column
             ),
             row=alt.Row(
                 "workload:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")
@@ -62,7 +63,7 @@ def buckets_chart(bills: pl.DataFrame) -> alt.Chart:
             tooltip=["offer_name:N", "bucket:N", alt.Tooltip("per_30_days:Q", format=",.0f")],
         )
         .resolve_scale(x="independent", y="independent")
-        .properties(width=420, title="What each workload costs a month, by token bucket")
+        .properties(width=300, title="What each workload costs a month, by token bucket")
     )
 
 

@@ -37,9 +37,10 @@ from analysis.book import deps
 from analysis.data import add, paths
 from analysis.data.paths import ROOT
 
-BASE = "2026-12-01.3"  # the release the temporary data root starts from (its latest)
+BASE = "2026-12-01.4"  # the release the temporary data root starts from (its latest; the newest
+# built one, so an add on it rewrites no table for a column added since)
 BASE_DAY = BASE[:10]  # the day it was released
-SAME_DAY = "2026-12-01.4"  # a GPU-only release on the same day
+SAME_DAY = "2026-12-01.5"  # a GPU-only release on the same day
 NEXT_DAY = "2026-12-02"  # a GPU-only release on the next day
 
 # One GPU-hour price as `data add` takes it: a real quote (Epoch AI's hardware prices, row 337
@@ -47,7 +48,7 @@ NEXT_DAY = "2026-12-02"  # a GPU-only release on the next day
 GPU_ROW = (
     "gpu,provider,date,pricing,usd_per_gpu_hour,statistic,gpus_per_instance,source_locator,"
     "source_title,source_url,accessed,entered_by\n"
-    "NVIDIA A10 PCIe,oracle-cloud,2023-10-23,on-demand,2.0,quote,{n},"
+    "NVIDIA A10 PCIe,oracle-cloud,2023-10-{day},on-demand,2.0,quote,{n},"
     "data/Hardware prices.csv row {row},Epoch AI hardware prices,"
     "https://github.com/epoch-research/training-cost-trends,2026-12-01,tests/book/test_deps.py\n"
 )
@@ -71,7 +72,8 @@ def copy_releases(dest: Path) -> Path:
 
 def cut_gpu_release(data_root: Path, version: str, n: int, row: int) -> None:
     csv = data_root.parent / f"gpu-{version}.csv"
-    csv.write_text(GPU_ROW.format(n=n, row=row))
+    # A day no released row states (a row the release holds would merge into it, not be added).
+    csv.write_text(GPU_ROW.format(n=n, row=row, day=23 + n))
     added = add.add(csv, root=data_root, version=version)
     assert (added.table, added.rows) == ("gpu_hour_prices", 1)
 

@@ -136,16 +136,17 @@ def test_every_kit_image_carries_its_source_line(kit):
 
 def test_citations_name_the_figure_as_the_book_numbers_it(kit, preview_site):
     by_label = {record["label"]: record for record in kit}
-    # The book's order (_quarto.yml): data 1, token prices 2, price war 3, fixed capability 4,
-    # quality-adjusted 5, GPU-hour prices 6, tokens per dollar 7; the summary and parts
-    # unnumbered.
+    # The book's order (_quarto.yml): data 1, token prices 2, price war 3, workload costs 4,
+    # fixed capability 5, quality-adjusted 6, GPU-hour prices 7, tokens per dollar 8; the
+    # summary and parts unnumbered.
     expected = {
         "fig-data-token-coverage": "1.1",
         "fig-token-prices-history": "2.1",
         "fig-price-war-cuts": "3.1",
-        "fig-fixed-capability-gpqa": "4.1",
-        "fig-fixed-capability-a16z": "4.2",
-        "fig-tokens-per-dollar-throughput": "7.1",
+        "fig-workload-costs-buckets": "4.1",
+        "fig-fixed-capability-gpqa": "5.1",
+        "fig-fixed-capability-a16z": "5.2",
+        "fig-tokens-per-dollar-throughput": "8.1",
     }
     for label, number in expected.items():
         record = by_label[label]

@@ -78,7 +78,9 @@ def test_a_hand_entered_release_is_its_base_plus_its_entry_file(version, tmp_pat
     for r in kept:
         shutil.copytree(DATA_DIR / r.version, root / r.version)
     listing = json.loads((DATA_DIR / "versions.json").read_text())
-    listing["releases"] = [e for e in listing["releases"] if e["version"] in {r.version for r in kept}]
+    listing["releases"] = [
+        e for e in listing["releases"] if e["version"] in {r.version for r in kept}
+    ]
     (root / "versions.json").write_text(json.dumps(listing, indent=2) + "\n")
     add.add(entry, new_model=True, root=root, version=version)
     for path in sorted((DATA_DIR / version).iterdir()):
