@@ -150,6 +150,13 @@ def flag_rules(root: Path, base: str, added: list[dict]) -> list[dict]:
             {k: c[k] + o.get(k, 0) for k in ("flagged", "not_evaluable", "rows")}
             | {"rule": c["rule"], "table": c["table"]}
         )
+    # The rules of the tables no row was added to keep the base's counts.
+    judged = {(c["rule"], c["table"]) for c in added}
+    summed += [
+        {k: r[k] for k in ("flagged", "not_evaluable", "rows", "rule", "table")}
+        for key, r in old.items()
+        if key not in judged
+    ]
     return described(summed)
 
 

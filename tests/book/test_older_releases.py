@@ -38,6 +38,7 @@ FIRST_WITH_NEW_SOURCES = "2026-12-01.2"
 # their heading's id) that must show only a notice, or "page" for a whole page.
 LEFT_OUT = {
     "price-war.qmd": "page",
+    "workload-costs.qmd": "page",  # it bills at the autumn-2026 prices and time-of-use cards
     "tokens-per-dollar.qmd": {
         "sec-tokens-per-dollar-v6",
         "sec-tokens-per-dollar-inferencemax",

@@ -142,6 +142,10 @@ def test_two_prices_become_a_new_version(root, tmp_path):
     )
     pkg = json.loads((new / "datapackage.json").read_text())
     assert pkg["version"] == expected and pkg["previous_version"] == LATEST
+    # The rule counts of the tables no row was added to are the base's, unchanged.
+    base_rules = json.loads((root / LATEST / "datapackage.json").read_text())["flag_rules"]
+    untouched = [r for r in base_rules if r["table"] != "token_prices"]
+    assert untouched and [r for r in pkg["flag_rules"] if r["table"] != "token_prices"] == untouched
 
 
 def test_a_row_without_provenance_is_refused_and_nothing_is_written(root, tmp_path):
