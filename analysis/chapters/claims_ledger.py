@@ -452,7 +452,13 @@ def count_quotes(rows: pl.DataFrame, v: str) -> dict[str, Quote]:
     n = cl.verdict_counts(rows)
     n_pages = rows.filter(pl.col("section") != "")["section"].str.split("#").list.first().n_unique()
     missing = rows.filter(pl.col("section") == "")
+    # The rule's example: the digests' "roughly 13x" decline and the band its tolerance allows.
+    decline = rows.filter(pl.col("claim_id") == "epoch-fixed-capability-decline").row(0, named=True)
+    decline_tol, _ = cl.tolerance_for(decline["unit"])
     return {
+        "decline_claimed": Quote(decline["claimed"], "stated_factor"),
+        "decline_low": Quote(decline["claimed"] * (1 - decline_tol), "stated_factor"),
+        "decline_high": Quote(decline["claimed"] * (1 + decline_tol), "stated_factor"),
         "version": Quote(v),
         "n_claims": Quote(rows.height, "count"),
         "n_digests": Quote(rows["digest_file"].n_unique(), "count"),
