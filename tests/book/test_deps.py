@@ -43,14 +43,14 @@ BASE_DAY = BASE[:10]  # the day it was released
 SAME_DAY = "2026-12-01.5"  # a GPU-only release on the same day
 NEXT_DAY = "2026-12-02"  # a GPU-only release on the next day
 
-# One GPU-hour price as `data add` takes it: a real quote (Epoch AI's hardware prices, row 337
-# and row 340 of data/Hardware prices.csv, in the release as epoch-hardware), entered by hand.
+# One GPU-hour price as `data add` takes it, a test input named as such: an A10 at Oracle on a
+# day no released row states (a row stating a released fact would merge into it, not be added).
 GPU_ROW = (
     "gpu,provider,date,pricing,usd_per_gpu_hour,statistic,gpus_per_instance,source_locator,"
     "source_title,source_url,accessed,entered_by\n"
     "NVIDIA A10 PCIe,oracle-cloud,2023-10-{day},on-demand,2.0,quote,{n},"
-    "data/Hardware prices.csv row {row},Epoch AI hardware prices,"
-    "https://github.com/epoch-research/training-cost-trends,2026-12-01,tests/book/test_deps.py\n"
+    "row {row},Test input of tests/book/test_deps.py,"
+    "https://example.org/test-deps,2026-12-01,tests/book/test_deps.py\n"
 )
 
 pytestmark = pytest.mark.skipif(
@@ -72,7 +72,6 @@ def copy_releases(dest: Path) -> Path:
 
 def cut_gpu_release(data_root: Path, version: str, n: int, row: int) -> None:
     csv = data_root.parent / f"gpu-{version}.csv"
-    # A day no released row states (a row the release holds would merge into it, not be added).
     csv.write_text(GPU_ROW.format(n=n, row=row, day=23 + n))
     added = add.add(csv, root=data_root, version=version)
     assert (added.table, added.rows) == ("gpu_hour_prices", 1)
