@@ -6,6 +6,10 @@ each is imported here by name, so import-linter sees the claims ledger's depende
 `ledger(version)` is the claims table with each claim's evidence and verdict, which the
 claims-ledger page, its figure-kit CSV and `python -m analysis claims` print.
 
+One verdict everywhere: a page sentence that discusses a digest claim quotes the ledger's verdict
+and evidence through `verdict(claim_id)` and `finding(claim_id)` (quotes, `analysis.report.quote`),
+never a verdict of its own; tests/chapters/test_claims_consistency.py reads every page for one.
+
 It sits above the chapter modules (a layer of its own, between the book and the chapters): a
 chapter never imports another chapter, the claims ledger included; its page passes it what this
 registry collects.
@@ -14,6 +18,7 @@ registry collects.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 import polars as pl
 
@@ -23,8 +28,22 @@ from analysis.chapters import (
     gpu_hour_prices,
     price_war,
     tokens_per_dollar,
+    workload_costs,
 )
 from analysis.methods.claims import Evidence
+from analysis.report import results
+from analysis.report.quote import Quote
+
+
+def workload_evidence(version: str | None = None) -> dict[str, Evidence]:
+    """The digests' workload claims judged on the bill calculator's numbers, as the workload
+    page computes them (`workload_costs.claim_values`; its quotes give the spread across the
+    coding agent's offers)."""
+    page = workload_costs.compute(version)
+    values = None if not page.shown else workload_costs.claim_values(version)
+    spread = None if values is None else page.q["agent_output_share_range"].value
+    return claims_ledger.workload_evidence(values, spread, page.left_out, version)
+
 
 # The page that discusses each claim gives its evidence; the claims ledger gives the claims no
 # chapter discusses.
@@ -33,6 +52,7 @@ PROVIDERS: dict[str, Callable[[str | None], dict[str, Evidence]]] = {
     tokens_per_dollar.SLUG: tokens_per_dollar.claim_evidence,
     gpu_hour_prices.SLUG: gpu_hour_prices.claim_evidence,
     fixed_capability.SLUG: fixed_capability.claim_evidence,
+    workload_costs.SLUG: workload_evidence,
     claims_ledger.SLUG: claims_ledger.claim_evidence,
 }
 
@@ -58,4 +78,32 @@ def collect(
 
 def ledger(version: str | None = None) -> pl.DataFrame:
     """The claims table with each claim's evidence and verdict (`claims_ledger.ledger`)."""
-    return claims_ledger.ledger(collect(version), version)
+    return _ledger(results.version(version))
+
+
+@cache
+def _ledger(v: str) -> pl.DataFrame:
+    return claims_ledger.ledger(collect(v), v)
+
+
+def _claim(claim_id: str, version: str | None) -> dict | None:
+    rows = ledger(version).filter(pl.col("claim_id") == claim_id)
+    return rows.row(0, named=True) if rows.height else None
+
+
+NOT_HELD = "not judged here: this release's claims table does not hold the claim"
+
+
+def verdict(claim_id: str, version: str | None = None) -> Quote:
+    """The ledger's verdict of one claim, for a page sentence that discusses it."""
+    row = _claim(claim_id, version)
+    return Quote(row["verdict"] if row else NOT_HELD)
+
+
+def finding(claim_id: str, version: str | None = None) -> Quote:
+    """The ledger's verdict of one claim and its evidence in one phrase: "supported (the
+    evidence's sentence)"."""
+    row = _claim(claim_id, version)
+    if row is None:
+        return Quote(NOT_HELD)
+    return Quote(f"{row['verdict']} ({row['evidence'].rstrip('.')})")

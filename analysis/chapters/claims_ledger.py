@@ -323,6 +323,65 @@ def bill_share_evidence(aa: pl.DataFrame) -> Evidence:
     )
 
 
+WORKLOAD_PAGE = "chapters/workload-costs.qmd"
+SEC_WORKLOAD = f"{WORKLOAD_PAGE}#sec-workload-costs-presets"
+PRESET_NOTE = (
+    "the preset's token counts are the book's illustration of such a workload, not a survey, "
+    "so the share moves with them"
+)
+
+
+def workload_evidence(
+    values: dict[str, float] | None,
+    spread: tuple[float, float] | None,
+    left_out_why: str | None,
+    version: str | None = None,
+) -> dict[str, Evidence]:
+    """agent-bill-output-share on the bill calculator's numbers (issue 22): `values` are the
+    workload page's `claim_values` (shares as fractions), `spread` the lowest and highest
+    output-and-reasoning share across the coding agent's offers; `left_out_why` says why a
+    release cannot bill the presets (the claim is then not testable).
+
+    The share judged is the coding agent's on Claude Opus 5.5 (the page's number); the measured
+    cross-check beside it is Artificial Analysis's index run (`bill_share_evidence`: real token
+    counts at list prices)."""
+    v = results.version(version)
+    if BILL_SHARE not in set(results.table("claims", v)["claim_id"]):
+        return {}
+    if values is None or spread is None:
+        why = left_out_why or "The workload page bills no preset on this release."
+        return {BILL_SHARE: Evidence(BILL_SHARE, None, why, SEC_WORKLOAD, testable=False)}
+    share, (low, high) = 100 * values["agent_output_and_reasoning_share"], spread
+    measured = ""
+    if "agent" not in left_out.reasons(NEEDS, v):
+        aa = bill_share_evidence(results.table("aa_snapshots", v))
+        if aa.testable:
+            measured = (
+                f" Measured cross-check, a benchmark run rather than an agent: on Artificial "
+                f"Analysis's Intelligence Index run the median share of {aa.n} models is "
+                f"{aa.value:.0f}% (snapshot of {aa.window}, middle half {aa.low:.0f}% to "
+                f"{aa.high:.0f}%)."
+            )
+    return {
+        BILL_SHARE: Evidence(
+            BILL_SHARE,
+            share,
+            f"The bill calculator's coding agent (workloads/coding-agent.yaml: long context "
+            f"mostly read from the cache, long reasoning) at the rates in force: output and "
+            f"reasoning are {share:.0f}% of its bill on Claude Opus 5.5 and {100 * low:.0f}% to "
+            f"{100 * high:.0f}% across its offers; {PRESET_NOTE}.{measured}",
+            SEC_WORKLOAD,
+            low=100 * low,
+            high=100 * high,
+            like_for_like=(
+                "an agent workload's whole bill at list (standard) rates, cache reads priced as "
+                "the sellers price them, output and reasoning against input, as the claim splits "
+                "it"
+            ),
+        )
+    }
+
+
 def largest_model(models: pl.DataFrame, developer: str) -> dict | None:
     """The developer's model with the most parameters in the models table, or None."""
     rows = models.filter(pl.col("developer") == developer).drop_nulls("parameters_b")
@@ -344,11 +403,6 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
     )
     revenue = "Company revenue is in no table of the release; DeepSeek's own accounts would"
     found = {
-        BILL_SHARE: (
-            Evidence(BILL_SHARE, None, absent["agent"], SEC_AGENT, testable=False)
-            if "agent" in absent
-            else bill_share_evidence(results.table("aa_snapshots", v))
-        ),
         "opus-5-vs-grok-4.6-cost": (
             Evidence("opus-5-vs-grok-4.6-cost", None, absent["agent"], SEC_AGENT, testable=False)
             if "agent" in absent
