@@ -21,15 +21,20 @@ differs in v6.0, checked on the file:
   Accelerators 88) and "(x94)" on 12 nodes of 8 (96); the column wins (issue 19, held-out fact
   ml-06), the name is kept in `source_accelerator_name`. `Total Accelerators` differing from
   a# x Nodes, or a name's "(xN)" above it, is an error.
-* An accelerator name with "(xN)" for *several* models joined by "and" (MI300X + MI325X + MI355X)
-  is a system mixing accelerators: left out, as in mlperf.py. "(Power Cap 1000 W)" is a power
-  setting of one MI355X system: the accelerator is still `mi355x`.
+* An accelerator name with "(xN)" for *several* models joined by "and" is a heterogeneous system:
+  Dell_MangoBoost's "Heterogeneous Cluster" (MI300X (x8) and MI325X (x8) and MI355X (x8), 3 nodes
+  of 8, Total Accelerators 24), 4 Tokens/s results, the round's only one. It is kept, with its mix
+  stated: `accelerator` joins the models' ids with "+" in the name's order
+  (`mi300x+mi325x+mi355x`, a mix no GPU-hour price names, so no cost per token is computed for
+  it), `source_accelerator_name` keeps the name with each count, and the counts must add up to
+  Total Accelerators. (mlperf.py still leaves out v5.1's MI300X + MI325X systems.)
+  "(Power Cap 1000 W)" is a power setting of one MI355X system: the accelerator is still `mi355x`.
 * New LLM benchmark: `gpt-oss-120b` (60 closed results). `qwen3-vl-235b-a22b` reports Samples/s
   and Queries/s, not tokens: left out, as is every non-Tokens/s LLM result.
 
 Left out (counted in `Parsed.skipped`): edge results, non-LLM benchmarks (whisper, wan-2.2,
 dlrm-v3, rgat, yolo, resnet, 3d-unet, bert), latency scenarios, power results, CPU-only systems,
-mixed-accelerator systems, results not in Tokens/s.
+results not in Tokens/s.
 """
 
 from __future__ import annotations
@@ -113,6 +118,21 @@ def accelerator(name: str) -> tuple[str, int | None]:
     return gpu, int(m.group(1)) if m else None
 
 
+def accelerator_mix(name: str) -> tuple[str, int | None]:
+    """(id, count the name states) of an accelerator name: one model's (`accelerator`), or a
+    heterogeneous system's models joined by " and ", each with its "(xN)": their ids joined with
+    "+" and the sum of their counts."""
+    # " and " joins models only in a name that counts them ("(xN)"); no single model's name has it.
+    counted = re.search(r"\(x\d+\)", name) is not None
+    parts = re.split(r"\s+and\s+", name.strip()) if counted else [name]
+    if len(parts) == 1:
+        return accelerator(name)
+    each = [accelerator(part) for part in parts]
+    if any(count is None for _, count in each):
+        raise ValueError(f"{name!r}: every model of a mixed system must state its count (xN)")
+    return "+".join(gpu for gpu, _ in each), sum(count for _, count in each)
+
+
 def _skip_reason(rec: dict) -> str | None:
     if rec["Performance_Units"] == "Watts":
         return "power result (Watts)"
@@ -127,8 +147,6 @@ def _skip_reason(rec: dict) -> str | None:
     name = str(rec["Accelerator"]).strip()
     if name in ("", "N/A"):
         return "no accelerator (CPU-only system)"
-    if len(re.findall(r"\(x\d+\)", name)) > 1:
-        return "several accelerator models in one system"
     if rec["Performance_Units"] != "Tokens/s":
         return f"unit {rec['Performance_Units']}, not tokens/s"
     return None
@@ -145,13 +163,15 @@ def _bad(column: str, value: object, rule: str) -> Problem:
     return Problem("", None, column, None if value is None else str(value), rule)
 
 
-def _count(rec: dict, stated: int | None) -> int | Problem:
+def _count(rec: dict, stated: int | None, mixed: bool = False) -> int | Problem:
     per_node, nodes = _whole(rec["a#"]), _whole(rec["Nodes"])
     total = _whole(rec["Total Accelerators"])
     if total != per_node * nodes:
         return _bad("Total Accelerators", total, f"must equal a# x Nodes ({per_node * nodes})")
     if stated is not None and stated > total:
         return _bad("Accelerator", rec["Accelerator"], "more accelerators than Total Accelerators")
+    if mixed and stated != total:
+        return _bad("Accelerator", rec["Accelerator"], f"a mix's counts must add up to {total}")
     return total
 
 
@@ -178,9 +198,9 @@ def _row(rec: dict) -> dict | Problem:
     tokens = rec["Performance_Result"]
     if not isinstance(tokens, int | float) or isinstance(tokens, bool) or tokens <= 0:
         return _bad("Performance_Result", tokens, "throughput must be a positive number")
-    gpu, stated = accelerator(str(rec["Accelerator"]))
+    gpu, stated = accelerator_mix(str(rec["Accelerator"]))
     try:
-        count = _count(rec, stated)
+        count = _count(rec, stated, mixed="+" in gpu)
     except ValueError as e:
         return _bad("a#", rec["a#"], f"accelerator counts must be whole: {e}")
     folders = _folders(rec)

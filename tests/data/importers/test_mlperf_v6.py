@@ -110,20 +110,63 @@ def test_results_outside_the_question_are_skipped_with_reasons(tree):
             result(3, Model="whisper", Performance_Units="Samples/s"),
             result(4, Model="qwen3-vl-235b-a22b", Performance_Units="Samples/s"),
             result(5, Accelerator="", **{"a#": "", "Total Accelerators": 0}),
-            result(6, Accelerator="AMD Instinct MI300X (x8) and AMD Instinct MI325X (x8)"),
             result(7, Scenario="SingleStream"),
         ],
     )
     parsed = mlperf_v6.parse_summary(path)
     assert [r["row"] for r in parsed.rows] == [1]
+    # A heterogeneous system is no longer skipped (test_a_heterogeneous_system_is_kept_...).
     assert parsed.skipped == {
         "not a datacenter result": 1,
         "not an LLM benchmark": 1,
         "unit Samples/s, not tokens/s": 1,
         "no accelerator (CPU-only system)": 1,
-        "several accelerator models in one system": 1,
         "scenario SingleStream is not a throughput scenario": 1,
     }
+
+
+# Row 142 of the real v6.0 summary, typed from the file: Dell_MangoBoost's heterogeneous cluster.
+MIX = {
+    "Submitter": "Dell_MangoBoost",
+    "System": "Dell_MangoBoost Heterogeneous Cluster (8x MI300X + 8x MI325X + 8x MI355X, LLMBoost)",
+    "Accelerator": "AMD Instinct MI300X 192GB HBM3 (x8) and AMD Instinct MI325X 256GB HBM3e (x8) "
+    "and AMD Instinct MI355X 288GB HBM3e (x8)",
+    "a#": 8,
+    "Nodes": 3,
+    "Total Accelerators": 24,
+    "Model": "llama2-70b-99",
+    "Scenario": "Offline",
+    "Platform": "Heterogeneous_Cluster",
+    "Performance_Result": 151843.0,
+}
+
+
+def _mix(i: int, **over) -> dict:
+    rec = result(i, **(MIX | over))
+    rec["Location"] = rec["Location"].replace("/CoreWeave/", "/Dell_MangoBoost/")
+    return rec
+
+
+def test_a_heterogeneous_system_is_kept_with_its_accelerator_mix(tree):
+    _write(tree, [_mix(1)])
+    row = mlperf_v6.build(tree.root)["mlperf_results"].row(0, named=True)
+    # Three AMD models, 8 each: 24 accelerators, the mix named in the name's order.
+    assert (row["accelerator"], row["accelerator_count"]) == ("mi300x+mi325x+mi355x", 24)
+    assert row["source_accelerator_name"] == MIX["Accelerator"]
+    assert row["tokens_per_s"] == 151843.0
+
+
+def test_a_mix_whose_counts_do_not_add_up_is_an_error(tree):
+    path = _write(
+        tree, [_mix(1, Accelerator="AMD Instinct MI300X (x8) and AMD Instinct MI325X (x8)")]
+    )
+    problems = mlperf_v6.parse_summary(path).problems
+    assert [(p.row, p.column, p.rule) for p in problems] == [
+        (1, "Accelerator", "a mix's counts must add up to 24")
+    ]
+    path = _write(tree, [_mix(1, Accelerator="AMD Instinct MI300X and AMD Instinct MI325X (x8)")])
+    (problem,) = mlperf_v6.parse_summary(path).problems
+    assert problem.row == 1 and "must state its count" in problem.rule
 
 
 def test_a_lower_case_scenario_folder_is_the_same_scenario(tree):
