@@ -960,10 +960,38 @@ def digest_hardware_quotes(
         "cisco_first_submitter": Quote(first["submitter"] if first else "none"),
         "cisco_first_round": Quote(first["round"] if first else "none"),
         "cisco_n_same_round": Quote(same_round.height, "count"),
+        "mixed_systems": Quote(mixed_systems_text(mlperf)),
         "mlperf_rounds_held": Quote(
             fig.and_join(mlperf.sort("date")["round"].unique(maintain_order=True).to_list())
         ),
     }
+
+
+def mixed_systems_text(mlperf: pl.DataFrame) -> str:
+    """The heterogeneous systems the release holds (an `accelerator` joining several ids with
+    "+", as the v6.0 importer keeps them), each with its round, mix and vendors."""
+    mixed = mlperf.filter(pl.col("accelerator").str.contains("+", literal=True))
+    if mixed.is_empty():
+        return (
+            "This release holds no heterogeneous system (the importers of its build left them "
+            "out; the v6.0 importer now keeps Dell_MangoBoost's, and a release built with it "
+            "holds it)"
+        )
+    systems = mixed.unique(["round", "submitter", "system"]).sort("round", "submitter")
+    each, multi_vendor = [], 0
+    for r in systems.iter_rows(named=True):
+        makers = {tokens_per_dollar.accelerator_vendor(a) for a in r["accelerator"].split("+")}
+        multi_vendor += len(makers) > 1
+        each.append(
+            f"{r['submitter']}'s in {r['round']} ({r['source_accelerator_name']}; "
+            f"{' and '.join(sorted(makers))})"
+        )
+    cisco = systems.filter(pl.col("submitter") == CISCO).height
+    return (
+        f"The release holds {systems.height} heterogeneous system"
+        f"{'s' if systems.height > 1 else ''}: {'; '.join(each)}; {cisco} of them Cisco's, "
+        f"{multi_vendor} mixing vendors"
+    )
 
 
 def claim_evidence_from(
@@ -1044,9 +1072,10 @@ def _claim_evidence(q: Quotes, gain: pl.DataFrame | None) -> dict[str, Evidence]
                 f"{t['cisco_vendors']} accelerators, each system on one vendor's; "
                 f"{t['cisco_n_earlier']} submitters in earlier rounds held also submitted systems "
                 f"of two vendors in one round (first: {t['cisco_first_submitter']}, "
-                f"{t['cisco_first_round']}). The data keeps one accelerator type per system, so a "
-                "heterogeneous system cannot show; settling it needs MLCommons' system "
-                "descriptions for every round (v5.0 is not held)."
+                f"{t['cisco_first_round']}). {t['mixed_systems']}. "
+                "The claim is dated after the last round held, so its submission is in "
+                "a round the data lack (v5.0's and v5.1's mixed systems are not held either): "
+                "MLCommons' results of that round would settle it."
             ),
         ),
     }
