@@ -24,7 +24,6 @@ from analysis.methods.claims import Evidence, verdict
 
 OWN = {
     "anthropic-openai-cuts-hours-apart",
-    "agent-bill-output-share",
     "opus-5-vs-grok-4.6-cost",
     "deepseek-2t-model",
     "deepseek-raise",
@@ -254,7 +253,8 @@ def test_the_table_and_the_memo_rows(page, claims):
     assert page.table.height == claims.height
     first = page.table.row(0, named=True)
     assert first["claim"] == f"\u201c{claims['claim'][0]}\u201d"
-    assert first["section"].startswith("[claims-ledger](claims-ledger.html#sec-claims-ledger-")
+    # The first claim, the agent bill share, is judged on the workload page's bill (issue 22).
+    assert first["section"] == "[workload-costs](workload-costs.html#sec-workload-costs-presets)"
     memo_claims = [f"\u201c{_row(claims, cid)['claim']}\u201d" for cid in cl.MEMO_CLAIMS]
     assert page.memo["claim"].to_list() == memo_claims
 
@@ -403,3 +403,16 @@ def test_the_two_cuts_are_dated_by_their_first_first_party_list_price():
         .alias("date")
     )
     assert rule.claim_verdict(claim, cl.cuts_apart_evidence(late)) == rule.CONTRADICTED
+
+
+def test_the_agent_bill_share_is_judged_on_the_bill_calculators_numbers(claims):
+    """Shares come in as fractions and are judged in percent; with no bill the claim is not
+    testable and says why."""
+    values = {"agent_output_and_reasoning_share": 0.6}
+    (e,) = cl.workload_evidence(values, (0.5, 0.7), None).values()
+    assert (e.claim_id, e.value, e.low, e.high) == (cl.BILL_SHARE, 60.0, 50.0, 70.0)
+    assert e.section == "chapters/workload-costs.qmd#sec-workload-costs-presets"
+    claim = _row(claims, cl.BILL_SHARE)  # "~60%": 60 percent, a point
+    assert cl.cl.claim_verdict(claim, e) == cl.cl.SUPPORTED
+    (none,) = cl.workload_evidence(None, None, "no autumn prices").values()
+    assert not none.testable and none.text == "no autumn prices"
