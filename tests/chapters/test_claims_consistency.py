@@ -45,7 +45,10 @@ MENTIONS = {
     "deepseek-api-price-rise": r"DeepSeek'?s? (API )?prices.*\b(rose|raised|rise)",
     "sub-cent-token-rates": r"below 1 cent|sub-cent",
     "open-model-provider-spread": r"same open model",
-    "deepseek-batch-routing-saving": r"halve bills",
+    "deepseek-batch-routing-saving": r"halve bills|saving of .* from routing",
+    "gemini-3.8-flash-price-doubling": r"the digests' doubling",
+    "deepseek-flash-idle-price-cny": r"yuan price of the Flash models",
+    "glm-5.3-flash-discount": r"launch discount",
     "coreweave-mlperf-v6.0-gain": r"previous generations",
     "epoch-fixed-capability-decline": r"13x per year|fixed AI capability",
     "deepseek-flash-idle-price-usd": r"converted price|digest's conversion",
@@ -53,7 +56,7 @@ MENTIONS = {
     "cisco-first-multivendor-mlperf": r"Cisco's \"first",
     "tpu-v7-perf-per-dollar": r"Ironwood",
     "mlperf-training-v61-rl-gpus": r"Training v6\.1's reinforcement",
-    "agent-bill-output-share": r"bill share",
+    "agent-bill-output-share": r"bill share|output and reasoning tokens are",
     "opus-5-vs-grok-4.6-cost": r"cost ratio",
     "anthropic-openai-cuts-hours-apart": r"within hours of each other",
     "h100-cloud-price-settled": r"\bthe level is\b",
@@ -140,13 +143,36 @@ def ledger() -> pl.DataFrame:
     return evidence.ledger()
 
 
-PAGES = sorted((ROOT / "chapters").glob("*.qmd"))
+PAGES = [ROOT / "index.qmd", *sorted((ROOT / "chapters").glob("*.qmd"))]
 
 
 @pytest.mark.parametrize("qmd", PAGES, ids=[p.stem for p in PAGES])
 def test_every_page_words_the_ledgers_verdict(qmd, ledger):
     found = disagreements(rendered_lines(qmd), ledger, qmd.name)
     assert not found, "\n".join(found)
+
+
+CALL = re.compile(r'claims\.(?:verdict|finding)\("([^"]+)"\)')
+
+
+@pytest.mark.parametrize("qmd", PAGES, ids=[p.stem for p in PAGES])
+def test_every_quoted_verdict_is_read_for_its_claim(qmd, ledger):
+    """A sentence quoting the ledger's verdict of a claim (`evidence.verdict`/`finding`) is one
+    the test reads for that claim: it names the claim, or follows a sentence of its paragraph
+    that does; else a typed verdict in its place would go unchecked."""
+    texts = dict(zip(ledger["claim_id"], ledger["claim"], strict=True))
+    raw = qmd.read_text(encoding="utf-8").splitlines()
+    unread, previous = [], set()
+    for n, (source, line) in enumerate(zip(raw, rendered_lines(qmd), strict=True), start=1):
+        if not line.strip():
+            previous = set()
+            continue
+        named = claims_named(line, texts)
+        unread += [
+            f"{qmd.name}:{n}: {c}" for c in CALL.findall(source) if c not in (named or previous)
+        ]
+        previous = named or previous
+    assert not unread, "\n".join(unread)
 
 
 def test_a_contradictory_sentence_in_a_copy_of_a_chapter_fails(ledger, tmp_path):
