@@ -974,7 +974,7 @@ def mixed_systems_text(mlperf: pl.DataFrame) -> str:
     if mixed.is_empty():
         return (
             "This release holds no heterogeneous system (the importers of its build left them "
-            "out; the v6.0 importer now keeps Dell_MangoBoost's, and a release built with it "
+            "out; the importers now keep v5.1's two and v6.0's one, and a release built with them "
             "holds it)"
         )
     systems = mixed.unique(["round", "submitter", "system"]).sort("round", "submitter")
@@ -1074,7 +1074,7 @@ def _claim_evidence(q: Quotes, gain: pl.DataFrame | None) -> dict[str, Evidence]
                 f"of two vendors in one round (first: {t['cisco_first_submitter']}, "
                 f"{t['cisco_first_round']}). {t['mixed_systems']}. "
                 "The claim is dated after the last round held, so its submission is in "
-                "a round the data lack (v5.0's and v5.1's mixed systems are not held either): "
+                "a round the data lack (nor is v5.0 held): "
                 "MLCommons' results of that round would settle it."
             ),
         ),

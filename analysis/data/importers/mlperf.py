@@ -66,11 +66,17 @@ Units, decided per benchmark from the files:
 
 Left out, and why: edge-only results (other question); non-LLM benchmarks; latency scenarios
 (SingleStream/MultiStream: not throughput); power rows (Watts); the "network" division (no LLM
-results); CPU-only systems (no accelerator: 26 summary and 39 cm4mlperf LLM results); systems
-mixing accelerator models (MI300X + MI325X in v5.1, 8 results: no single accelerator to price);
+results); CPU-only systems (no accelerator: 26 summary and 39 cm4mlperf LLM results);
 cm4mlperf v4.1 results (317 left after the rules above, all duplicates of the official v4.1
 summary, which is kept); results listed twice in cm4mlperf (the closed and closed-power tables
 repeat v3.1 MaxQ systems; none of them survives the unit rules in this snapshot).
+
+Heterogeneous systems are kept with their mix stated: an accelerator name listing several models,
+each with its "(xN)", joined by ", " or " and " (v5.1: MangoBoost's MI300X (x32) + MI325X (x16)
+cluster on 6 nodes of 8, Supermicro_MangoBoost's MI325X (x16) + MI300X (x8) on 3 nodes of 8; 8
+Tokens/s results) has `accelerator` = the models' ids joined with "+" in the name's order
+(`mi300x+mi325x`: a mix no GPU-hour price names, so no cost per token is computed for it), and the
+counts must add up to a# x Nodes.
 
 Accelerator ids come from `analysis.data.gpus.canonical_gpu`; a name it does not know falls back to
 `common.slug(name)` (see `UNKNOWN_ACCELERATOR_FALLBACK`).
@@ -258,9 +264,24 @@ def _skip_reason(rec: dict, f: Fields) -> str | None:
 def _accelerator_skip(name: str) -> str | None:
     if name.strip() in ("", "N/A"):
         return "no accelerator (CPU-only system)"
-    if re.search(r"\(x\d+\)", name):
-        return "several accelerator models in one system"
     return None
+
+
+_MIX_COUNT = re.compile(r"\s*\(x(\d+)\)\s*$")
+
+
+def accelerator_mix(name: str) -> tuple[str, int | None]:
+    """(id, count) of an accelerator name: one model's (`canonical_accelerator`, no count), or a
+    heterogeneous system's models, each with its "(xN)", joined by ", " or " and ": their ids
+    joined with "+" and the sum of their counts."""
+    if not re.search(r"\(x\d+\)", name):
+        return canonical_accelerator(name), None
+    parts = re.split(r",\s*|\s+and\s+", name.strip())
+    counts = [_MIX_COUNT.search(part) for part in parts]
+    if not all(counts):
+        raise ValueError(f"{name!r}: every model of a mixed system must state its count (xN)")
+    ids = [canonical_accelerator(_MIX_COUNT.sub("", part)) for part in parts]
+    return "+".join(ids), sum(int(m.group(1)) for m in counts)
 
 
 @dataclass(frozen=True)
@@ -399,6 +420,11 @@ def _row(rec: dict, f: Fields, date: str | None, source_id: str) -> dict | Probl
         return _bad(f.per_node, rec[f.per_node], "accelerator count must be whole")
     if count is None or node_count is None:
         return _bad(f.per_node, rec[f.per_node], "accelerator system without a count")
+    accelerator, stated = accelerator_mix(rec[f.accelerator])
+    if stated is not None and stated != count * node_count:
+        return _bad(
+            f.accelerator, rec[f.accelerator], f"a mix's counts must add up to {count * node_count}"
+        )
     category = str(rec[f.availability]).lower()
     if category not in CATEGORIES:
         return _bad(f.availability, rec[f.availability], f"must be one of {sorted(CATEGORIES)}")
@@ -416,7 +442,7 @@ def _row(rec: dict, f: Fields, date: str | None, source_id: str) -> dict | Probl
         "submitter": rec[f.submitter],
         "system": rec[f.system].strip(),
         "platform": platform,
-        "accelerator": canonical_accelerator(rec[f.accelerator]),
+        "accelerator": accelerator,
         "source_accelerator_name": rec[f.accelerator],
         "accelerator_count": count * node_count,
         "benchmark_model": benchmark,

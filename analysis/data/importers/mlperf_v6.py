@@ -27,7 +27,7 @@ differs in v6.0, checked on the file:
   stated: `accelerator` joins the models' ids with "+" in the name's order
   (`mi300x+mi325x+mi355x`, a mix no GPU-hour price names, so no cost per token is computed for
   it), `source_accelerator_name` keeps the name with each count, and the counts must add up to
-  Total Accelerators. (mlperf.py still leaves out v5.1's MI300X + MI325X systems.)
+  Total Accelerators, as mlperf.py keeps v5.1's two MangoBoost mixes.
   "(Power Cap 1000 W)" is a power setting of one MI355X system: the accelerator is still `mi355x`.
 * New LLM benchmark: `gpt-oss-120b` (60 closed results). `qwen3-vl-235b-a22b` reports Samples/s
   and Queries/s, not tokens: left out, as is every non-Tokens/s LLM result.

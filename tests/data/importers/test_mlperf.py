@@ -302,7 +302,29 @@ def test_summary_skips_are_counted_by_reason(fixture_sources):
         "unit Samples/s, no evidence it is tokens/s": 1,
     }
     v51 = mlperf.parse_summary(fixture_sources / mlperf.SUMMARY_FILES[1], fixture_sources)
-    assert v51.skipped == {"several accelerator models in one system": 1}
+    assert v51.skipped == {}  # the heterogeneous system is kept now (next test)
+
+
+def test_a_heterogeneous_system_is_kept_with_its_accelerator_mix(fixture_sources):
+    rows = mlperf.parse_summary(fixture_sources / mlperf.SUMMARY_FILES[1]).rows
+    mango = next(r for r in rows if r["submitter"] == "MangoBoost")
+    # MI300X (x32) + MI325X (x16) on 6 nodes of 8: 48 accelerators, the mix in the name's order.
+    assert (mango["accelerator"], mango["accelerator_count"]) == ("mi300x+mi325x", 48)
+    assert mango["source_accelerator_name"].endswith("MI325X 256GB HBM3e (x16)")
+    # Counts that do not add up to a# x Nodes are an error naming the column and the rule.
+    bad = summary_record(
+        version="v5.1",
+        Nodes=2,
+        Accelerator="AMD Instinct MI300X 192GB HBM3 (x8), AMD Instinct MI325X 256GB HBM3e (x16)",
+        **{"a#": 8},
+    )
+    path = write_sources(fixture_sources / "bad", {mlperf.SUMMARY_FILES[1]: [bad]})
+    (problem,) = mlperf.parse_summary(path / mlperf.SUMMARY_FILES[1]).problems
+    assert (problem.row, problem.column, problem.rule) == (
+        1,
+        "Accelerator",
+        "a mix's counts must add up to 16",
+    )
 
 
 def test_summary_llama31_8b_interactive_queries_label_is_read_as_tokens(fixture_sources):
@@ -476,7 +498,7 @@ def test_build_merges_formats_and_drops_cm_duplicates_of_official_results(fixtur
     assert df.group_by("source_id").len().sort("source_id").rows() == [
         ("cm4mlperf-results", 2),
         ("mlperf-inference-v4.1", 5),
-        ("mlperf-inference-v5.1", 2),
+        ("mlperf-inference-v5.1", 3),  # with the heterogeneous MangoBoost system, kept now
     ]
     amd_1x = df.filter(
         pl.col("platform") == "1xMI300X_2xEPYC-9374F", pl.col("scenario") == "Offline"
