@@ -174,9 +174,12 @@ def index_cost_ratio(aa: pl.DataFrame, numerator: str, denominator: str) -> pl.D
     )
 
 
-def opus_grok_evidence(aa: pl.DataFrame, models: pl.DataFrame) -> Evidence:
+def opus_grok_evidence(
+    aa: pl.DataFrame, models: pl.DataFrame, token_prices: pl.DataFrame | None = None
+) -> Evidence:
     """opus-5-vs-grok-4.6-cost against AA's cost to run its Intelligence Index, for both models in
-    one snapshot; not testable when no snapshot holds both."""
+    one snapshot; not testable when no snapshot holds both (nor, then, can the bill calculator
+    bill the pair when `token_prices` lacks either model)."""
     cid = "opus-5-vs-grok-4.6-cost"
     ratios = index_cost_ratio(aa, OPUS, GROK)
     dates = aa["snapshot_date"].unique().sort()
@@ -199,13 +202,25 @@ def opus_grok_evidence(aa: pl.DataFrame, models: pl.DataFrame) -> Evidence:
     in_aa = {m: aa.filter(pl.col("model_id") == m).height for m in (OPUS, GROK)}
     in_models = {m: models.filter(pl.col("model_id") == m).height for m in (OPUS, GROK)}
     absent = [m for m in (OPUS, GROK) if not in_models[m]]
+    priced = (
+        ""
+        if token_prices is None
+        else " The bill calculator cannot bill the pair on any workload: the price table has "
+        + " and ".join(
+            f"{token_prices.filter(pl.col('model_id') == m).height} rows of {m}"
+            for m in (OPUS, GROK)
+        )
+        + "."
+    )
     return Evidence(
         cid,
         None,
         f"None of the {dates.len()} Artificial Analysis snapshots ({window}) holds both models "
         f"({in_aa[OPUS]} rows of {OPUS}, {in_aa[GROK]} of {GROK})"
         + (f"; {' and '.join(absent)} is in no table of the release" if absent else "")
-        + ". The digest's agent workload (its tokens and each model's bill) would settle the "
+        + "."
+        + priced
+        + " The digest's agent workload (its tokens and each model's bill) would settle the "
         "claim; AA's index cost for both in one snapshot would test it on a different workload.",
         SEC_AGENT,
         n=0,
@@ -406,7 +421,9 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
         "opus-5-vs-grok-4.6-cost": (
             Evidence("opus-5-vs-grok-4.6-cost", None, absent["agent"], SEC_AGENT, testable=False)
             if "agent" in absent
-            else opus_grok_evidence(results.table("aa_snapshots", v), models)
+            else opus_grok_evidence(
+                results.table("aa_snapshots", v), models, results.table("token_prices", v)
+            )
         ),
         "deepseek-2t-model": Evidence(
             "deepseek-2t-model",
