@@ -416,3 +416,24 @@ def test_the_agent_bill_share_is_judged_on_the_bill_calculators_numbers(claims):
     assert cl.cl.claim_verdict(claim, e) == cl.cl.SUPPORTED
     (none,) = cl.workload_evidence(None, None, "no autumn prices").values()
     assert not none.testable and none.text == "no autumn prices"
+
+
+def test_the_cisco_evidence_names_the_heterogeneous_systems_it_holds():
+    """The importers keep a heterogeneous system with its mix ("mi300x+mi325x"); the Cisco
+    claim's evidence counts them, whose they are and whether they mix vendors."""
+    from analysis.chapters import tokens_per_dollar as tpd
+
+    rows = pl.DataFrame(
+        {
+            "round": ["v6.0", "v6.0", "v6.1", "v6.1"],
+            "submitter": ["Dell_MangoBoost", "Dell_MangoBoost", "Cisco", "Cisco"],
+            "system": ["mix", "mix", "hetero", "hetero"],
+            "accelerator": ["mi300x+mi325x", "mi300x+mi325x", "mi355x+b200", "mi355x+b200"],
+            "source_accelerator_name": ["A (x8), B (x8)"] * 2 + ["C (x8) and D (x8)"] * 2,
+        }
+    )
+    text = tpd.mixed_systems_text(rows)
+    assert text.startswith("The release holds 2 heterogeneous systems: Dell_MangoBoost's in v6.0")
+    assert "(C (x8) and D (x8); AMD and NVIDIA)" in text
+    assert text.endswith("1 of them Cisco's, 1 mixing vendors")
+    assert tpd.mixed_systems_text(rows.head(0)).startswith("This release holds no heterogeneous")
