@@ -7,8 +7,10 @@ each is imported here by name, so import-linter sees the claims ledger's depende
 claims-ledger page, its figure-kit CSV and `python -m analysis claims` print.
 
 One verdict everywhere: a page sentence that discusses a digest claim quotes the ledger's verdict
-and evidence through `verdict(claim_id)` and `finding(claim_id)` (quotes, `analysis.report.quote`),
-never a verdict of its own; tests/chapters/test_claims_consistency.py reads every page for one.
+(and, where it says so, its evidence), never a verdict of its own. `PAGE_VERDICTS` names, per
+page, each such quote and its claim; the page's setup cell adds them to its chapter's quotes with
+`with_verdicts(slug, c.q)`, so the prose reads `q.spread_verdict` like any other quote.
+tests/chapters/test_claims_consistency.py reads every page for a sentence that disagrees.
 
 It sits above the chapter modules (a layer of its own, between the book and the chapters): a
 chapter never imports another chapter, the claims ledger included; its page passes it what this
@@ -32,7 +34,7 @@ from analysis.chapters import (
 )
 from analysis.methods.claims import Evidence
 from analysis.report import results
-from analysis.report.quote import Quote
+from analysis.report.quote import Quote, Quotes
 
 
 def workload_evidence(version: str | None = None) -> dict[str, Evidence]:
@@ -93,6 +95,31 @@ def _claim(claim_id: str, version: str | None) -> dict | None:
 
 NOT_HELD = "not judged here: this release's claims table does not hold the claim"
 
+# Page slug -> {quote name: (claim_id, "verdict" or "finding")}: each quote a page's sentence
+# about a digest claim reads for the ledger's verdict (`verdict`) or verdict and evidence
+# (`finding`).
+PAGE_VERDICTS: dict[str, dict[str, tuple[str, str]]] = {
+    "price-war": {
+        "gemini_doubling_verdict": ("gemini-3.8-flash-price-doubling", "verdict"),
+        "routing_verdict": ("deepseek-batch-routing-saving", "verdict"),
+        "rise_verdict": ("deepseek-api-price-rise", "verdict"),
+        "flash_cny_verdict": ("deepseek-flash-idle-price-cny", "verdict"),
+        "flash_usd_verdict": ("deepseek-flash-idle-price-usd", "verdict"),
+        "glm_price_verdict": ("glm-5.3-flash-price", "verdict"),
+        "glm_discount_verdict": ("glm-5.3-flash-discount", "verdict"),
+        "spread_verdict": ("open-model-provider-spread", "verdict"),
+        "sub_cent_verdict": ("sub-cent-token-rates", "verdict"),
+    },
+    "quality-adjusted": {"deepseek_rise_finding": ("deepseek-api-price-rise", "finding")},
+    "workload-costs": {
+        "agent_share_verdict": ("agent-bill-output-share", "verdict"),
+        "ratio_verdict": ("opus-5-vs-grok-4.6-cost", "verdict"),
+        "routing_verdict": ("deepseek-batch-routing-saving", "verdict"),
+    },
+    "token-prices": {"spread_verdict": ("open-model-provider-spread", "verdict")},
+    "index": {"spread_verdict": ("open-model-provider-spread", "verdict")},
+}
+
 
 def verdict(claim_id: str, version: str | None = None) -> Quote:
     """The ledger's verdict of one claim, for a page sentence that discusses it."""
@@ -107,3 +134,17 @@ def finding(claim_id: str, version: str | None = None) -> Quote:
     if row is None:
         return Quote(NOT_HELD)
     return Quote(f"{row['verdict']} ({row['evidence'].rstrip('.')})")
+
+
+def with_verdicts(slug: str, q: Quotes, version: str | None = None) -> Quotes:
+    """The page's quotes `q` and, named as `PAGE_VERDICTS[slug]` says, the ledger's verdict (or
+    finding) of each claim the page discusses; a left-out page's quotes stay left out."""
+    quote = {"verdict": verdict, "finding": finding}
+    extra = {
+        name: quote[kind](claim_id, version)
+        for name, (claim_id, kind) in PAGE_VERDICTS[slug].items()
+    }
+    out = Quotes(slug, {**q, **extra})
+    if q._leaves_out:  # the page's prose still runs, reading placeholders for what it lacks
+        out.leave_out()
+    return out

@@ -20,6 +20,7 @@ import polars as pl
 import pytest
 
 from analysis import evidence
+from analysis.book import notebook
 from analysis.data.paths import ROOT
 from analysis.methods import claims as rule
 
@@ -152,14 +153,15 @@ def test_every_page_words_the_ledgers_verdict(qmd, ledger):
     assert not found, "\n".join(found)
 
 
-CALL = re.compile(r'claims\.(?:verdict|finding)\("([^"]+)"\)')
+QUOTE = re.compile(r"`\{python\}\s+q\.([a-z_][a-z0-9_]*)`")
 
 
 @pytest.mark.parametrize("qmd", PAGES, ids=[p.stem for p in PAGES])
 def test_every_quoted_verdict_is_read_for_its_claim(qmd, ledger):
-    """A sentence quoting the ledger's verdict of a claim (`evidence.verdict`/`finding`) is one
-    the test reads for that claim: it names the claim, or follows a sentence of its paragraph
-    that does; else a typed verdict in its place would go unchecked."""
+    """A sentence quoting the ledger's verdict of a claim (`evidence.PAGE_VERDICTS`) is one the
+    test reads for that claim: it names the claim, or follows a sentence of its paragraph that
+    does; else a typed verdict in its place would go unchecked."""
+    quoted = evidence.PAGE_VERDICTS.get(notebook.chapter_slug(qmd), {})
     texts = dict(zip(ledger["claim_id"], ledger["claim"], strict=True))
     raw = qmd.read_text(encoding="utf-8").splitlines()
     unread, previous = [], set()
@@ -168,9 +170,8 @@ def test_every_quoted_verdict_is_read_for_its_claim(qmd, ledger):
             previous = set()
             continue
         named = claims_named(line, texts)
-        unread += [
-            f"{qmd.name}:{n}: {c}" for c in CALL.findall(source) if c not in (named or previous)
-        ]
+        claims = [quoted[name][0] for name in QUOTE.findall(source) if name in quoted]
+        unread += [f"{qmd.name}:{n}: {c}" for c in claims if c not in (named or previous)]
         previous = named or previous
     assert not unread, "\n".join(unread)
 

@@ -121,7 +121,9 @@ def page_quotes(slug: str):
     from the evidence the registry collects)."""
     if slug == "claims-ledger":
         return claims_ledger.compute(evidence.collect()).q
-    return importlib.import_module(f"analysis.chapters.{slug.replace('-', '_')}").compute().q
+    q = importlib.import_module(f"analysis.chapters.{slug.replace('-', '_')}").compute().q
+    # A page that discusses digest claims adds the ledger's verdicts to its quotes.
+    return evidence.with_verdicts(slug, q) if slug in evidence.PAGE_VERDICTS else q
 
 
 @pytest.mark.parametrize(
