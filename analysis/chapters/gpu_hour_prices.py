@@ -81,7 +81,6 @@ class GpuHourPrices:
     declines: pl.DataFrame  # the decline table's rows (gpu_prices.fitted_rates)
     flagged: list[tuple[str, str]]  # (gpu_group, pricing) with a step: left out of the table
     index_summary: dict  # gpu_prices.hedonic_index's summary
-    claim_checks: pl.DataFrame  # gpu_prices.claim_checks: the claims table
     evidence: dict[str, Evidence]  # claim_evidence: the two H100 claims
     q: Quotes
 
@@ -162,7 +161,6 @@ def _compute(v: str) -> GpuHourPrices:
         declines=gpu_prices.fitted_rates(rates, min_n=MIN_PROVIDER_MONTHS, exclude=flagged),
         flagged=flagged,
         index_summary=index_summary,
-        claim_checks=gpu_prices.claim_checks(claims, claim_findings(q)),
         evidence=evidence,
         q=q,
     )

@@ -25,7 +25,7 @@ from analysis.data.cache import cached
 from analysis.figures import hardware as fig
 from analysis.methods import inference_cost, tokens_per_dollar, training_scale
 from analysis.methods.claims import Evidence, claim_row, claim_verdict
-from analysis.methods.gpu_prices import claim_checks, one_row
+from analysis.methods.gpu_prices import one_row
 from analysis.report import estimates, left_out, results
 from analysis.report.quote import Estimate, Quote, Quotes
 
@@ -95,26 +95,11 @@ CLAIM_PARTS = {
 
 @dataclass(frozen=True)
 class TokensPerDollar:
-    """The frames the chapter's figures and tables take, and its quotes."""
+    """What the page reads besides its folded cells (which call the methods themselves): the
+    data version, the claim evidence, the quotes, and the sections the version leaves out."""
 
     version: str  # the data version the chapter ran on
-    costs: pl.DataFrame  # tokens_per_dollar.mlperf_usd_per_mtok: every priced result
-    offline: pl.DataFrame  # cheapest result per round and model, SCENARIO: the cost table
-    floors: pl.DataFrame  # tokens_per_dollar.floor_table: the floor table
-    ladder: pl.DataFrame  # tokens_per_dollar.cost_ladder: the ladder table
-    ladder_rungs: pl.DataFrame  # the ladder one rung per row: the ladder figure
-    ladder_order: list[str]  # the figure's models, top to bottom (fewest active parameters first)
-    break_even: pl.DataFrame  # tokens_per_dollar.break_even_utilisation, SCENARIO: its table
-    claim_checks: pl.DataFrame  # gpu_prices.claim_checks: the claims table
-    # The frames of the NEEDS sections: None when the data version cannot show the section.
-    v6_gain: pl.DataFrame | None  # tokens_per_dollar.submitter_gain: CoreWeave v6.0 vs v5.1
-    inference_costs: pl.DataFrame | None  # inference_cost.cost_comparison: the cost table
-    inference_points: pl.DataFrame | None  # the same, one row per model, accelerator, measure
-    inference_order: list[str] | None  # the cost figure's rows, top to bottom
-    training_systems: pl.DataFrame | None  # training_scale.system_times: one row per system
-    training_line: pl.DataFrame | None  # training_scale.fitted_points: the fitted lines
-    training_fit: training_scale.ScalingFit | None  # with accelerator intercepts
-    evidence: dict[str, Evidence]  # claim_evidence: one per claim of CLAIM_IDS it holds
+    evidence: dict[str, Evidence]  # claim_evidence_from: one per claim of CLAIM_IDS it holds
     q: Quotes
     left_out: dict[str, str]  # section (NEEDS, READS) -> why this data version cannot show it
 
@@ -140,7 +125,6 @@ def _compute(v: str) -> TokensPerDollar:
     unmatched = tokens_per_dollar.unmatched_price_rows(
         per_acc, prices, pricing=PRICING, max_lag_months=MAX_LAG_MONTHS
     )
-    offline = tokens_per_dollar.in_scenario(tokens_per_dollar.cheapest_by_round(costs), SCENARIO)
     floors = tokens_per_dollar.floor_table(specs, FLOOR_GPUS, models)
     ladder = tokens_per_dollar.cost_ladder(
         costs, specs, models, token_prices, scenario=SCENARIO, data_version=v
@@ -161,7 +145,7 @@ def _compute(v: str) -> TokensPerDollar:
         q.update(part)
     # The rows the anomaly rules took out of the tables this page reads (issue 9).
     q["removed"] = Quote(results.removed_text(("gpu_hour_prices", "token_prices"), v))
-    v6_gain = v6_generation = inference = systems = fit = None
+    v6_generation = training_systems = None
     if "v6" not in absent:
         v6_gain = tokens_per_dollar.submitter_gain(
             per_acc, submitter=V6_SUBMITTER, to_round=V6_ROUND, from_round=V6_FROM_ROUND
@@ -172,7 +156,7 @@ def _compute(v: str) -> TokensPerDollar:
         )
         q.update(generation_quotes(v6_generation))
     if "inferencemax" not in absent:
-        inference = inference_section(mlperf, per_acc, token_prices, costs, v, q)
+        inference_section(mlperf, per_acc, token_prices, costs, v, q)
     if "training" not in absent:
         runs = results.table("mlperf_training_results", v)
         systems = training_scale.system_times(runs, benchmark=TRAINING_BENCHMARK)
@@ -188,29 +172,7 @@ def _compute(v: str) -> TokensPerDollar:
     evidence = claim_evidence_from(q, v6_generation, claims, absent)
     if "v6" not in absent:
         q["v6_verdict"] = Quote(claim_verdict(claim_row(claims, V6_CLAIM), evidence[V6_CLAIM]))
-    return TokensPerDollar(
-        version=v,
-        costs=costs,
-        offline=offline,
-        floors=floors,
-        ladder=ladder,
-        ladder_rungs=ladder_rungs(ladder),
-        ladder_order=ladder.sort("active_parameters_b")
-        .select(fig.model_label().alias("model"))["model"]
-        .to_list(),
-        break_even=tokens_per_dollar.in_scenario(break_even, SCENARIO),
-        claim_checks=claim_checks(claims, {cid: e.text for cid, e in evidence.items()}),
-        v6_gain=v6_gain,
-        inference_costs=inference,
-        inference_points=None if inference is None else cost_points(inference),
-        inference_order=None if inference is None else cost_order(inference),
-        training_systems=systems,
-        training_line=None if systems is None else training_scale.fitted_points(systems, fit),
-        training_fit=fit,
-        evidence=evidence,
-        q=q,
-        left_out=absent,
-    )
+    return TokensPerDollar(version=v, evidence=evidence, q=q, left_out=absent)
 
 
 def inference_section(
@@ -220,12 +182,11 @@ def inference_section(
     costs: pl.DataFrame,
     v: str,
     q: Quotes,
-) -> pl.DataFrame:
-    """InferenceMAX's cost per token at InferenceX's prices beside MLPerf v6.0 and API prices:
-    the cost table at the interactivity bar (the stricter bar's goes into the quotes)."""
+) -> None:
+    """The quotes of InferenceMAX's cost per token at InferenceX's prices beside MLPerf v6.0 and
+    API prices, at the interactivity bar and the stricter one (the page draws the first)."""
     bench, tco = results.table("inference_benchmarks", v), results.table("tco_assumptions", v)
-    round_date = one_row(mlperf, f"an MLPerf {V6_ROUND} result", pl.col("round") == V6_ROUND)
-    api_month = round_date["date"].replace(day=1)
+    api_month = inference_cost.round_month(mlperf, V6_ROUND)
     api = inference_cost.api_workload_prices(
         token_prices, OPEN_MODELS, api_month, isl=WORKLOAD_ISL, osl=WORKLOAD_OSL
     )
@@ -248,7 +209,6 @@ def inference_section(
     q.update(imax_range_quotes(inference[MIN_INTERACTIVITY], bench, v))
     q.update(on_demand_quotes(costs, inference[MIN_INTERACTIVITY]))
     q["api_month"] = Quote(api_month, "month")
-    return inference[MIN_INTERACTIVITY]
 
 
 def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
@@ -294,6 +254,20 @@ def ladder_rungs(ladder: pl.DataFrame) -> pl.DataFrame:
     """The ladder one rung per row with the models' and rungs' names (`fig.LADDER_RUNGS`)."""
     named = ladder.with_columns(fig.model_label().alias("model"))
     return tokens_per_dollar.ladder_long(named, fig.LADDER_RUNGS)
+
+
+def ladder_order(ladder: pl.DataFrame) -> list[str]:
+    """The ladder figure's models, top to bottom: fewest active parameters first."""
+    return (
+        ladder.sort("active_parameters_b")
+        .select(fig.model_label().alias("model"))["model"]
+        .to_list()
+    )
+
+
+def claim_findings(evidence: dict[str, Evidence]) -> dict[str, str]:
+    """What the data shows for each claim (claim_id -> the evidence's text): the claims table."""
+    return {cid: e.text for cid, e in evidence.items()}
 
 
 # ------------------------------------------------------------------ quotes, section by section

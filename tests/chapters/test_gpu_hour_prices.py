@@ -412,7 +412,8 @@ def test_claim_quotes_and_findings_follow_the_claims_table(chapter, tables):
     assert q["drawdown_claim"].text == "64% to 75%"
     assert q["settled_claim_range"].text == "$2.85 to $3.50"
     assert q["implied_peak"].text == "$7.92 to $14.00"
-    shows = dict(zip(*chapter.claim_checks.select("claim_id", "data_shows"), strict=True))
+    checks = gpu_prices.claim_checks(claims, gh.claim_findings(chapter.q))  # the page's table
+    shows = dict(zip(*checks.select("claim_id", "data_shows"), strict=True))
     assert list(shows) == [gh.SETTLED_CLAIM, gh.DRAWDOWN_CLAIM, gh.TPU_CLAIM]
     assert shows[gh.SETTLED_CLAIM] == (
         "Monthly median on-demand H100 price across providers, direct observations, "
