@@ -195,6 +195,33 @@ def test_ladder_order_puts_the_fewest_active_parameters_on_top():
     assert tc.ladder_order(ladder) == ["Llama 3.1 8B", "Llama 2 70B", "Llama 3.1 405B"]
 
 
+def test_cost_points_are_one_mark_per_measure_in_rows_cost_order_lists():
+    costs = pl.DataFrame(
+        {"benchmark_model": ["gpt-oss-120b", "gpt-oss-120b", "deepseek-r1"],
+         "accelerator": ["mi355x", "b200", "b200"],
+         "imax_usd_per_mtok_neocloud": [0.05, 0.02, 0.30],
+         "mlperf_usd_per_mtok_neocloud": [None, 0.01, 0.20],
+         "api_min_usd_per_mtok": [0.40, 0.40, 2.0],
+         "api_median_usd_per_mtok": [0.60, 0.60, 3.0]}
+    )  # fmt: skip
+    points = tc.cost_points(costs)
+    order = tc.cost_order(costs)
+    assert order == [
+        "DeepSeek-R1: API", "DeepSeek-R1 on B200",
+        "gpt-oss-120b: API", "gpt-oss-120b on B200", "gpt-oss-120b on MI355X",
+    ]  # fmt: skip
+    assert set(points["row"]) == set(order)  # every mark has its row in the figure
+    # 3 InferenceMAX costs, 2 MLPerf costs (the MI355X has none), 2 API prices per model.
+    assert points.height == 3 + 2 + 2 * 2
+    b200 = points.filter(pl.col("row") == "gpt-oss-120b on B200")
+    assert dict(zip(b200["measure"], b200["usd_per_mtok"], strict=True)) == {
+        "InferenceMAX at InferenceX price": 0.02,
+        "MLPerf at InferenceX price": 0.01,
+    }
+    api = points.filter(pl.col("row") == "DeepSeek-R1: API")
+    assert sorted(api["usd_per_mtok"]) == [2.0, 3.0]
+
+
 def test_claim_findings_are_the_evidence_texts_in_the_evidence_order():
     found = {
         "b": Evidence("b", None, "not in the data", "s", testable=False),
