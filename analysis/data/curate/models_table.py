@@ -195,6 +195,37 @@ def date_mechanically(table: pl.DataFrame, refs: pl.DataFrame) -> pl.DataFrame:
     ).drop("_writer", "_id_date", "_family", "_fam_date", "_fam_src", "_fam_note")  # fmt: skip
 
 
+# A snapshot of a family: a date (2025-11-13, 0309, 2507) or a bare preview/exp tag after the
+# family's id. `-preview-tts` and the like are other models, not snapshots.
+SNAPSHOT_OF = re.compile(
+    r"^(?P<family>.+?)-(?:20\d\d-?\d\d-?\d\d|\d{4}|preview(?:-20\d\d-?\d\d(?:-?\d\d)?|-\d\d-\d\d)?|exp)$"
+)
+
+
+def reasoning_by_family(table: pl.DataFrame) -> pl.DataFrame:
+    """One `reasoning` flag per family (issue 19, class 8): a family id and its snapshots
+    (`magistral-medium-2506`, `-2509`; `gemini-3-pro`, `-preview`) where no source states the
+    flag of one of them take the flag the others' sources state, when those agree. Where they
+    disagree (`qwen-3-4b` false, `qwen-3-4b-2507` true: different weights) nothing changes."""
+
+    def family(model_id: str) -> str:
+        m = SNAPSHOT_OF.match(model_id)
+        return m["family"] if m else model_id
+
+    fam = table.with_columns(
+        pl.col("model_id").map_elements(family, return_dtype=pl.String).alias("_fam")
+    )
+    stated = fam.group_by("_fam").agg(pl.col("reasoning").drop_nulls().unique().alias("_flags"))
+    agreed = stated.filter(pl.col("_flags").list.len() == 1).select(
+        "_fam", pl.col("_flags").list.first().alias("_fam_flag")
+    )
+    return (
+        fam.join(agreed, on="_fam", how="left")
+        .with_columns(pl.coalesce("reasoning", "_fam_flag").alias("reasoning"))
+        .drop("_fam", "_fam_flag")
+    )
+
+
 def label_listing_dates(table: pl.DataFrame) -> pl.DataFrame:
     """A release date that is a marketplace's listing date (nothing else dates the model) says
     so in its note (issue 19, class 7): never silently a release date."""
@@ -303,7 +334,7 @@ def build_models_curated(refs: pl.DataFrame, model_info: pl.DataFrame | None) ->
         )
         .sort("model_id")
     )
-    table = label_listing_dates(date_mechanically(table, refs)).with_columns(
+    table = reasoning_by_family(label_listing_dates(date_mechanically(table, refs))).with_columns(
         pl.struct("name", "model_id")
         .map_elements(lambda r: display_name(r["name"], r["model_id"]), return_dtype=pl.String)
         .alias("name")

@@ -297,3 +297,44 @@ def test_undated_models_are_dated_by_the_date_in_their_id_or_their_first_snapsho
     assert rows["m-20251399"]["release_date"] is None  # month 13: not a date
     # OpenRouter's created date is a listing date, and says so.
     assert rows["x"]["release_date_note"].startswith("listing date (openrouter-sui414)")
+
+
+def test_a_snapshot_named_by_a_metadata_row_is_dated_by_it():
+    # epoch-benchmark-stitching/2025-12-03_HEAD/data/model_versions.csv line 374:
+    # "ministral-3b-2410,Ministral 3B,2024-10-16". `models.resolve` folds the name into its
+    # family `ministral-3b`; the prices keep the snapshot `ministral-3b-2410` apart, and that
+    # snapshot is dated by the row of its own name (issue 19, class 8).
+    info = pl.DataFrame(
+        {
+            "source_id": ["epoch-benchmark-stitching"],
+            "source_model_name": ["ministral-3b-2410"],
+            "model_hint": ["ministral-3b-2410"],
+            "release_date": [date(2024, 10, 16)],
+            "model_id": ["ministral-3b"],
+        }
+    )
+    out = identity.info_under_own_id(info, {"ministral-3b", "ministral-3b-2410"})
+    assert sorted(out["model_id"]) == ["ministral-3b", "ministral-3b-2410"]
+    assert set(out["release_date"]) == {date(2024, 10, 16)}
+    # A name no row uses as an id adds nothing.
+    assert identity.info_under_own_id(info, {"ministral-3b"}).height == 1
+
+
+def test_the_reasoning_flag_is_one_per_family_where_its_sources_agree():
+    table = pl.DataFrame(
+        {
+            "model_id": [
+                "magistral-medium-2506", "magistral-medium-2509", "gemini-3-pro",
+                "gemini-3-pro-preview", "qwen-3-4b", "qwen-3-4b-2507", "gemini-2.5-pro",
+                "gemini-2.5-pro-preview-tts",
+            ],
+            "reasoning": [True, None, None, True, False, True, True, None],
+        },
+        schema_overrides={"reasoning": pl.Boolean},
+    )  # fmt: skip
+    got = dict(models_table.reasoning_by_family(table).select("model_id", "reasoning").iter_rows())
+    assert got["magistral-medium-2509"] is True  # a later snapshot of a reasoning model
+    assert got["gemini-3-pro"] is True  # the family id takes its preview's flag
+    # Disagreeing sources (different weights under one family) are left as stated.
+    assert (got["qwen-3-4b"], got["qwen-3-4b-2507"]) == (False, True)
+    assert got["gemini-2.5-pro-preview-tts"] is None  # a speech model, not a snapshot
