@@ -745,12 +745,16 @@ def identify(
     names = pl.concat([df.select(NAME_KEYS) for df in listed]).unique()
     resolved = resolve_names(names, info, prior.known() if prior is not None else None)
     info_ids = models.resolve(info, info) if info is not None and not info.is_empty() else None
+    # Ids a metadata row may date under its own name: not the names that move between snapshots.
+    # (Only in the models table: a moving name still resolves by the dates the family had, so a
+    # month-dated row, Gundlach's 2024-10-01 "Ministral 3B", keeps its snapshot.)
+    moving = set(resolved.filter(pl.col("moving_alias"))["model_id"].drop_nulls())
     # Release dates of identified models, for moving aliases (a preliminary models table).
     prelim = models_table.build_models_curated(
         resolved.filter(~pl.col("moving_alias")).with_columns(
             pl.lit(None, dtype=pl.String).alias("unresolved_reason")
         ),
-        info_under_own_id(info_ids, set(resolved["model_id"].drop_nulls())),
+        info_ids,
     )
     identified = set(prelim.filter(pl.col("resolved"))["model_id"])
     release = dict(zip(prelim["model_id"], prelim["release_date"], strict=True))
@@ -852,7 +856,8 @@ def identify(
         .alias("identified_by")
     )
     out["models"] = models_table.build_models_curated(
-        ref.drop("alias_of"), info_under_own_id(info_ids, set(ref["model_id"].drop_nulls()))
+        ref.drop("alias_of"),
+        info_under_own_id(info_ids, set(ref["model_id"].drop_nulls()) - moving),
     )
     # First party: one verdict per seller and model (the model's developer from the table).
     dev = out["models"].select("model_id", "developer")
