@@ -161,7 +161,9 @@ def display_name(name: str | None, model_id: str) -> str | None:
 def date_mechanically(table: pl.DataFrame, refs: pl.DataFrame) -> pl.DataFrame:
     """Release dates for undated models by the mechanical routes: a date in the id (dated by the
     source that wrote the name), else the `-001` first snapshot of a dated family (dated as its
-    family). The note says which route; listing dates stay labelled as listing dates."""
+    family). A listing date is no release date: these routes replace it (qwen-plus-2025-07-28,
+    listed by OpenRouter on 2025-09-08). The note says which route; listing dates left stay
+    labelled as listing dates."""
     writer = (
         refs.sort("source_id", "source_model_name")
         .group_by("model_id")
@@ -173,7 +175,9 @@ def date_mechanically(table: pl.DataFrame, refs: pl.DataFrame) -> pl.DataFrame:
         pl.col("release_date_source_id").alias("_fam_src"),
         pl.col("release_date_note").alias("_fam_note"),
     )
-    undated = pl.col("release_date").is_null()
+    undated = pl.col("release_date").is_null() | pl.col("release_date_source_id").is_in(
+        list(LISTING_DATE_SOURCES)
+    )
     out = (
         table.join(writer, on="model_id", how="left")
         .with_columns(
@@ -229,7 +233,9 @@ def reasoning_by_family(table: pl.DataFrame) -> pl.DataFrame:
 def label_listing_dates(table: pl.DataFrame) -> pl.DataFrame:
     """A release date that is a marketplace's listing date (nothing else dates the model) says
     so in its note (issue 19, class 7): never silently a release date."""
-    listing = pl.col("release_date_source_id").is_in(list(LISTING_DATE_SOURCES))
+    # A date the listing source wrote in the model's id is the id's date, not its listing date.
+    in_id = pl.col("release_date_note").fill_null("") == "date in the model id"
+    listing = pl.col("release_date_source_id").is_in(list(LISTING_DATE_SOURCES)) & ~in_id
     label = pl.format("listing date ({}), no source dates the release", "release_date_source_id")
     return table.with_columns(
         pl.when(listing & pl.col("release_date_note").is_null()).then(label)

@@ -288,6 +288,28 @@ def test_undated_models_are_dated_by_the_date_in_their_id_or_their_first_snapsho
     )  # fmt: skip
     out = models_table.label_listing_dates(models_table.date_mechanically(table, refs))
     rows = {r["model_id"]: r for r in out.iter_rows(named=True)}
+    # A date in the id outranks a listing date (OpenRouter listed qwen-plus-2025-07-28 on
+    # 2025-09-08: openrouter-sui414 models/date=2026-08-08.csv, created_at).
+    listed = pl.DataFrame(
+        {
+            "model_id": ["qwen-plus-2025-07-28"],
+            "release_date": [date(2025, 9, 8)],
+            "release_date_source_id": ["openrouter-sui414"],
+            "release_date_note": [None],
+        },
+        schema_overrides={"release_date_note": pl.String},
+    )
+    refs_q = pl.DataFrame(
+        {"model_id": ["qwen-plus-2025-07-28"], "source_id": ["openrouter-sui414"],
+         "source_model_name": ["qwen/qwen-plus-2025-07-28"]}
+    )  # fmt: skip
+    q = models_table.label_listing_dates(models_table.date_mechanically(listed, refs_q)).row(
+        0, named=True
+    )
+    assert (q["release_date"], q["release_date_note"]) == (
+        date(2025, 7, 28),
+        "date in the model id",
+    )
     assert (rows["claude-3.7-sonnet-2025-02-19"]["release_date"], rows["claude-3.7-sonnet-2025-02-19"]["release_date_source_id"]) == (date(2025, 2, 19), "litellm-rocry")  # fmt: skip
     assert rows["claude-3.7-sonnet-2025-02-19"]["release_date_note"] == "date in the model id"
     assert rows["gemini-2.0-flash-001"]["release_date"] == date(2025, 2, 5)
