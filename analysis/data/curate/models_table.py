@@ -129,7 +129,7 @@ FIRST_SNAPSHOT = re.compile(r"^(?P<family>.+)-001$")
 # "(Reasoning, High Effort)"): a setting of the model, not part of its name.
 VARIANT_LABEL = re.compile(
     r"\s*\((?:(?:non-)?reasoning|minimal|low|medium|high|xhigh|max|adaptive(?: reasoning)?|thinking"
-    r"|(?:(?:non-)?reasoning, )?[\w ]*effort)\)\s*$",
+    r"|(?:(?:adaptive |non-)?reasoning, )?[\w ]*effort)\)\s*$",
     re.IGNORECASE,
 )
 

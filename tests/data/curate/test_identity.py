@@ -262,6 +262,10 @@ def test_leaderboard_variant_labels_leave_the_display_name_of_the_base_model():
     assert name("GPT-5.6 Luna (low)", "gpt-5.6-luna") == "GPT-5.6 Luna"
     assert name("DeepSeek V4 Pro (Reasoning, High Effort)", "deepseek-v4-pro") == "DeepSeek V4 Pro"
     assert name("Claude Sonnet 5 (Adaptive Reasoning)", "claude-sonnet-5") == "Claude Sonnet 5"
+    # aa-leaderboards-oolong 2026-07-10: the name the models table kept on claude-sonnet-5
+    assert name("Claude Sonnet 5 (Adaptive Reasoning, Xhigh Effort)", "claude-sonnet-5") == (
+        "Claude Sonnet 5"
+    )
     # An id that carries the label is that variant: the label stays.
     assert name("GPT-5.1 (high)", "gpt-5.1-high") == "GPT-5.1 (high)"
     assert name("Claude 3.7 Sonnet (Extended Thinking)", "claude-3.7-sonnet") == (
