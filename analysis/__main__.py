@@ -363,6 +363,7 @@ def _cost(args) -> int:
                 "cost", None, None, args.workload, "give a workload file or --model, not both"
             )
         w = workloads.read(args.workload)
+        _cache_write_column(version, w.cache_write_tokens, args.workload)
         start = (
             dt.date.fromisoformat(args.at[:10]) if args.at else w.date or data.release_date(version)
         )
@@ -382,6 +383,7 @@ def _cost(args) -> int:
         )
     except ValueError as err:
         raise fail("cost", None, "--cached", args.cached, str(err)) from None
+    _cache_write_column(version, args.cache_write, "--cache-write")
     at = (
         _instant(args.at) if args.at else dt.datetime.combine(data.release_date(version), dt.time())
     )
@@ -406,6 +408,16 @@ def _cost(args) -> int:
 
         _print_csv(pl.DataFrame(rows))
     return 0
+
+
+def _cache_write_column(version: str, tokens: float, where: str) -> None:
+    """Cache-write tokens need a release with the cache-write column (older ones load it as
+    empty, which would read as "no rate" for every offer)."""
+    from analysis.data import release as data
+
+    if tokens and "cache_write_usd_per_mtok" not in data.fields("token_prices", version):
+        raise fail("cost", None, where, tokens, f"data version {version} predates token_prices' "
+                   "cache_write_usd_per_mtok: it holds no cache-write rate; use a later version")  # fmt: skip
 
 
 def _instant(text: str):

@@ -13,9 +13,13 @@ bucket at that seller, context tier, price kind, currency and instant. Choices, 
   batch columns, or a `batch`/`batch-only` row's rates where the seller publishes batch apart.
 - **Buckets.** Uncached input, cached input read, cache write, output, reasoning. Reasoning is
   billed at the output rate: no seller in the data prices it apart (token_prices has no
-  reasoning column). A cache write needs a `cache_write_*` column, which token_prices lacks.
-- **A missing rate is an error** naming model, seller, bucket, kind, currency and date; never
-  a zero, never another bucket's rate.
+  reasoning column). A cache write is billed at `cache_write_usd_per_mtok` (the default
+  5-minute write where a seller prices lifetimes apart); no source states a cache-write rate in
+  another currency or at the batch discount, so a CNY or batch cache write has no rate.
+- **A missing rate is an error** naming the offer (model, seller and offer words), the bucket,
+  the kind, the currency, the date and the column that holds no rate; never a zero, never
+  another bucket's rate (a cache write is never billed at the input rate the seller may charge
+  for it unless the source states that rate as the write's).
 - **Exact arithmetic.** Rates are read as the decimal their CSV text states (`repr` of the
   float) and multiplied in `Decimal`, so a hand calculation matches to the last digit.
 """
@@ -149,13 +153,13 @@ def _offer_label(row: dict) -> str:
     return "/".join(str(row[c]) for c in OFFER_COLS if row.get(c))
 
 
-def _missing(model_id, provider, bucket, kind, currency, on, column, why="") -> DataError:
+def _missing(model_id, provider, bucket, kind, currency, on, column, why="", offer="") -> DataError:
     return DataError(
         Problem(
             "token_prices",
             None,
             column,
-            f"{model_id} at {provider}",
+            f"{model_id} at {provider}" + (f" ({offer})" if offer else ""),
             f"no {kind} {currency} rate for {bucket} tokens in force on {on:%Y-%m-%d}{why}",
         )
     )
@@ -264,6 +268,7 @@ def _bill(offer_rows: pl.DataFrame, request: Request, at, batch: bool, currency:
                 at,
                 column or f"{'batch_' if batch else ''}{bucket}_{unit}_per_mtok",
                 "" if column in row else " (token_prices has no such column)",
+                _offer_label(first),
             )
         n, r = decimal(tokens), decimal(rate)
         charges.append(Charge(bucket, n, r, n * r / MTOK, row["row_id"]))

@@ -75,7 +75,12 @@ FACT = [
     "output_original_per_mtok",
     "blended_original_per_mtok",
 ]
-EXTRA = ["cached_input_usd_per_mtok", "batch_input_usd_per_mtok", "batch_output_usd_per_mtok"]
+EXTRA = [
+    "cached_input_usd_per_mtok",
+    "cache_write_usd_per_mtok",
+    "batch_input_usd_per_mtok",
+    "batch_output_usd_per_mtok",
+]
 OFFER = [
     "model_id",
     "provider",
@@ -850,8 +855,8 @@ def _rows(
         pl.col("_from").min().alias("_row_start"),
         pl.col("_in_force").max().alias("_last"),
     )
-    # Cached and batch prices: the first run, in precedence, that states each (one sort for
-    # the three).
+    # Cached, cache-write and batch prices: the first run, in precedence, that states each (one
+    # sort for them all).
     ranked = every.select(*by, "_rank", "date", "_k", "_i", "_x").sort(*by, "_rank", "date", "_k")
     stating = [
         ranked.filter((pl.col("_x") & (1 << j)) > 0)
@@ -956,7 +961,7 @@ def _stale_ids(cand: pl.DataFrame, base: pl.DataFrame, rows: pl.DataFrame) -> pl
 def _base(key: tuple, runs: list[Run], kind: str, start: date, obs: list[dict]) -> dict:
     first = min(runs, key=lambda r: (r.start, _rank(r.source), r.row["source_locator"]))
     row = dict(first.row)
-    for c in EXTRA:  # cached and batch prices: the first source that states them
+    for c in EXTRA:  # cached, cache-write and batch prices: the first source stating them
         stated = sorted(
             (r for r in runs if r.row[c] is not None), key=lambda r: (_rank(r.source), r.start)
         )
