@@ -382,7 +382,12 @@ def _cost(args) -> int:
             args.input, args.cached, args.output, args.reasoning, args.cache_write
         )
     except ValueError as err:
-        raise fail("cost", None, "--cached", args.cached, str(err)) from None
+        flag, value = (
+            ("--cache-write", args.cache_write)
+            if "cache-write" in str(err)
+            else ("--cached", args.cached)
+        )
+        raise fail("cost", None, flag, value, str(err)) from None
     _cache_write_column(version, args.cache_write, "--cache-write")
     at = (
         _instant(args.at) if args.at else dt.datetime.combine(data.release_date(version), dt.time())
@@ -633,11 +638,18 @@ def parser() -> argparse.ArgumentParser:
     co.add_argument("workload", nargs="?", help="a workload YAML file (presets in workloads/)")
     co.add_argument("--model", help="a model_id (python -m analysis data info lists them)")
     co.add_argument("--provider", help="the seller (default: every seller of the model)")
-    co.add_argument("--input", type=token_count, help="input tokens, cached ones included")
+    co.add_argument(
+        "--input", type=token_count, help="every input token, cache reads and writes included"
+    )
     co.add_argument("--cached", type=token_count, default=0, help="input tokens read from cache")
     co.add_argument("--output", type=token_count, help="output tokens (the answer)")
     co.add_argument("--reasoning", type=token_count, default=0, help="reasoning tokens")
-    co.add_argument("--cache-write", type=token_count, default=0, help="tokens written to cache")
+    co.add_argument(
+        "--cache-write",
+        type=token_count,
+        default=0,
+        help="of the input tokens, how many are written to the cache",
+    )
     co.add_argument("--batch", action="store_true", help="bill at the batch rates")
     co.add_argument(
         "--at", help="dispatch instant YYYY-MM-DDTHH:MMZ (default: release date 00:00Z)"

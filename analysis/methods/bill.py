@@ -68,7 +68,8 @@ def plain(d: Decimal) -> str:
 
 @dataclass(frozen=True)
 class Request:
-    """Tokens of one request by bucket; `input` is the uncached input (cache misses)."""
+    """Tokens of one request by bucket; `input` is the uncached input (neither read from nor
+    written to the cache)."""
 
     input: float = 0
     cached_input: float = 0
@@ -80,11 +81,17 @@ class Request:
     def from_usage(
         cls, input: int, cached: int = 0, output: int = 0, reasoning: int = 0, cache_write: int = 0
     ) -> Request:
-        """From usage as sellers report it: `input` counts every input token, `cached` how
-        many of them were read from the cache."""
+        """From usage counted as `cost` takes it: `input` counts every input token, `cached` how
+        many of them were read from the cache and `cache_write` how many were written to it
+        (Anthropic reports the three apart: add them up for `input`)."""
         if not 0 <= cached <= input:
             raise ValueError(f"cached tokens ({cached}) must be between 0 and input ({input})")
-        return cls(input - cached, cached, cache_write, output, reasoning)
+        if not 0 <= cache_write <= input - cached:
+            raise ValueError(
+                f"cache-write tokens ({cache_write}) must be between 0 and the input tokens not "
+                f"read from the cache ({input - cached})"
+            )
+        return cls(input - cached - cache_write, cached, cache_write, output, reasoning)
 
     def tokens(self) -> dict[str, float]:
         return {b: getattr(self, b) for b in BUCKETS}
@@ -302,7 +309,7 @@ def per_request(workload: Workload, batch: bool = False) -> Request:
     """The mean request of a workload (tokens may be fractional: a share of requests hit)."""
     hit = workload.cache_hit_share
     return Request(
-        input=workload.input_tokens * (1 - hit),
+        input=workload.input_tokens * (1 - hit) - workload.cache_write_tokens,
         cached_input=workload.input_tokens * hit,
         cache_write=workload.cache_write_tokens,
         output=workload.output_tokens,

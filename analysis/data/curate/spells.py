@@ -350,6 +350,10 @@ def _curate(
     source in the stretch goes where the run before it went (the walk's state changes only by
     the price the stretch shows). So Python walks those runs alone, and everything per run
     (cutting runs at the next price, stale segments, provenance) is done on whole columns."""
+    # a price column newer than the rows (a release before cache_write_usd_per_mtok): unstated
+    # while curating, and left out of the table again, as the rows have it
+    absent = [c for c in EXTRA if c not in prices.collect_schema()]
+    prices = prices.with_columns(pl.lit(None, pl.Float64).alias(c) for c in absent)
     lf = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
     lf = mark_copies(fold_reported(lf))
     snaps = snapshot_dates(lf)
@@ -402,7 +406,7 @@ def _curate(
         .otherwise(pl.col("context_tier"))
         .alias("context_tier")
     )
-    return table, obs.select(*OBS_SCHEMA, *ORDER)
+    return table.drop(absent), obs.select(*OBS_SCHEMA, *ORDER)
 
 
 def end_by_time_of_use(table: pl.DataFrame) -> pl.DataFrame:
@@ -963,7 +967,8 @@ def _base(key: tuple, runs: list[Run], kind: str, start: date, obs: list[dict]) 
     row = dict(first.row)
     for c in EXTRA:  # cached, cache-write and batch prices: the first source stating them
         stated = sorted(
-            (r for r in runs if r.row[c] is not None), key=lambda r: (_rank(r.source), r.start)
+            (r for r in runs if r.row.get(c) is not None),
+            key=lambda r: (_rank(r.source), r.start),
         )
         row[c] = stated[0].row[c] if stated else None
     sources = sorted({r.source for r in runs}, key=lambda s: (_rank(s), s))
