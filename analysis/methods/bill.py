@@ -588,6 +588,72 @@ def run_cost(
     )
 
 
+@dataclass(frozen=True)
+class PublishedRun:
+    """A leaderboard's run of its benchmark: the tokens it used and what it published it cost,
+    with the book's model and the seller whose card bills it."""
+
+    name: str  # the leaderboard's name for the run
+    model_id: str
+    provider: str
+    on: dt.date
+    input_tokens: int
+    output_tokens: int  # answer and reasoning
+    published_input: float
+    published_output: float
+    published_total: float
+    published_input_rate: float | None = None  # the rates the leaderboard priced the run at
+    published_output_rate: float | None = None
+
+
+def leaderboard_costs(
+    token_prices: pl.DataFrame, windows: pl.DataFrame, runs: list[PublishedRun]
+) -> pl.DataFrame:
+    """Each run's published cost beside the book's bill for its tokens (`run_cost`): output
+    (reasoning included) at the output rate, input at the list input rate (every token uncached:
+    an upper bound) and the cache-hit share that, at the cached-input rate, would make the book's
+    input cost the published one (the file counts no cache hits, so this share is what would
+    close the gap, not a measured one). USD; one row per run."""
+    rows = []
+    for run in runs:
+        r = run_cost(
+            token_prices,
+            windows,
+            run.model_id,
+            run.provider,
+            run.on,
+            run.input_tokens,
+            run.output_tokens,
+            run.published_input,
+            run.published_output,
+        )
+        rows.append(
+            {
+                "run": run.name,
+                "model_id": run.model_id,
+                "provider": run.provider,
+                "input_tokens": run.input_tokens,
+                "output_tokens": run.output_tokens,
+                "published_output": run.published_output,
+                "book_output": r.book_output,
+                "output_gap": r.output_gap,
+                "published_input": run.published_input,
+                "book_input_uncached": r.book_input_uncached,
+                "book_input_all_cached": r.book_input_all_cached,
+                "implied_cache_hit_share": r.implied_cache_hit_share,
+                "published_total": run.published_total,
+                "book_total_uncached": r.book_input_uncached + r.book_output,
+                # the book's rates per 1M tokens beside the leaderboard's
+                "book_input_rate": r.book_input_uncached / run.input_tokens * 1e6,
+                "book_output_rate": r.book_output / run.output_tokens * 1e6,
+                "published_input_rate": run.published_input_rate,
+                "published_output_rate": run.published_output_rate,
+                "row_ids": ";".join(r.row_ids),
+            }
+        )
+    return pl.DataFrame(rows)
+
+
 # --------------------------------------------------------------------------------------------
 # the same workload over time: at fixed capability, and across a scheduled change
 # --------------------------------------------------------------------------------------------
