@@ -308,8 +308,14 @@ WEEK = 7
 def per_request(workload: Workload, batch: bool = False) -> Request:
     """The mean request of a workload (tokens may be fractional: a share of requests hit)."""
     hit = workload.cache_hit_share
+    uncached = workload.input_tokens * (1 - hit) - workload.cache_write_tokens
+    if uncached < -1e-9:
+        raise ValueError(
+            f"workload {workload.name!r}: {workload.cache_write_tokens} cache-write tokens are "
+            f"more than the input not read from the cache ({workload.input_tokens * (1 - hit):g})"
+        )
     return Request(
-        input=workload.input_tokens * (1 - hit) - workload.cache_write_tokens,
+        input=max(uncached, 0.0),
         cached_input=workload.input_tokens * hit,
         cache_write=workload.cache_write_tokens,
         output=workload.output_tokens,
