@@ -82,6 +82,11 @@ class WorkloadCosts:
     def shown(self) -> bool:
         return self.left_out is None
 
+    @property
+    def with_leaderboard(self) -> bool:
+        """The raw scrape the leaderboard runs are read from was at hand."""
+        return self.leaderboard is not None
+
 
 def preset(name: str) -> Workload:
     return workloads.read(workloads.WORKLOADS_DIR / f"{name}.yaml")
