@@ -363,6 +363,7 @@ def _cost(args) -> int:
                 "cost", None, None, args.workload, "give a workload file or --model, not both"
             )
         w = workloads.read(args.workload)
+        _cache_write_column(version, w.cache_write_tokens, args.workload)
         start = (
             dt.date.fromisoformat(args.at[:10]) if args.at else w.date or data.release_date(version)
         )
@@ -381,7 +382,13 @@ def _cost(args) -> int:
             args.input, args.cached, args.output, args.reasoning, args.cache_write
         )
     except ValueError as err:
-        raise fail("cost", None, "--cached", args.cached, str(err)) from None
+        flag, value = (
+            ("--cache-write", args.cache_write)
+            if "cache-write" in str(err)
+            else ("--cached", args.cached)
+        )
+        raise fail("cost", None, flag, value, str(err)) from None
+    _cache_write_column(version, args.cache_write, "--cache-write")
     at = (
         _instant(args.at) if args.at else dt.datetime.combine(data.release_date(version), dt.time())
     )
@@ -406,6 +413,16 @@ def _cost(args) -> int:
 
         _print_csv(pl.DataFrame(rows))
     return 0
+
+
+def _cache_write_column(version: str, tokens: float, where: str) -> None:
+    """Cache-write tokens need a release with the cache-write column (older ones load it as
+    empty, which would read as "no rate" for every offer)."""
+    from analysis.data import release as data
+
+    if tokens and "cache_write_usd_per_mtok" not in data.fields("token_prices", version):
+        raise fail("cost", None, where, tokens, f"data version {version} predates token_prices' "
+                   "cache_write_usd_per_mtok: it holds no cache-write rate; use a later version")  # fmt: skip
 
 
 def _instant(text: str):
@@ -621,11 +638,18 @@ def parser() -> argparse.ArgumentParser:
     co.add_argument("workload", nargs="?", help="a workload YAML file (presets in workloads/)")
     co.add_argument("--model", help="a model_id (python -m analysis data info lists them)")
     co.add_argument("--provider", help="the seller (default: every seller of the model)")
-    co.add_argument("--input", type=token_count, help="input tokens, cached ones included")
+    co.add_argument(
+        "--input", type=token_count, help="every input token, cache reads and writes included"
+    )
     co.add_argument("--cached", type=token_count, default=0, help="input tokens read from cache")
     co.add_argument("--output", type=token_count, help="output tokens (the answer)")
     co.add_argument("--reasoning", type=token_count, default=0, help="reasoning tokens")
-    co.add_argument("--cache-write", type=token_count, default=0, help="tokens written to cache")
+    co.add_argument(
+        "--cache-write",
+        type=token_count,
+        default=0,
+        help="of the input tokens, how many are written to the cache",
+    )
     co.add_argument("--batch", action="store_true", help="bill at the batch rates")
     co.add_argument(
         "--at", help="dispatch instant YYYY-MM-DDTHH:MMZ (default: release date 00:00Z)"

@@ -17,7 +17,10 @@ applies, in the order printed):
   promotion of its offer starts), `one model under two ids` (rows of an id the new release
   folds into another, and the rows of the id it folds into), `size_class_slip flagged`,
   `before_release not judged on a moving alias`;
-- other: anything else (printed, to read).
+- `provenance only`: only `source_ids` or `last_seen` changed (another source's copy of the
+  same fact merged into it, e.g. a reported copy folded into the list row);
+- `stale copy kept apart`: a new row flagged `superseded_stale`;
+- other: anything else (`--other` prints them, to read).
 
 Plain polars over the two releases' token_prices.csv (and the new models.csv, whose aliases name
 the ids folded into each model); nothing of `analysis` is used.
@@ -80,10 +83,16 @@ def explain(
         .then(pl.lit("secondary copy: the spell or stale row it made (removed)"))
         .when(gone & (pl.col("row_kind_old") == "stale"))
         .then(pl.lit("stale row no longer stale (its cut moved)"))
+        .when(gone & pl.col("_cancelled_key"))
+        .then(pl.lit("cancelled schedule: the spell row it was (removed)"))
         .when(gone)
         .then(pl.lit("removed: other"))
+        .when(added & flags_new.str.contains("superseded_stale"))
+        .then(pl.lit("stale copy kept apart (the spell it copies was cut elsewhere)"))
         .when(added)
         .then(pl.lit("added: other"))
+        .when(pl.col("_provenance_only"))
+        .then(pl.lit("provenance only: source_ids or last_seen (more sources merged)"))
         .when(
             (pl.col("price_kind_new") == "promotional")
             & vt_new.is_not_null()
@@ -101,10 +110,15 @@ def explain(
     peak_offers = new.filter(pl.col("price_kind") == "peak").select(KEY).unique()
     batch_offers = new.filter(pl.col("price_kind") == "batch-only").select(KEY).unique()
     mark = lambda f, name: f.with_columns(pl.lit(True).alias(name))  # noqa: E731
+    cancelled = new.filter(pl.col("flags").fill_null("").str.contains("cancelled_schedule"))
+    cancelled = cancelled.select("model_id", "provider", "date").unique()
     both = (
-        both.join(mark(peak_offers, "_peak_offer"), on=KEY, how="left", nulls_equal=True)
+        both.join(
+            mark(cancelled, "_cancelled_key"), on=["model_id", "provider", "date"], how="left"
+        )
+        .join(mark(peak_offers, "_peak_offer"), on=KEY, how="left", nulls_equal=True)
         .join(mark(batch_offers, "_batch_offer"), on=KEY, how="left", nulls_equal=True)
-        .with_columns(pl.col("_peak_offer", "_batch_offer").fill_null(False))
+        .with_columns(pl.col("_peak_offer", "_batch_offer", "_cancelled_key").fill_null(False))
     )
     # ids the new release folds into another model (gone from it, named in a model's aliases)
     folded = set(old["model_id"]) - set(new["model_id"])
@@ -140,6 +154,12 @@ def explain(
     )
     same = [c for c in new.columns if c != "row_id" and c in old.columns]
     unchanged = pl.all_horizontal([pl.col(c).eq_missing(pl.col(f"{c}_new")) for c in same])
+    facts = [c for c in same if c not in ("source_ids", "last_seen")]
+    both = both.with_columns(
+        pl.all_horizontal([pl.col(c).eq_missing(pl.col(f"{c}_new")) for c in facts])
+        .fill_null(False)
+        .alias("_provenance_only")
+    )
     moved = both.filter(~unchanged.fill_null(False) | gone | added)
     status = (
         pl.when(added)
@@ -156,6 +176,7 @@ def main() -> None:
     ap.add_argument("old", nargs="?", default="2026-12-01.2")
     ap.add_argument("new", nargs="?", default="2026-12-01.3")
     ap.add_argument("--data", default=str(ROOT / "data"))
+    ap.add_argument("--other", action="store_true", help="print the rows no rule explains")
     args = ap.parse_args()
     data = Path(args.data)
     models_csv = data / args.new / "models.csv"
@@ -165,6 +186,11 @@ def main() -> None:
     with pl.Config(tbl_rows=100, tbl_width_chars=200, fmt_str_lengths=80):
         print(f"token_prices {args.old} -> {args.new}: {out.height} rows moved")
         print(table)
+        if args.other:
+            cols = ["rule", "model_id", "model_id_new", "provider", "provider_new", "price_kind",
+                    "price_kind_new", "valid_from_new", "valid_to", "valid_to_new", "flags_new",
+                    "input_usd_per_mtok_new", "source_ids_new"]  # fmt: skip
+            print(out.filter(pl.col("rule").str.ends_with(": other")).select(cols))
 
 
 if __name__ == "__main__":

@@ -240,7 +240,7 @@ def test_every_seller_of_a_model_without_provider(capsys):
             ],
             ["cached_input_usd_per_mtok", "gemini-3.8-flash at google", "cached_input"],
         ),
-        # token_prices has no cache-write column: a cache write cannot be priced.
+        # A release before the cache-write column holds no cache-write rate: refused, by name.
         (
             [
                 "--model",
@@ -255,8 +255,15 @@ def test_every_seller_of_a_model_without_provider(capsys):
                 "500",
                 "--at",
                 "2026-10-15T15:00Z",
+                "--version",
+                "2026-12-02",
             ],
-            ["cache_write", "no such column"],
+            ["--cache-write", "2026-12-02 predates", "cache_write_usd_per_mtok"],
+        ),
+        # More cache writes than input tokens not read from the cache.
+        (
+            [*DEEPSEEK, "--input", "100", "--cached", "60", "--cache-write", "41", "--output", "1"],
+            ["--cache-write", "41"],
         ),
         # DeepSeek publishes no batch rate.
         ([*DEEPSEEK, "--input", "1000", "--output", "10", "--batch"], ["batch", "deepseek-v4-pro"]),
@@ -291,6 +298,62 @@ def test_a_request_that_cannot_be_priced_is_one_located_line(argv, words, capsys
     assert "Traceback" not in err
     for word in words:
         assert word in err
+
+
+# The cache-write column is in releases cut after issue 22 (run these on a scratch build with
+# BOOK_DATA_DIR=<its data root> until the latest release has it).
+needs_cache_write = pytest.mark.skipif(
+    "cache_write_usd_per_mtok" not in data.fields("token_prices"),
+    reason=f"the latest release ({data.current_version()}) predates cache_write_usd_per_mtok",
+)
+
+
+@needs_cache_write
+def test_a_cache_write_request_equals_the_hand_calculation(capsys):
+    """Claude Opus 5.5 in October 2026, frontier-price-notes-2026-09/2026-09-23_aimeter__docs__
+    pricing.md line 8: "| Claude Opus 5.5 | 4 | 20 | 0.20 | 5 (5m), 8 (1h) |" (input, output,
+    cache read, cache write; the 5-minute write is the default). Of 50,000 input tokens 20,000
+    are read from the cache and 10,000 written to it, so 20,000 are neither:
+    20,000 x 4 + 20,000 x 0.2 + 10,000 x 5 + 4,000 x 20 per 1M = 0.08 + 0.004 + 0.05 + 0.08."""
+    argv = [
+        "--model",
+        "claude-opus-5.5",
+        "--provider",
+        "anthropic",
+        "--input",
+        "50000",
+        "--cached",
+        "20000",
+        "--cache-write",
+        "10000",
+        "--output",
+        "4000",
+        "--at",
+        "2026-10-15T15:00Z",
+    ]
+    code, out, err = run(argv, capsys)
+    assert code == 0, err
+    (row,) = csv.DictReader(io.StringIO(out))
+    assert Decimal(row["total"]) == Decimal("0.214")
+    assert (row["cache_write_tokens"], row["cache_write_rate_per_mtok"]) == ("10000", "5")
+    assert Decimal(row["cache_write_cost"]) == Decimal("0.05")
+    assert row["input_tokens"] == "20000"
+    (row_id,) = row["row_ids"].split(";")
+    prices = data.load("token_prices")
+    (locator,) = prices.filter(prices["row_id"] == row_id)["source_locator"].to_list()
+    assert "aimeter__docs__pricing.md" in locator
+
+
+@needs_cache_write
+def test_a_cache_write_on_an_offer_without_a_write_rate_is_one_line_naming_it(capsys):
+    """DeepSeek's cards state no cache-write rate: a write there is an error naming the offer
+    and the missing rate, not a zero and not the input (miss) rate."""
+    argv = [*DEEPSEEK, "--input", "1000", "--cache-write", "500", "--output", "10"]
+    code, out, err = run([*argv, "--at", "2026-11-18T12:00Z"], capsys)
+    assert code == 1 and out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    for words in ("deepseek-v4-pro at deepseek", "cache_write_usd_per_mtok", "cache_write tokens"):
+        assert words in err, err
 
 
 def test_a_workload_file_prices_every_offer(capsys, tmp_path):

@@ -74,14 +74,9 @@ FLOPS_MEASURES = {
 @dataclass(frozen=True)
 class GpuHourPrices:
     """What the page reads besides its folded cells (which call the methods themselves): the
-    data version, the decline fits, the claims table and its evidence, and the quotes."""
+    data version, the evidence for the digests' claims, and the quotes."""
 
     version: str  # the data version the chapter ran on
-    rates: pl.DataFrame  # gpu_prices.decline_rates on each of TABLE_VARIANTS
-    declines: pl.DataFrame  # the decline table's rows (gpu_prices.fitted_rates)
-    flagged: list[tuple[str, str]]  # (gpu_group, pricing) with a step: left out of the table
-    index_summary: dict  # gpu_prices.hedonic_index's summary
-    claim_checks: pl.DataFrame  # gpu_prices.claim_checks: the claims table
     evidence: dict[str, Evidence]  # claim_evidence: the two H100 claims
     q: Quotes
 
@@ -101,7 +96,6 @@ def _compute(v: str) -> GpuHourPrices:
     # rules drop rows (the rules remove some of the same points as thin medians).
     raw = data.load("gpu_hour_prices", v)
     steps = gpu_prices.step_changes(raw, threshold=STEP_THRESHOLD, gpus=MAIN_GPUS)
-    flagged = flagged_series(steps)
     rates = pl.concat([results.gpu_declines(v, evidence=e) for e in TABLE_VARIANTS])
     index, index_summary = results.gpu_index(v)
     # Direct observations by default (issue 19): the restated series is the named variant "all".
@@ -156,16 +150,7 @@ def _compute(v: str) -> GpuHourPrices:
     for cid, key in ((DRAWDOWN_CLAIM, "drawdown_verdict"), (SETTLED_CLAIM, "settled_verdict")):
         claim = claim_row(claims, cid)
         q[key] = Quote(claim_verdict(claim, evidence[cid]))
-    return GpuHourPrices(
-        version=v,
-        rates=rates,
-        declines=gpu_prices.fitted_rates(rates, min_n=MIN_PROVIDER_MONTHS, exclude=flagged),
-        flagged=flagged,
-        index_summary=index_summary,
-        claim_checks=gpu_prices.claim_checks(claims, claim_findings(q)),
-        evidence=evidence,
-        q=q,
-    )
+    return GpuHourPrices(version=v, evidence=evidence, q=q)
 
 
 def claim_evidence(version: str | None = None) -> dict[str, Evidence]:

@@ -1,10 +1,10 @@
-"""What the chapter on quality-adjusted prices and the outlook quotes, and its break tests.
+"""What the chapter on quality-adjusted prices and the outlook quotes.
 
-The page shows, in folded cells, how it makes the hedonic tables, the index and the 2026 fits
-(`results.hedonic_fits`, `hedonic.reference_index`, `extension_2026`). `compute(version)` returns
-a `QualityAdjusted`: the break tests and forecasts (run once: their bootstrap is the slow part;
-the page draws them from here), and `q`, every value the prose prints as a `Quote`
-(`analysis.report.quote`). It is cached per data version. The hedonic fits and the full-data staircase trends are the shared results of
+The page shows, in folded cells, how it makes every figure and table (`results.hedonic_fits`,
+`hedonic.reference_index`, `extension_2026`, `outlook.staircase_breaks`). `compute(version)`
+returns a `QualityAdjusted`: the data version, `q`, every value the prose prints as a `Quote`
+(`analysis.report.quote`), and what the version leaves out; it is cached per data version. The
+hedonic fits and the full-data staircase trends are the shared results of
 `analysis.report.results`; the headline estimates come from the registry
 (`analysis.report.estimates`); the method's settings are the constants of
 `analysis.methods.hedonic` and `analysis.methods.outlook`.
@@ -29,7 +29,6 @@ from analysis.figures.outlook import benchmark_name
 from analysis.methods import fixed_capability as fc
 from analysis.methods import gundlach, hedonic, outlook
 from analysis.methods.claims import claim_row
-from analysis.methods.trends import DeclineFit
 from analysis.report import estimates, left_out, published, results
 from analysis.report.quote import Estimate, Quote, Quotes, fmt_count, fmt_day
 
@@ -37,6 +36,7 @@ SLUG = "quality-adjusted"
 BENCHMARK = "gpqa-diamond"  # the benchmark of the index, the staircase and the break tests
 INDEX_SAMPLES = ["frontier", "all"]
 NAMED_BREAK_MODEL = "deepseek-v3"  # the break date named in advance: this model's release
+NAMED_TEST = "Chow test at DeepSeek-V3's release"  # its row of the tests table
 CLAIM_ID = "deepseek-api-price-rise"
 N_BOOT = outlook.N_BOOT  # bootstrap replicates of the sup-F search: the module's default
 
@@ -78,12 +78,6 @@ def break_model_phrase(model: dict) -> str:
     if model["open_weights"] and model["parameters_b"] is not None:
         return f"{model['name']}, an open-weights model of {model['parameters_b']:g} billion parameters,"
     return model["name"]
-
-
-def replicates_reached(p: float, n_boot: int) -> int:
-    """How many bootstrap replicates reached the observed statistic, from the p-value
-    (1 + reached) / (n_boot + 1)."""
-    return round(p * (n_boot + 1)) - 1
 
 
 def boot_reading(reached: int, n_boot: int = N_BOOT) -> str:
@@ -244,105 +238,7 @@ def staircase_quotes(
 # --- breaks -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Breaks:
-    """The break tests and forecasts on the richest GPQA Diamond staircase, and what the charts
-    draw of them."""
-
-    richest: dict  # `outlook.richest_threshold`: threshold model, score, staircase
-    n_thresholds: int  # GPQA Diamond thresholds the richest one was chosen from
-    result: dict  # `outlook.outlook` on the staircase
-    named_date: date  # the date named in advance: DeepSeek-V3's release
-    chow_named: dict  # `outlook.chow_test` at that date
-    points: pl.DataFrame  # the staircase with the segment of each point (`outlook.segment_of`)
-    lines: pl.DataFrame  # each segment's fitted line (`outlook.segment_lines`)
-    whole_fit: DeclineFit  # the one trend of the whole series
-    fitted: dict[str, pl.DataFrame]  # each forecast's trend over its points, to its first month
-
-    @property
-    def series(self) -> pl.DataFrame:
-        return self.richest["staircase"]
-
-    @property
-    def search(self) -> dict:
-        return self.result["break_search"]
-
-    @property
-    def break_date(self) -> date:
-        return self.search["best_date"]
-
-    @property
-    def segments(self) -> pl.DataFrame:
-        return self.result["segments"].sort("segment")
-
-    @property
-    def forecasts(self) -> dict[str, pl.DataFrame]:
-        """The two forecasts for `figures.outlook.forecast_chart`."""
-        r = self.result
-        return {"whole series": r["forecast"], "since the break": r["forecast_since_break"]}
-
-    @property
-    def replicates_reached(self) -> int:
-        return replicates_reached(self.search["p_value"], N_BOOT)
-
-    @property
-    def tests(self) -> list[dict]:
-        """The three tests side by side (`figures.outlook.breaks_gt`)."""
-        chow_best = self.result["chow"]
-        return [
-            {**self.chow_named, "test": "Chow test at DeepSeek-V3's release"},
-            {**chow_best, "test": "Chow test at the date the search found (plain p-value)"},
-            {
-                **self.search,
-                "n_before": chow_best["n_before"],
-                "n_after": chow_best["n_after"],
-                "test": "sup-F search over dates (bootstrap p-value)",
-            },
-        ]
-
-
-def breaks(
-    token_prices: pl.DataFrame,
-    scores: pl.DataFrame,
-    models: pl.DataFrame,
-    version: str | None = None,
-    *,
-    n_boot: int = N_BOOT,
-) -> Breaks:
-    """The GPQA Diamond staircase with the most points (reasoning models excluded), the outlook on
-    it (break search, segments, forecasts), the Chow test at DeepSeek-V3's release, and the
-    fitted lines the charts draw."""
-    obs = fc.full_observations(token_prices, scores, models, BENCHMARK)
-    richest = outlook.richest_threshold(obs, BENCHMARK)
-    series = richest["staircase"]
-    result = outlook.outlook(series, n_boot=n_boot, data_version=version)
-    named = models.filter(pl.col("model_id") == NAMED_BREAK_MODEL)["release_date"].item()
-    chow_named = outlook.chow_test(
-        series["date"].to_list(), series["price"].to_list(), named, data_version=version
-    )
-    segments = result["segments"]
-    since_break = result["break_search"]["best_date"]
-    fitted = {
-        name: outlook.trend_fit(series, since=since).line(until=forecast["date"].min())
-        for name, since, forecast in [
-            ("whole series", None, result["forecast"]),
-            ("since the break", since_break, result["forecast_since_break"]),
-        ]
-    }
-    return Breaks(
-        richest=richest,
-        n_thresholds=fc.thresholds(obs, BENCHMARK).height,
-        result=result,
-        named_date=named,
-        chow_named=chow_named,
-        points=outlook.segment_of(series, segments),
-        lines=outlook.segment_lines(series, segments),
-        whole_fit=outlook.trend_fit(series),
-        fitted=fitted,
-    )
-
-
-def break_quotes(b: Breaks, models: pl.DataFrame) -> dict[str, Quote]:
+def break_quotes(b: outlook.Breaks, models: pl.DataFrame) -> dict[str, Quote]:
     """The series tested, the Chow test at the named date, the search and its bootstrap p-value,
     the model at the break, and the trend of each segment."""
     series, search, chow_named = b.series, b.search, b.chow_named
@@ -379,7 +275,7 @@ def break_quotes(b: Breaks, models: pl.DataFrame) -> dict[str, Quote]:
         "sup_f": Quote(search["sup_f"], "number"),
         "boot_method": Quote(search["p_value_method"]),
         "boot_p": Quote(search["p_value"], "p_value"),
-        "boot_reading": Quote(boot_reading(b.replicates_reached, N_BOOT)),
+        "boot_reading": Quote(boot_reading(b.replicates_reached(N_BOOT), N_BOOT)),
         "plain_p": Quote(b.result["chow"]["p_value"], "p_value"),
         "dsv3_gap": Quote((b.named_date - best).days, "count"),
         "before_window": Quote((before["start_date"], before["end_date"]), "month"),
@@ -396,7 +292,7 @@ def break_quotes(b: Breaks, models: pl.DataFrame) -> dict[str, Quote]:
 # --- forecasts and the claim they are checked on ------------------------------------------------
 
 
-def forecast_quotes(b: Breaks, models: pl.DataFrame) -> dict[str, Quote]:
+def forecast_quotes(b: outlook.Breaks, models: pl.DataFrame) -> dict[str, Quote]:
     """The two forecasts at their end date, how far apart they are, and how far the whole-series
     trend already is from the latest observed price."""
     whole, since = b.result["forecast_summary"], b.result["forecast_since_break_summary"]
@@ -549,12 +445,10 @@ def extension_quotes(ext: pl.DataFrame, cutoff: date) -> dict[str, Quote]:
 
 @dataclass(frozen=True)
 class QualityAdjusted:
-    """The chapter's results: the break tests and forecasts (their figures and table draw them:
-    the bootstrap is run once), the quotes, and what the data version leaves out. The page draws
-    its other figures and tables from named calls of its own."""
+    """The chapter's quotes and what the data version leaves out; the page draws its figures
+    and tables from named calls of its own."""
 
     version: str
-    breaks: Breaks
     q: Quotes
     left_out: dict[str, str]  # "2026" -> why this data version cannot show the 2026 extension
 
@@ -577,7 +471,10 @@ def _compute(v: str) -> QualityAdjusted:
         hedonic.observations(token_prices, scores, models, BENCHMARK), BENCHMARK, INDEX_SAMPLES
     )
     real = fc.full_observations(token_prices, scores, models, BENCHMARK, include_reasoning=True)
-    b = breaks(token_prices, scores, models, v)
+    obs = fc.full_observations(token_prices, scores, models, BENCHMARK)
+    b = outlook.staircase_breaks(
+        obs, BENCHMARK, outlook.release_date(models, NAMED_BREAK_MODEL), data_version=v
+    )
     q = Quotes(SLUG, {"version": Quote(v)})
     q.update(hedonic_quotes(fits, rules, frontier))
     q.update(index_quotes(index, real, models))
@@ -609,4 +506,4 @@ def _compute(v: str) -> QualityAdjusted:
     absent = left_out.reasons({"2026": NEEDS_2026}, v)
     if absent:
         q.leave_out()  # the 2026 section's prose still runs, and reads placeholders
-    return QualityAdjusted(v, b, q, absent)
+    return QualityAdjusted(v, q, absent)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import date
 from functools import cache
 
 import polars as pl
@@ -25,7 +26,7 @@ from analysis.data.cache import cached
 from analysis.figures import hardware as fig
 from analysis.methods import inference_cost, tokens_per_dollar, training_scale
 from analysis.methods.claims import Evidence, claim_row, claim_verdict
-from analysis.methods.gpu_prices import claim_checks, one_row
+from analysis.methods.gpu_prices import one_row
 from analysis.report import estimates, left_out, results
 from analysis.report.quote import Estimate, Quote, Quotes
 
@@ -95,26 +96,11 @@ CLAIM_PARTS = {
 
 @dataclass(frozen=True)
 class TokensPerDollar:
-    """The frames the chapter's figures and tables take, and its quotes."""
+    """What the page reads besides its folded cells (which call the methods themselves): the
+    data version, the claim evidence, the quotes, and the sections the version leaves out."""
 
     version: str  # the data version the chapter ran on
-    costs: pl.DataFrame  # tokens_per_dollar.mlperf_usd_per_mtok: every priced result
-    offline: pl.DataFrame  # cheapest result per round and model, SCENARIO: the cost table
-    floors: pl.DataFrame  # tokens_per_dollar.floor_table: the floor table
-    ladder: pl.DataFrame  # tokens_per_dollar.cost_ladder: the ladder table
-    ladder_rungs: pl.DataFrame  # the ladder one rung per row: the ladder figure
-    ladder_order: list[str]  # the figure's models, top to bottom (fewest active parameters first)
-    break_even: pl.DataFrame  # tokens_per_dollar.break_even_utilisation, SCENARIO: its table
-    claim_checks: pl.DataFrame  # gpu_prices.claim_checks: the claims table
-    # The frames of the NEEDS sections: None when the data version cannot show the section.
-    v6_gain: pl.DataFrame | None  # tokens_per_dollar.submitter_gain: CoreWeave v6.0 vs v5.1
-    inference_costs: pl.DataFrame | None  # inference_cost.cost_comparison: the cost table
-    inference_points: pl.DataFrame | None  # the same, one row per model, accelerator, measure
-    inference_order: list[str] | None  # the cost figure's rows, top to bottom
-    training_systems: pl.DataFrame | None  # training_scale.system_times: one row per system
-    training_line: pl.DataFrame | None  # training_scale.fitted_points: the fitted lines
-    training_fit: training_scale.ScalingFit | None  # with accelerator intercepts
-    evidence: dict[str, Evidence]  # claim_evidence: one per claim of CLAIM_IDS it holds
+    evidence: dict[str, Evidence]  # claim_evidence_from: one per claim of CLAIM_IDS it holds
     q: Quotes
     left_out: dict[str, str]  # section (NEEDS, READS) -> why this data version cannot show it
 
@@ -140,7 +126,6 @@ def _compute(v: str) -> TokensPerDollar:
     unmatched = tokens_per_dollar.unmatched_price_rows(
         per_acc, prices, pricing=PRICING, max_lag_months=MAX_LAG_MONTHS
     )
-    offline = tokens_per_dollar.in_scenario(tokens_per_dollar.cheapest_by_round(costs), SCENARIO)
     floors = tokens_per_dollar.floor_table(specs, FLOOR_GPUS, models)
     ladder = tokens_per_dollar.cost_ladder(
         costs, specs, models, token_prices, scenario=SCENARIO, data_version=v
@@ -161,7 +146,7 @@ def _compute(v: str) -> TokensPerDollar:
         q.update(part)
     # The rows the anomaly rules took out of the tables this page reads (issue 9).
     q["removed"] = Quote(results.removed_text(("gpu_hour_prices", "token_prices"), v))
-    v6_gain = v6_generation = inference = systems = fit = None
+    v6_generation = training_systems = None
     if "v6" not in absent:
         v6_gain = tokens_per_dollar.submitter_gain(
             per_acc, submitter=V6_SUBMITTER, to_round=V6_ROUND, from_round=V6_FROM_ROUND
@@ -172,7 +157,7 @@ def _compute(v: str) -> TokensPerDollar:
         )
         q.update(generation_quotes(v6_generation))
     if "inferencemax" not in absent:
-        inference = inference_section(mlperf, per_acc, token_prices, costs, v, q)
+        inference_section(mlperf, per_acc, token_prices, costs, v, q)
     if "training" not in absent:
         runs = results.table("mlperf_training_results", v)
         systems = training_scale.system_times(runs, benchmark=TRAINING_BENCHMARK)
@@ -188,29 +173,7 @@ def _compute(v: str) -> TokensPerDollar:
     evidence = claim_evidence_from(q, v6_generation, claims, absent)
     if "v6" not in absent:
         q["v6_verdict"] = Quote(claim_verdict(claim_row(claims, V6_CLAIM), evidence[V6_CLAIM]))
-    return TokensPerDollar(
-        version=v,
-        costs=costs,
-        offline=offline,
-        floors=floors,
-        ladder=ladder,
-        ladder_rungs=ladder_rungs(ladder),
-        ladder_order=ladder.sort("active_parameters_b")
-        .select(fig.model_label().alias("model"))["model"]
-        .to_list(),
-        break_even=tokens_per_dollar.in_scenario(break_even, SCENARIO),
-        claim_checks=claim_checks(claims, {cid: e.text for cid, e in evidence.items()}),
-        v6_gain=v6_gain,
-        inference_costs=inference,
-        inference_points=None if inference is None else cost_points(inference),
-        inference_order=None if inference is None else cost_order(inference),
-        training_systems=systems,
-        training_line=None if systems is None else training_scale.fitted_points(systems, fit),
-        training_fit=fit,
-        evidence=evidence,
-        q=q,
-        left_out=absent,
-    )
+    return TokensPerDollar(version=v, evidence=evidence, q=q, left_out=absent)
 
 
 def inference_section(
@@ -220,12 +183,11 @@ def inference_section(
     costs: pl.DataFrame,
     v: str,
     q: Quotes,
-) -> pl.DataFrame:
-    """InferenceMAX's cost per token at InferenceX's prices beside MLPerf v6.0 and API prices:
-    the cost table at the interactivity bar (the stricter bar's goes into the quotes)."""
+) -> None:
+    """The quotes of InferenceMAX's cost per token at InferenceX's prices beside MLPerf v6.0 and
+    API prices, at the interactivity bar and the stricter one (the page draws the first)."""
     bench, tco = results.table("inference_benchmarks", v), results.table("tco_assumptions", v)
-    round_date = one_row(mlperf, f"an MLPerf {V6_ROUND} result", pl.col("round") == V6_ROUND)
-    api_month = round_date["date"].replace(day=1)
+    api_month = inference_cost.round_month(mlperf, V6_ROUND)
     api = inference_cost.api_workload_prices(
         token_prices, OPEN_MODELS, api_month, isl=WORKLOAD_ISL, osl=WORKLOAD_OSL
     )
@@ -248,7 +210,6 @@ def inference_section(
     q.update(imax_range_quotes(inference[MIN_INTERACTIVITY], bench, v))
     q.update(on_demand_quotes(costs, inference[MIN_INTERACTIVITY]))
     q["api_month"] = Quote(api_month, "month")
-    return inference[MIN_INTERACTIVITY]
 
 
 def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
@@ -294,6 +255,20 @@ def ladder_rungs(ladder: pl.DataFrame) -> pl.DataFrame:
     """The ladder one rung per row with the models' and rungs' names (`fig.LADDER_RUNGS`)."""
     named = ladder.with_columns(fig.model_label().alias("model"))
     return tokens_per_dollar.ladder_long(named, fig.LADDER_RUNGS)
+
+
+def ladder_order(ladder: pl.DataFrame) -> list[str]:
+    """The ladder figure's models, top to bottom: fewest active parameters first."""
+    return (
+        ladder.sort("active_parameters_b")
+        .select(fig.model_label().alias("model"))["model"]
+        .to_list()
+    )
+
+
+def claim_findings(evidence: dict[str, Evidence]) -> dict[str, str]:
+    """What the data shows for each claim (claim_id -> the evidence's text): the claims table."""
+    return {cid: e.text for cid, e in evidence.items()}
 
 
 # ------------------------------------------------------------------ quotes, section by section
@@ -579,27 +554,54 @@ def generation_quotes(generation: pl.DataFrame) -> dict:
 # ------------------------------------------------------------------ InferenceMAX against MLPerf and APIs
 
 
-def _cheapest(costs: pl.DataFrame, model: str, col: str) -> dict:
+OSS, R1 = "gpt-oss-120b", "deepseek-r1"  # the InferenceMAX models the prose follows, by name
+IMAX_COL = f"imax_usd_per_mtok_{OWNERSHIP}"  # InferenceMAX's cost at OWNERSHIP's price
+ML_COL = f"mlperf_usd_per_mtok_{OWNERSHIP}"  # MLPerf's cost at the same price
+
+
+def _cheapest(costs: pl.DataFrame, model: str, col: str, *, descending: bool = False) -> dict:
+    """The row of `model` with the lowest (`descending`: highest) priced `col`."""
     return one_row(
-        costs.filter(pl.col(col).is_not_null()).sort(col),
+        costs.filter(pl.col(col).is_not_null()).sort(col, descending=descending),
         f"a priced {model} row of {col}",
         pl.col("benchmark_model") == model,
     )
 
 
+def config_text(r: dict) -> str:
+    """A chosen InferenceMAX configuration: `vllm, FP4, 64 concurrent requests`."""
+    return f"{r['framework']}, {r['precision'].upper()}, {r['concurrency']} concurrent requests"
+
+
+def ownership_range(r: dict) -> Quote:
+    """A configuration's cost per token over InferenceX's cheapest and dearest ownership."""
+    lo, hi = (r[f"imax_usd_per_mtok_{o}"] for o in ("hyperscaler-owned", "3-year-rental"))
+    return Quote(tuple(sorted((lo, hi))), "usd")
+
+
+def n_chosen(costs: pl.DataFrame, model: str) -> Quote:
+    """The accelerators with an InferenceMAX configuration of `model`."""
+    rows = costs.filter(pl.col("benchmark_model") == model, pl.col("framework").is_not_null())
+    return Quote(rows.height, "count")
+
+
 def inference_quotes(costs: pl.DataFrame, strict: pl.DataFrame, bench: pl.DataFrame) -> dict:
     """InferenceMAX cost at InferenceX prices (from `inference_cost.cost_comparison`, at the
-    MIN_INTERACTIVITY bar; `strict` at STRICT_INTERACTIVITY): per model the cheapest accelerator
-    and its configuration, the range over InferenceX's ownership cases, the API workload prices
-    and their ratio to the cheapest hardware cost; MLPerf against InferenceMAX on the same
-    accelerator; what the stricter bar costs."""
-    imax_col, ml_col = f"imax_usd_per_mtok_{OWNERSHIP}", f"mlperf_usd_per_mtok_{OWNERSHIP}"
+    MIN_INTERACTIVITY bar; `strict` at STRICT_INTERACTIVITY): per model (OSS, R1) the cheapest
+    accelerator and its configuration, the range over InferenceX's ownership cases, the API
+    workload prices and their ratio to the cheapest hardware cost; MLPerf against InferenceMAX
+    on the same accelerator; what the stricter bar costs."""
     work = bench.filter(pl.col("isl_tokens") == WORKLOAD_ISL, pl.col("osl_tokens") == WORKLOAD_OSL)
     both = costs.filter(pl.col("imax_output_tokens_per_s_per_gpu").is_not_null()).filter(
         pl.col("mlperf_tokens_per_s_per_gpu").is_not_null()
     )
     ml_over = both["mlperf_tokens_per_s_per_gpu"] / both["imax_output_tokens_per_s_per_gpu"]
-    q = {
+    oss, r1 = _cheapest(costs, OSS, IMAX_COL), _cheapest(costs, R1, IMAX_COL)
+    oss_ml, r1_ml = _cheapest(costs, OSS, ML_COL), _cheapest(costs, R1, ML_COL)
+    oss_dear = _cheapest(costs, OSS, IMAX_COL, descending=True)
+    r1_dear = _cheapest(costs, R1, IMAX_COL, descending=True)
+    oss_strict, r1_strict = _cheapest(strict, OSS, IMAX_COL), _cheapest(strict, R1, IMAX_COL)
+    return {
         "imax_isl": Quote(WORKLOAD_ISL, "count"),
         "imax_osl": Quote(WORKLOAD_OSL, "count"),
         "imax_bar": Quote(MIN_INTERACTIVITY, "count"),
@@ -616,99 +618,59 @@ def inference_quotes(costs: pl.DataFrame, strict: pl.DataFrame, bench: pl.DataFr
         "imax_provisional": names(costs.filter("provisional")["tco_gpu"].unique().sort().to_list()),
         "ml_n_both": Quote(both.height, "count"),
         "ml_over_imax_range": Quote((ml_over.min(), ml_over.max()), "factor"),
+        "oss_imax_accelerator": gpu_name(oss["accelerator"]),
+        "oss_imax_config": Quote(config_text(oss)),
+        "oss_imax_user_tps": Quote(oss["median_tokens_per_s_per_user"], "number"),
+        "oss_imax_usd": Quote(oss[IMAX_COL], "usd"),
+        "oss_imax_usd_range": ownership_range(oss),
+        "oss_imax_gpu_hour": Quote(oss[f"usd_{OWNERSHIP}"], "usd"),
+        "oss_api_median": Quote(oss["api_median_usd_per_mtok"], "usd"),
+        "oss_api_min": Quote(oss["api_min_usd_per_mtok"], "usd"),
+        "oss_api_n": Quote(oss["n_api_providers"], "count"),
+        "oss_api_over_imax": Quote(oss["api_median_usd_per_mtok"] / oss[IMAX_COL], "factor"),
+        "oss_api_min_over_imax": Quote(oss["api_min_usd_per_mtok"] / oss[IMAX_COL], "factor"),
+        "oss_ml_accelerator": gpu_name(oss_ml["accelerator"]),
+        "oss_ml_usd": Quote(oss_ml[ML_COL], "usd"),
+        "oss_imax_dearest_accelerator": gpu_name(oss_dear["accelerator"]),
+        "oss_imax_dearest_usd": Quote(oss_dear[IMAX_COL], "usd"),
+        "oss_strict_usd": Quote(oss_strict[IMAX_COL], "usd"),
+        "oss_strict_accelerator": gpu_name(oss_strict["accelerator"]),
+        "oss_strict_over": Quote(oss_strict[IMAX_COL] / oss[IMAX_COL], "factor"),
+        "oss_strict_n": n_chosen(strict, OSS),
+        "oss_n": n_chosen(costs, OSS),
+        "r1_imax_accelerator": gpu_name(r1["accelerator"]),
+        "r1_imax_config": Quote(config_text(r1)),
+        "r1_imax_user_tps": Quote(r1["median_tokens_per_s_per_user"], "number"),
+        "r1_imax_usd": Quote(r1[IMAX_COL], "usd"),
+        "r1_imax_usd_range": ownership_range(r1),
+        "r1_imax_gpu_hour": Quote(r1[f"usd_{OWNERSHIP}"], "usd"),
+        "r1_api_median": Quote(r1["api_median_usd_per_mtok"], "usd"),
+        "r1_api_min": Quote(r1["api_min_usd_per_mtok"], "usd"),
+        "r1_api_n": Quote(r1["n_api_providers"], "count"),
+        "r1_api_over_imax": Quote(r1["api_median_usd_per_mtok"] / r1[IMAX_COL], "factor"),
+        "r1_api_min_over_imax": Quote(r1["api_min_usd_per_mtok"] / r1[IMAX_COL], "factor"),
+        "r1_ml_accelerator": gpu_name(r1_ml["accelerator"]),
+        "r1_ml_usd": Quote(r1_ml[ML_COL], "usd"),
+        "r1_imax_dearest_accelerator": gpu_name(r1_dear["accelerator"]),
+        "r1_imax_dearest_usd": Quote(r1_dear[IMAX_COL], "usd"),
+        "r1_strict_usd": Quote(r1_strict[IMAX_COL], "usd"),
+        "r1_strict_accelerator": gpu_name(r1_strict["accelerator"]),
+        "r1_strict_over": Quote(r1_strict[IMAX_COL] / r1[IMAX_COL], "factor"),
+        "r1_strict_n": n_chosen(strict, R1),
+        "r1_n": n_chosen(costs, R1),
     }
 
-    def one_model(model: str) -> dict[str, Quote]:
-        m: dict[str, Quote] = {}
-        r = _cheapest(costs, model, imax_col)
-        lo, hi = (r[f"imax_usd_per_mtok_{o}"] for o in ("hyperscaler-owned", "3-year-rental"))
-        m["imax_accelerator"] = gpu_name(r["accelerator"])
-        m["imax_config"] = Quote(
-            f"{r['framework']}, {r['precision'].upper()}, {r['concurrency']} concurrent requests"
-        )
-        m["imax_user_tps"] = Quote(r["median_tokens_per_s_per_user"], "number")
-        m["imax_usd"] = Quote(r[imax_col], "usd")
-        m["imax_usd_range"] = Quote(tuple(sorted((lo, hi))), "usd")
-        m["imax_gpu_hour"] = Quote(r[f"usd_{OWNERSHIP}"], "usd")
-        m["api_median"] = Quote(r["api_median_usd_per_mtok"], "usd")
-        m["api_min"] = Quote(r["api_min_usd_per_mtok"], "usd")
-        m["api_n"] = Quote(r["n_api_providers"], "count")
-        m["api_over_imax"] = Quote(r["api_median_usd_per_mtok"] / r[imax_col], "factor")
-        m["api_min_over_imax"] = Quote(r["api_min_usd_per_mtok"] / r[imax_col], "factor")
-        ml = _cheapest(costs, model, ml_col)
-        m["ml_accelerator"] = gpu_name(ml["accelerator"])
-        m["ml_usd"] = Quote(ml[ml_col], "usd")
-        dearest = one_row(
-            costs.filter(pl.col(imax_col).is_not_null()).sort(imax_col, descending=True),
-            f"a priced {model} row",
-            pl.col("benchmark_model") == model,
-        )
-        m["imax_dearest_accelerator"] = gpu_name(dearest["accelerator"])
-        m["imax_dearest_usd"] = Quote(dearest[imax_col], "usd")
-        s = _cheapest(strict, model, imax_col)
-        m["strict_usd"] = Quote(s[imax_col], "usd")
-        m["strict_accelerator"] = gpu_name(s["accelerator"])
-        m["strict_over"] = Quote(s[imax_col] / r[imax_col], "factor")
-        m["strict_n"] = Quote(
-            strict.filter(
-                pl.col("benchmark_model") == model, pl.col("framework").is_not_null()
-            ).height,
-            "count",
-        )
-        m["n"] = Quote(
-            costs.filter(
-                pl.col("benchmark_model") == model, pl.col("framework").is_not_null()
-            ).height,
-            "count",
-        )
-        return m
 
-    oss, r1 = one_model("gpt-oss-120b"), one_model("deepseek-r1")
-    q.update(
-        {
-            "oss_imax_accelerator": oss["imax_accelerator"],
-            "oss_imax_config": oss["imax_config"],
-            "oss_imax_user_tps": oss["imax_user_tps"],
-            "oss_imax_usd": oss["imax_usd"],
-            "oss_imax_usd_range": oss["imax_usd_range"],
-            "oss_imax_gpu_hour": oss["imax_gpu_hour"],
-            "oss_api_median": oss["api_median"],
-            "oss_api_min": oss["api_min"],
-            "oss_api_n": oss["api_n"],
-            "oss_api_over_imax": oss["api_over_imax"],
-            "oss_api_min_over_imax": oss["api_min_over_imax"],
-            "oss_ml_accelerator": oss["ml_accelerator"],
-            "oss_ml_usd": oss["ml_usd"],
-            "oss_imax_dearest_accelerator": oss["imax_dearest_accelerator"],
-            "oss_imax_dearest_usd": oss["imax_dearest_usd"],
-            "oss_strict_usd": oss["strict_usd"],
-            "oss_strict_accelerator": oss["strict_accelerator"],
-            "oss_strict_over": oss["strict_over"],
-            "oss_strict_n": oss["strict_n"],
-            "oss_n": oss["n"],
-            "r1_imax_accelerator": r1["imax_accelerator"],
-            "r1_imax_config": r1["imax_config"],
-            "r1_imax_user_tps": r1["imax_user_tps"],
-            "r1_imax_usd": r1["imax_usd"],
-            "r1_imax_usd_range": r1["imax_usd_range"],
-            "r1_imax_gpu_hour": r1["imax_gpu_hour"],
-            "r1_api_median": r1["api_median"],
-            "r1_api_min": r1["api_min"],
-            "r1_api_n": r1["api_n"],
-            "r1_api_over_imax": r1["api_over_imax"],
-            "r1_api_min_over_imax": r1["api_min_over_imax"],
-            "r1_ml_accelerator": r1["ml_accelerator"],
-            "r1_ml_usd": r1["ml_usd"],
-            "r1_imax_dearest_accelerator": r1["imax_dearest_accelerator"],
-            "r1_imax_dearest_usd": r1["imax_dearest_usd"],
-            "r1_strict_usd": r1["strict_usd"],
-            "r1_strict_accelerator": r1["strict_accelerator"],
-            "r1_strict_over": r1["strict_over"],
-            "r1_strict_n": r1["strict_n"],
-            "r1_n": r1["n"],
-        }
+def raw_cost(r: dict) -> Quote:
+    """A configuration's cost at the source's per-decode-GPU output figure (no all-GPU rule)."""
+    raw = tokens_per_dollar.usd_per_mtok(
+        r[f"usd_{OWNERSHIP}"], r["imax_output_tokens_per_s_per_gpu_raw"]
     )
-    return q
+    return Quote(raw, "usd")
+
+
+def disaggregated(r: dict) -> Quote:
+    return Quote("disaggregated" if r["disaggregated"] else "aggregated")
 
 
 def all_gpu_quotes(bench: pl.DataFrame, costs: pl.DataFrame) -> dict:
@@ -718,75 +680,58 @@ def all_gpu_quotes(bench: pl.DataFrame, costs: pl.DataFrame) -> dict:
     at the source's per-decode-GPU figure (`oss_imax_raw_usd`, `r1_imax_raw_usd`)."""
     restated = inference_cost.all_gpu_throughput(bench).filter(pl.col("output_gpu_ratio") != 1)
     ratio = restated["output_gpu_ratio"]
-    q = {
+    oss, r1 = _cheapest(costs, OSS, IMAX_COL), _cheapest(costs, R1, IMAX_COL)
+    return {
         "imax_n_disagg": Quote(restated.height, "count"),
         "imax_disagg_gpus": names(restated["accelerator"].unique().sort().to_list()),
         "imax_ratio_median": Quote(ratio.median() if ratio.len() else 1.0, "factor"),
         "imax_ratio_range": Quote((ratio.min(), ratio.max()) if ratio.len() else (1, 1), "factor"),
+        "oss_imax_raw_usd": raw_cost(oss),
+        "oss_imax_disaggregated": disaggregated(oss),
+        "r1_imax_raw_usd": raw_cost(r1),
+        "r1_imax_disaggregated": disaggregated(r1),
     }
-    col = f"imax_usd_per_mtok_{OWNERSHIP}"
 
-    def one_model(model: str) -> dict[str, Quote]:
-        m: dict[str, Quote] = {}
-        r = _cheapest(costs, model, col)
-        raw = tokens_per_dollar.usd_per_mtok(
-            r[f"usd_{OWNERSHIP}"], r["imax_output_tokens_per_s_per_gpu_raw"]
-        )
-        m["imax_raw_usd"] = Quote(raw, "usd")
-        m["imax_disaggregated"] = Quote("disaggregated" if r["disaggregated"] else "aggregated")
-        return m
 
-    oss, r1 = one_model("gpt-oss-120b"), one_model("deepseek-r1")
-    q.update(
-        {
-            "oss_imax_raw_usd": oss["imax_raw_usd"],
-            "oss_imax_disaggregated": oss["imax_disaggregated"],
-            "r1_imax_raw_usd": r1["imax_raw_usd"],
-            "r1_imax_disaggregated": r1["imax_disaggregated"],
-        }
+def defensible_costs(costs: pl.DataFrame, model: str, when: date, v: str) -> pl.DataFrame:
+    """The cheapest InferenceMAX configuration of `model` priced at every defensible GPU-hour
+    price of its accelerator in `when`'s month (`results.defensible_prices`: each evidence
+    variant's on-demand median, the index, InferenceX's three costs)."""
+    r = _cheapest(costs, model, IMAX_COL)
+    return tokens_per_dollar.cost_range(
+        results.defensible_prices(v, r["accelerator"], when),
+        r["imax_output_tokens_per_s_per_gpu"],
     )
-    return q
+
+
+def cost_span(found: pl.DataFrame) -> Quote:
+    return Quote((found["usd_per_mtok"].min(), found["usd_per_mtok"].max()), "usd")
+
+
+def prices_text(found: pl.DataFrame) -> Quote:
+    """The defensible prices as the prose lists them: `on-demand median $2.10; ...`."""
+    return Quote(
+        "; ".join(
+            f"{p['price']} {Quote(p['usd_per_gpu_hour'], 'usd').text}"
+            for p in found.iter_rows(named=True)
+        )
+    )
 
 
 def imax_range_quotes(costs: pl.DataFrame, bench: pl.DataFrame, v: str) -> dict:
     """The range of the cheapest InferenceMAX cost per model over every defensible GPU-hour
-    price of its accelerator in the month of the latest dated run (`results.defensible_prices`:
-    each evidence variant's on-demand median, the index, InferenceX's three costs)."""
+    price of its accelerator in the month of the latest dated run (`defensible_costs`)."""
     when = bench["date"].drop_nulls().max()
-    q = {"imax_price_month": Quote(when, "month")}
-    col = f"imax_usd_per_mtok_{OWNERSHIP}"
-
-    def one_model(model: str) -> dict[str, Quote]:
-        m: dict[str, Quote] = {}
-        r = _cheapest(costs, model, col)
-        found = tokens_per_dollar.cost_range(
-            results.defensible_prices(v, r["accelerator"], when),
-            r["imax_output_tokens_per_s_per_gpu"],
-        )
-        m["imax_defensible_range"] = Quote(
-            (found["usd_per_mtok"].min(), found["usd_per_mtok"].max()), "usd"
-        )
-        m["imax_n_defensible"] = Quote(found.height, "count")
-        m["imax_defensible"] = Quote(
-            "; ".join(
-                f"{p['price']} {Quote(p['usd_per_gpu_hour'], 'usd').text}"
-                for p in found.iter_rows(named=True)
-            )
-        )
-        return m
-
-    oss, r1 = one_model("gpt-oss-120b"), one_model("deepseek-r1")
-    q.update(
-        {
-            "oss_imax_defensible_range": oss["imax_defensible_range"],
-            "oss_imax_n_defensible": oss["imax_n_defensible"],
-            "oss_imax_defensible": oss["imax_defensible"],
-            "r1_imax_defensible_range": r1["imax_defensible_range"],
-            "r1_imax_n_defensible": r1["imax_n_defensible"],
-            "r1_imax_defensible": r1["imax_defensible"],
-        }
-    )
-    return q
+    oss, r1 = defensible_costs(costs, OSS, when, v), defensible_costs(costs, R1, when, v)
+    return {
+        "imax_price_month": Quote(when, "month"),
+        "oss_imax_defensible_range": cost_span(oss),
+        "oss_imax_n_defensible": Quote(oss.height, "count"),
+        "oss_imax_defensible": prices_text(oss),
+        "r1_imax_defensible_range": cost_span(r1),
+        "r1_imax_n_defensible": Quote(r1.height, "count"),
+        "r1_imax_defensible": prices_text(r1),
+    }
 
 
 def on_demand_quotes(costs: pl.DataFrame, comparison: pl.DataFrame) -> dict:
@@ -797,37 +742,30 @@ def on_demand_quotes(costs: pl.DataFrame, comparison: pl.DataFrame) -> dict:
     rows = tokens_per_dollar.cheapest_by_round(costs).filter(
         pl.col("round") == V6_ROUND, pl.col("scenario") == COMPARE_SCENARIO
     )
-    q = {}
 
-    def one_model(model: str) -> dict[str, Quote]:
-        m: dict[str, Quote] = {}
-        r = one_row(rows, f"a priced {V6_ROUND} {model} result", pl.col("base_model") == model)
+    def cheapest(model: str) -> dict:
+        return one_row(rows, f"a priced {V6_ROUND} {model} result", pl.col("base_model") == model)
+
+    def over_tco(model: str, r: dict) -> Quote:
         tco = one_row(
             comparison,
             f"an InferenceX price for {r['accelerator']}",
             pl.col("benchmark_model") == model,
             pl.col("mlperf_accelerator") == r["accelerator"],
         )
-        m["od_accelerator"] = gpu_name(r["accelerator"])
-        m["od_usd"] = Quote(r["hardware_usd_per_mtok"], "usd")
-        m["od_gpu_hour"] = Quote(r["usd_per_gpu_hour"], "usd")
-        m["od_over_tco"] = Quote(r["usd_per_gpu_hour"] / tco[f"usd_{OWNERSHIP}"], "factor")
-        return m
+        return Quote(r["usd_per_gpu_hour"] / tco[f"usd_{OWNERSHIP}"], "factor")
 
-    oss, r1 = one_model("gpt-oss-120b"), one_model("deepseek-r1")
-    q.update(
-        {
-            "oss_od_accelerator": oss["od_accelerator"],
-            "oss_od_usd": oss["od_usd"],
-            "oss_od_gpu_hour": oss["od_gpu_hour"],
-            "oss_od_over_tco": oss["od_over_tco"],
-            "r1_od_accelerator": r1["od_accelerator"],
-            "r1_od_usd": r1["od_usd"],
-            "r1_od_gpu_hour": r1["od_gpu_hour"],
-            "r1_od_over_tco": r1["od_over_tco"],
-        }
-    )
-    return q
+    oss, r1 = cheapest(OSS), cheapest(R1)
+    return {
+        "oss_od_accelerator": gpu_name(oss["accelerator"]),
+        "oss_od_usd": Quote(oss["hardware_usd_per_mtok"], "usd"),
+        "oss_od_gpu_hour": Quote(oss["usd_per_gpu_hour"], "usd"),
+        "oss_od_over_tco": over_tco(OSS, oss),
+        "r1_od_accelerator": gpu_name(r1["accelerator"]),
+        "r1_od_usd": Quote(r1["hardware_usd_per_mtok"], "usd"),
+        "r1_od_gpu_hour": Quote(r1["usd_per_gpu_hour"], "usd"),
+        "r1_od_over_tco": over_tco(R1, r1),
+    }
 
 
 def cost_points(costs: pl.DataFrame) -> pl.DataFrame:
@@ -868,7 +806,7 @@ def cost_order(costs: pl.DataFrame) -> list[str]:
         name = fig.MODEL_LABELS.get(model, model)
         order.append(f"{name}: API")
         accs = costs.filter(pl.col("benchmark_model") == model)["accelerator"].sort()
-        order += [f"{name} on {a.upper()}" for a in accs.to_list()]
+        order += [f"{name} on {a}" for a in fig.gpu_names(accs.to_list())]
     return order
 
 

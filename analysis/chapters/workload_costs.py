@@ -15,7 +15,9 @@ from functools import cache
 
 import polars as pl
 
-from analysis.data import workloads
+from analysis.data import reads, workloads
+from analysis.data.importers import aa_index_runs
+from analysis.data.paths import SHARED_SOURCES
 from analysis.data.workloads import Offer, Workload
 from analysis.methods import bill
 from analysis.report import estimates, left_out, results
@@ -45,6 +47,18 @@ CLAIMS = {
 # Diamond score (the fixed-capability chapter's trend).
 FIXED_BENCHMARK, FIXED_MODEL = estimates.GPT4_GPQA
 
+# Artificial Analysis's Intelligence Index runs reproduced from their token counts: the newest
+# snapshot in the sources, three frontier runs and two open-model runs, each billed at the card
+# of the model's own lab (the seller AA prices it at).
+LEADERBOARD_SNAPSHOT = dt.date(2026, 7, 10)
+LEADERBOARD_RUNS = {
+    "GPT-5.6 Sol (high)": "openai",
+    "Claude Opus 4.8 (Adaptive Reasoning, Max Effort)": "anthropic",
+    "Gemini 3.5 Flash (high)": "google",
+    "Kimi K2.6": "moonshot",
+    "DeepSeek V4 Pro (Reasoning, Max Effort)": "deepseek",
+}
+
 NEEDS = left_out.Needs(
     "DeepSeek's time-of-use rate cards and the autumn-2026 frontier prices",
     tables=("tou_windows",),
@@ -59,6 +73,7 @@ class WorkloadCosts:
     bills: pl.DataFrame | None  # bill.bills_frame of every preset, one row per offer
     fixed: bill.FixedCapabilityBill | None
     rates: pl.DataFrame | None  # bill.effective_rates: the interactive calculator's data
+    leaderboard: pl.DataFrame | None  # bill.leaderboard_costs (None without the raw scrape)
     sources: list[str]  # source ids of the price rows billed (the figures' source line)
     q: Quotes
     left_out: str | None = None
@@ -66,6 +81,11 @@ class WorkloadCosts:
     @property
     def shown(self) -> bool:
         return self.left_out is None
+
+    @property
+    def with_leaderboard(self) -> bool:
+        """The raw scrape the leaderboard runs are read from was at hand."""
+        return self.leaderboard is not None
 
 
 def preset(name: str) -> Workload:
@@ -94,7 +114,7 @@ def _compute(v: str) -> WorkloadCosts:
     if why:
         q["left_out"] = Quote(why)
         q.leave_out()
-        return WorkloadCosts(v, None, None, None, [], q, why)
+        return WorkloadCosts(v, None, None, None, None, [], q, why)
     prices, windows = results.table("token_prices", v), results.table("tou_windows", v)
     q["removed"] = Quote(results.removed_text(("token_prices",), v))
     chat, agent, nightly = (preset(p) for p in PRESETS)
@@ -181,7 +201,81 @@ def _compute(v: str) -> WorkloadCosts:
     ids = {i for r in frame["row_ids"] for i in r.split(";")}
     sources = sorted(set(prices.filter(pl.col("row_id").is_in(list(ids)))["source_id"]))
     rates = bill.effective_rates(frame, [chat, agent, nightly])
-    return WorkloadCosts(v, frame, fixed, rates, sources, q)
+    board = leaderboard(v, prices, windows)
+    _leaderboard_quotes(q, board)
+    return WorkloadCosts(v, frame, fixed, rates, board, sources, q)
+
+
+def leaderboard_runs(v: str, sources_dir=None) -> list[bill.PublishedRun]:
+    """LEADERBOARD_RUNS as the raw scrape states them (tokens, published cost), named by the
+    book's model ids through the release's aa_snapshots rows of the same snapshot."""
+    sources_dir = sources_dir or SHARED_SOURCES
+    path = aa_index_runs.snapshot_file(sources_dir, LEADERBOARD_SNAPSHOT)
+    reads.record_folder(path.parent)  # an input of the page, outside the release
+    records = aa_index_runs.read_runs(path, list(LEADERBOARD_RUNS))
+    names = results.table("aa_snapshots", v).filter(pl.col("snapshot_date") == LEADERBOARD_SNAPSHOT)
+    model_of = dict(zip(names["source_model_name"], names["model_id"], strict=True))
+    return [
+        bill.PublishedRun(
+            r["name"],
+            model_of[r["name"]],
+            LEADERBOARD_RUNS[r["name"]],
+            LEADERBOARD_SNAPSHOT,
+            r["input_tokens"],
+            r["output_tokens"],
+            r["published_input"],
+            r["published_output"],
+            r["published_total"],
+            r["aa_input_rate"],
+            r["aa_output_rate"],
+        )
+        for r in records
+    ]
+
+
+def leaderboard(v: str, prices: pl.DataFrame, windows: pl.DataFrame) -> pl.DataFrame | None:
+    """`bill.leaderboard_costs` of the runs, where the raw scrape is at hand (no release holds
+    the token counts), else None."""
+    if not aa_index_runs.snapshot_file(SHARED_SOURCES, LEADERBOARD_SNAPSHOT).exists():
+        return None
+    return bill.leaderboard_costs(prices, windows, leaderboard_runs(v))
+
+
+def _leaderboard_quotes(q: Quotes, board: pl.DataFrame | None) -> None:
+    """The reproduction's numbers, and the paragraph that states them (one sentence saying what
+    is missing where the raw scrape is not at hand)."""
+    if board is None:
+        q["lb_text"] = Quote(
+            "The reproduction reads the leaderboard's token counts from its raw scrape, which is "
+            "in no released data version: render the book beside the raw sources to see it."
+        )
+        return
+    q["lb_snapshot"] = Quote(LEADERBOARD_SNAPSHOT, "day")
+    q["lb_n"] = Quote(board.height, "count")
+    to_the_cent = (board["published_output"] - board["book_output"]).abs() < 0.005
+    q["lb_output_match"] = Quote(int(to_the_cent.sum()), "count")
+    same_rates = (board["published_input_rate"] - board["book_input_rate"]).abs() < 1e-9
+    same_rates &= (board["published_output_rate"] - board["book_output_rate"]).abs() < 1e-9
+    q["lb_same_rates"] = Quote(int(same_rates.sum()), "count")
+    over = board["book_input_uncached"] / board["published_input"]
+    q["lb_input_over"] = Quote((over.min(), over.max()), "factor")
+    hit = board["implied_cache_hit_share"]
+    q["lb_hit"] = Quote((hit.min(), hit.max()), "share")
+    total = board["book_total_uncached"] / board["published_total"]
+    q["lb_total_over"] = Quote((total.min(), total.max()), "factor")
+    q["lb_text"] = Quote(
+        f"For {q.lb_same_rates.text} of the {q.lb_n.text} runs the leaderboard priced the run at "
+        "the same input and output rates as the book's cards on that day. Output, reasoning "
+        f"included, reproduces: for {q.lb_output_match.text} of the {q.lb_n.text} runs the "
+        "book's output rate times the run's output tokens is the published output cost to the "
+        "cent. Input does not: every input token at the list input rate comes to "
+        f"{q.lb_input_over.text} the published input cost, and the whole run to "
+        f"{q.lb_total_over.text} the published total. The scrape counts no cache hits and does "
+        "not say how the input was billed; at the book's cached-input rate a cache-hit share of "
+        f"{q.lb_hit.text} of the input tokens would close the gap, which is what a run that "
+        "re-sends its context each turn would read from the cache. That share is what would "
+        "close the gap, not a measured one."
+    )
 
 
 def claim_values(version: str | None = None) -> dict[str, float]:

@@ -118,6 +118,7 @@ PRICE_ORDER = [
 # Between routes at the same price, the one that also states these prices is kept.
 OTHER_PRICES = [
     "cached_input_usd_per_mtok",
+    "cache_write_usd_per_mtok",
     "batch_input_usd_per_mtok",
     "batch_output_usd_per_mtok",
 ]

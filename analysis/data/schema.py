@@ -280,6 +280,12 @@ _table(
             _usd("input_usd_per_mtok", "Input (prompt) price, USD per 1M tokens"),
             _usd("output_usd_per_mtok", "Output (completion) price, USD per 1M tokens"),
             _usd("cached_input_usd_per_mtok", "Cache-read input price, USD per 1M tokens"),
+            _usd(
+                "cache_write_usd_per_mtok",
+                "Cache-write input price (writing the prompt to the cache; the default 5-minute "
+                "lifetime where the seller prices lifetimes apart), USD per 1M tokens; empty "
+                "where the source states none (not zero). releases up to 2026-12-02 lack the column",
+            ),
             _usd("batch_input_usd_per_mtok", "Batch API input price, USD per 1M tokens"),
             _usd("batch_output_usd_per_mtok", "Batch API output price, USD per 1M tokens"),
             _usd("blended_usd_per_mtok", "Blended price where the source gives only that"),

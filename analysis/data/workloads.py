@@ -45,8 +45,9 @@ class Offer:
 
 @dataclass(frozen=True)
 class Workload:
-    """Traffic per day. `input_tokens` counts every input token of a request (cached ones too);
-    `cache_hit_share` of them are read from the cache. `dispatch_hours_utc` holds 24 weights
+    """Traffic per day. `input_tokens` counts every input token of a request (cached ones and
+    cache writes too); `cache_hit_share` of them are read from the cache, and
+    `cache_write_tokens` of the others are written to it. `dispatch_hours_utc` holds 24 weights
     (hour 0..23 UTC) that sum to 1: the share of requests sent in each hour, on every day."""
 
     name: str
@@ -155,6 +156,9 @@ def parse(raw: object, file: str = "<workload>", lines: dict[tuple, int] | None 
                 )
             )
     hit = number(("cache_hit_share",), raw.get("cache_hit_share", 0.0), hi=1.0)
+    if 0 <= hit <= 1 and counts["cache_write"] > counts["input"] * (1 - hit) + 1e-9:
+        bad(("tokens_per_request", "cache_write"), counts["cache_write"], "cache writes are input "
+            "tokens not read from the cache: at most input x (1 - cache_hit_share)")  # fmt: skip
     batch = number(("batch_share",), raw.get("batch_share", 0.0), hi=1.0)
     profile = _profile(raw.get("dispatch_hours_utc"), bad)
     tier = raw.get("context_tier")

@@ -109,6 +109,59 @@ def bills_gt(bills: pl.DataFrame) -> GT:
     )
 
 
+def leaderboard_gt(board: pl.DataFrame) -> GT:
+    """A leaderboard's published cost of each benchmark run beside the book's bill for its
+    tokens (`bill.leaderboard_costs`), USD."""
+    df = board.select(
+        "run",
+        "model_id",
+        (pl.col("input_tokens") / 1e6).alias("input_mtok"),
+        (pl.col("output_tokens") / 1e6).alias("output_mtok"),
+        "published_output",
+        "book_output",
+        "published_input",
+        "book_input_uncached",
+        "implied_cache_hit_share",
+        "published_total",
+        "book_total_uncached",
+    )
+    return (
+        GT(df)
+        .cols_label(
+            run="Run",
+            model_id="Model",
+            input_mtok="Input",
+            output_mtok="Output",
+            published_output="Published",
+            book_output="Book",
+            published_input="Published",
+            book_input_uncached="Book, uncached",
+            implied_cache_hit_share="Hit share closing the gap",
+            published_total="Published",
+            book_total_uncached="Book, uncached",
+        )
+        .tab_spanner("Tokens (millions)", ["input_mtok", "output_mtok"])
+        .tab_spanner("Output cost", ["published_output", "book_output"])
+        .tab_spanner(
+            "Input cost", ["published_input", "book_input_uncached", "implied_cache_hit_share"]
+        )
+        .tab_spanner("Total", ["published_total", "book_total_uncached"])
+        .fmt_number(["input_mtok", "output_mtok"], decimals=1)
+        .fmt_currency(
+            [
+                "published_output",
+                "book_output",
+                "published_input",
+                "book_input_uncached",
+                "published_total",
+                "book_total_uncached",
+            ],
+            decimals=2,
+        )
+        .fmt_percent(["implied_cache_hit_share"], decimals=0)
+    )
+
+
 def calculator_chart(rates: pl.DataFrame, default: str) -> alt.LayerChart:
     """An interactive bill calculator (`bill.effective_rates`): pick a preset; untick "preset's
     tokens" to bill your own tokens per request, cache-hit share and requests per day at each

@@ -13,9 +13,13 @@ bucket at that seller, context tier, price kind, currency and instant. Choices, 
   batch columns, or a `batch`/`batch-only` row's rates where the seller publishes batch apart.
 - **Buckets.** Uncached input, cached input read, cache write, output, reasoning. Reasoning is
   billed at the output rate: no seller in the data prices it apart (token_prices has no
-  reasoning column). A cache write needs a `cache_write_*` column, which token_prices lacks.
-- **A missing rate is an error** naming model, seller, bucket, kind, currency and date; never
-  a zero, never another bucket's rate.
+  reasoning column). A cache write is billed at `cache_write_usd_per_mtok` (the default
+  5-minute write where a seller prices lifetimes apart); no source states a cache-write rate in
+  another currency or at the batch discount, so a CNY or batch cache write has no rate.
+- **A missing rate is an error** naming the offer (model, seller and offer words), the bucket,
+  the kind, the currency, the date and the column that holds no rate; never a zero, never
+  another bucket's rate (a cache write is never billed at the input rate the seller may charge
+  for it unless the source states that rate as the write's).
 - **Exact arithmetic.** Rates are read as the decimal their CSV text states (`repr` of the
   float) and multiplied in `Decimal`, so a hand calculation matches to the last digit.
 """
@@ -64,7 +68,8 @@ def plain(d: Decimal) -> str:
 
 @dataclass(frozen=True)
 class Request:
-    """Tokens of one request by bucket; `input` is the uncached input (cache misses)."""
+    """Tokens of one request by bucket; `input` is the uncached input (neither read from nor
+    written to the cache)."""
 
     input: float = 0
     cached_input: float = 0
@@ -76,11 +81,17 @@ class Request:
     def from_usage(
         cls, input: int, cached: int = 0, output: int = 0, reasoning: int = 0, cache_write: int = 0
     ) -> Request:
-        """From usage as sellers report it: `input` counts every input token, `cached` how
-        many of them were read from the cache."""
+        """From usage counted as `cost` takes it: `input` counts every input token, `cached` how
+        many of them were read from the cache and `cache_write` how many were written to it
+        (Anthropic reports the three apart: add them up for `input`)."""
         if not 0 <= cached <= input:
             raise ValueError(f"cached tokens ({cached}) must be between 0 and input ({input})")
-        return cls(input - cached, cached, cache_write, output, reasoning)
+        if not 0 <= cache_write <= input - cached:
+            raise ValueError(
+                f"cache-write tokens ({cache_write}) must be between 0 and the input tokens not "
+                f"read from the cache ({input - cached})"
+            )
+        return cls(input - cached - cache_write, cached, cache_write, output, reasoning)
 
     def tokens(self) -> dict[str, float]:
         return {b: getattr(self, b) for b in BUCKETS}
@@ -149,13 +160,13 @@ def _offer_label(row: dict) -> str:
     return "/".join(str(row[c]) for c in OFFER_COLS if row.get(c))
 
 
-def _missing(model_id, provider, bucket, kind, currency, on, column, why="") -> DataError:
+def _missing(model_id, provider, bucket, kind, currency, on, column, why="", offer="") -> DataError:
     return DataError(
         Problem(
             "token_prices",
             None,
             column,
-            f"{model_id} at {provider}",
+            f"{model_id} at {provider}" + (f" ({offer})" if offer else ""),
             f"no {kind} {currency} rate for {bucket} tokens in force on {on:%Y-%m-%d}{why}",
         )
     )
@@ -264,6 +275,7 @@ def _bill(offer_rows: pl.DataFrame, request: Request, at, batch: bool, currency:
                 at,
                 column or f"{'batch_' if batch else ''}{bucket}_{unit}_per_mtok",
                 "" if column in row else " (token_prices has no such column)",
+                _offer_label(first),
             )
         n, r = decimal(tokens), decimal(rate)
         charges.append(Charge(bucket, n, r, n * r / MTOK, row["row_id"]))
@@ -296,8 +308,14 @@ WEEK = 7
 def per_request(workload: Workload, batch: bool = False) -> Request:
     """The mean request of a workload (tokens may be fractional: a share of requests hit)."""
     hit = workload.cache_hit_share
+    uncached = workload.input_tokens * (1 - hit) - workload.cache_write_tokens
+    if uncached < -1e-9:
+        raise ValueError(
+            f"workload {workload.name!r}: {workload.cache_write_tokens} cache-write tokens are "
+            f"more than the input not read from the cache ({workload.input_tokens * (1 - hit):g})"
+        )
     return Request(
-        input=workload.input_tokens * (1 - hit),
+        input=max(uncached, 0.0),
         cached_input=workload.input_tokens * hit,
         cache_write=workload.cache_write_tokens,
         output=workload.output_tokens,
@@ -574,6 +592,72 @@ def run_cost(
         float(uncached.cost("output")),
         tuple(dict.fromkeys((*uncached.row_ids, *cached.row_ids))),
     )
+
+
+@dataclass(frozen=True)
+class PublishedRun:
+    """A leaderboard's run of its benchmark: the tokens it used and what it published it cost,
+    with the book's model and the seller whose card bills it."""
+
+    name: str  # the leaderboard's name for the run
+    model_id: str
+    provider: str
+    on: dt.date
+    input_tokens: int
+    output_tokens: int  # answer and reasoning
+    published_input: float
+    published_output: float
+    published_total: float
+    published_input_rate: float | None = None  # the rates the leaderboard priced the run at
+    published_output_rate: float | None = None
+
+
+def leaderboard_costs(
+    token_prices: pl.DataFrame, windows: pl.DataFrame, runs: list[PublishedRun]
+) -> pl.DataFrame:
+    """Each run's published cost beside the book's bill for its tokens (`run_cost`): output
+    (reasoning included) at the output rate, input at the list input rate (every token uncached:
+    an upper bound) and the cache-hit share that, at the cached-input rate, would make the book's
+    input cost the published one (the file counts no cache hits, so this share is what would
+    close the gap, not a measured one). USD; one row per run."""
+    rows = []
+    for run in runs:
+        r = run_cost(
+            token_prices,
+            windows,
+            run.model_id,
+            run.provider,
+            run.on,
+            run.input_tokens,
+            run.output_tokens,
+            run.published_input,
+            run.published_output,
+        )
+        rows.append(
+            {
+                "run": run.name,
+                "model_id": run.model_id,
+                "provider": run.provider,
+                "input_tokens": run.input_tokens,
+                "output_tokens": run.output_tokens,
+                "published_output": run.published_output,
+                "book_output": r.book_output,
+                "output_gap": r.output_gap,
+                "published_input": run.published_input,
+                "book_input_uncached": r.book_input_uncached,
+                "book_input_all_cached": r.book_input_all_cached,
+                "implied_cache_hit_share": r.implied_cache_hit_share,
+                "published_total": run.published_total,
+                "book_total_uncached": r.book_input_uncached + r.book_output,
+                # the book's rates per 1M tokens beside the leaderboard's
+                "book_input_rate": r.book_input_uncached / run.input_tokens * 1e6,
+                "book_output_rate": r.book_output / run.output_tokens * 1e6,
+                "published_input_rate": run.published_input_rate,
+                "published_output_rate": run.published_output_rate,
+                "row_ids": ";".join(r.row_ids),
+            }
+        )
+    return pl.DataFrame(rows)
 
 
 # --------------------------------------------------------------------------------------------

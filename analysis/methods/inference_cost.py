@@ -189,6 +189,17 @@ def mlperf_best(
     )
 
 
+def round_month(mlperf: pl.DataFrame, round_: str) -> date:
+    """The first day of the month MLPerf published `round_` in (its results' `date`): the month
+    whose API prices are set beside the round."""
+    dates = mlperf.filter(pl.col("round") == round_)["date"].unique()
+    if dates.len() != 1:
+        raise LookupError(
+            f"mlperf_results: expected one date for round {round_!r}, found {dates.len()}"
+        )
+    return dates[0].replace(day=1)
+
+
 def api_workload_prices(
     token_prices: pl.DataFrame, model_ids: dict[str, str], month: date, *, isl: int, osl: int
 ) -> pl.DataFrame:

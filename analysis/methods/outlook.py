@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass
 from datetime import date
 
 import numpy as np
@@ -465,3 +466,112 @@ def outlook(
             d, p, until=until, since=named, data_version=data_version
         ),
     }
+
+
+def release_date(models: pl.DataFrame, model_id: str) -> date:
+    """The release date the `models` table gives `model_id` (a break date named in advance)."""
+    rows = models.filter(pl.col("model_id") == model_id)
+    if rows.height != 1 or rows["release_date"][0] is None:
+        raise LookupError(
+            f"models: expected one release date for {model_id!r}, found {rows.height}"
+        )
+    return rows["release_date"][0]
+
+
+@dataclass(frozen=True)
+class Breaks:
+    """The break tests and forecasts on a benchmark's richest staircase (`staircase_breaks`), and
+    the fitted lines its charts draw."""
+
+    richest: dict  # `richest_threshold`: threshold model, score, staircase
+    n_thresholds: int  # thresholds the richest one was chosen from
+    result: dict  # `outlook` on the staircase
+    named_date: date  # the break date named in advance
+    chow_named: dict  # `chow_test` at that date
+    points: pl.DataFrame  # the staircase with the segment of each point (`segment_of`)
+    lines: pl.DataFrame  # each segment's fitted line (`segment_lines`)
+    whole_fit: DeclineFit  # the one trend of the whole series
+    fitted: dict[str, pl.DataFrame]  # each forecast's trend over its points, to its first month
+
+    @property
+    def series(self) -> pl.DataFrame:
+        return self.richest["staircase"]
+
+    @property
+    def search(self) -> dict:
+        return self.result["break_search"]
+
+    @property
+    def break_date(self) -> date:
+        return self.search["best_date"]
+
+    @property
+    def segments(self) -> pl.DataFrame:
+        return self.result["segments"].sort("segment")
+
+    @property
+    def forecasts(self) -> dict[str, pl.DataFrame]:
+        """The two forecasts, by name: the whole series' trend and the trend since the break."""
+        r = self.result
+        return {"whole series": r["forecast"], "since the break": r["forecast_since_break"]}
+
+    def replicates_reached(self, n_boot: int = N_BOOT) -> int:
+        """How many of `n_boot` bootstrap replicates reached the observed statistic, from the
+        p-value (1 + reached) / (n_boot + 1)."""
+        return round(self.search["p_value"] * (n_boot + 1)) - 1
+
+    def tests(self, named: str) -> list[dict]:
+        """The three tests side by side: the Chow test at the named date (`named` says which),
+        at the date the search found, and the search itself."""
+        chow_best = self.result["chow"]
+        return [
+            {**self.chow_named, "test": named},
+            {**chow_best, "test": "Chow test at the date the search found (plain p-value)"},
+            {
+                **self.search,
+                "n_before": chow_best["n_before"],
+                "n_after": chow_best["n_after"],
+                "test": "sup-F search over dates (bootstrap p-value)",
+            },
+        ]
+
+
+def staircase_breaks(
+    obs: pl.DataFrame,
+    benchmark: str,
+    named_date: date,
+    *,
+    n_boot: int = N_BOOT,
+    data_version: str | None = None,
+) -> Breaks:
+    """The staircase of `benchmark` with the most points (`richest_threshold` of `obs`,
+    `fixed_capability.full_observations`), the outlook on it (break search, segments,
+    forecasts), the Chow test at `named_date`, and the fitted lines the charts draw."""
+    richest = richest_threshold(obs, benchmark)
+    series = richest["staircase"]
+    result = outlook(series, n_boot=n_boot, data_version=data_version)
+    d, p = series["date"].to_list(), series["price"].to_list()
+    chow_named = chow_test(d, p, named_date, data_version=data_version)
+    segments = result["segments"]
+    fitted = {
+        name: trend_fit(series, since=since).line(until=forecast_["date"].min())
+        for name, since, forecast_ in [
+            ("whole series", None, result["forecast"]),
+            (
+                "since the break",
+                result["break_search"]["best_date"],
+                result["forecast_since_break"],
+            ),
+        ]
+    }
+    return Breaks(
+        richest=richest,
+        n_thresholds=fixed_capability.thresholds(obs, benchmark).height,
+        result=result,
+        named_date=named_date,
+        chow_named=chow_named,
+        points=segment_of(series, segments),
+        lines=segment_lines(series, segments),
+        whole_fit=trend_fit(series),
+        fitted=fitted,
+    )

@@ -144,3 +144,42 @@ def test_the_typst_formats_reader_settings_are_quarto_options_with_valid_values(
         jsonschema.validate("translated", definitions[checked["css-property-processing"]])
     html = CONFIG["format"]["html"]
     assert (ROOT / html["include-after-body"]).is_file()
+
+
+# What Quarto's Jupyter engine writes for a visible, folded cell: a `cell` div holding the code
+# (`cell-code`, with its fold options) and the cell's output; and a code span in the prose.
+FOLDED_CELL = """
+Some prose with `q.name` in it.
+
+::: {.cell}
+``` {.python .cell-code code-fold="true" code-summary="Code: load the prices"}
+prices = results.table("token_prices", c.version)
+```
+
+::: {.cell-output .cell-output-display}
+The table the cell made.
+:::
+:::
+
+``` python
+an example the prose quotes
+```
+"""
+
+
+@pytest.mark.parametrize("fmt", ["typst", "html"])
+def test_the_pdf_prints_no_code_and_the_site_keeps_it_folded(fmt):
+    pypandoc = pytest.importorskip(
+        "pypandoc", reason="pypandoc-binary (pandoc) is a dev dependency"
+    )
+    lua = "analysis/book/print-no-code.lua"
+    assert lua in CONFIG["filters"]  # every format runs it; it acts on Typst only
+    out = pypandoc.convert_text(
+        FOLDED_CELL, fmt, format="markdown", filters=[str(ROOT / lua)], extra_args=["--wrap=none"]
+    )
+    assert "The table the cell made." in out
+    assert "an example the prose quotes" in out  # code that is not a cell's stays
+    assert ("results.table" in out) is (fmt == "html")
+    # Without the filter, Typst prints the cell's code open: the bug it guards.
+    bare = pypandoc.convert_text(FOLDED_CELL, fmt, format="markdown")
+    assert "results.table" in bare

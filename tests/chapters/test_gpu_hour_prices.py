@@ -17,7 +17,7 @@ from analysis.data import gpu_evidence
 from analysis.data import release as data
 from analysis.methods import gpu_prices, prices
 from analysis.methods.claims import claim_row
-from analysis.report import estimates
+from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote
 
 # `{python} q.name` or, on an Estimate, `{python} q.name.ci` (or .n_text, .window, .start, .end).
@@ -297,6 +297,14 @@ def chapter() -> gh.GpuHourPrices:
     return gh.compute()
 
 
+@pytest.fixture(scope="module")
+def rates(tables) -> pl.DataFrame:
+    """The decline fits of the page's folded cell, one per evidence variant, stacked."""
+    return pl.concat(
+        [results.gpu_declines(tables["version"], evidence=e) for e in gh.TABLE_VARIANTS]
+    )
+
+
 def test_compute_is_cached_per_version(chapter, tables):
     assert gh.compute() is chapter
     assert gh.compute(tables["version"]) is chapter
@@ -327,7 +335,7 @@ def test_headline_quotes_are_the_registrys_estimates(chapter, tables):
     assert (q.low, q.high, q.n) == (h100["ci90_low"][0], h100["ci90_high"][0], h100["n"][0])
     assert chapter.q["h100_od_pct"].value == pytest.approx(-h100["pct_per_year"][0] / 100)
     # The chapter's level is the one the shared fits use.
-    assert chapter.index_summary["level"] == gh.LEVEL
+    assert results.gpu_index(tables["version"])[1]["level"] == gh.LEVEL
 
 
 def test_quotes_equal_what_gpu_prices_returns(chapter, tables):
@@ -384,11 +392,14 @@ def test_quotes_equal_what_gpu_prices_returns(chapter, tables):
 
     # Steps are looked for in the source series as published, flagged rows included.
     steps = gpu_prices.step_changes(data.load("gpu_hour_prices"), gpus=gh.MAIN_GPUS)
-    assert sorted(chapter.flagged) == sorted(zip(steps["gpu_group"], steps["pricing"], strict=True))
+    flagged = gh.flagged_series(steps)
+    assert sorted(flagged) == sorted(zip(steps["gpu_group"], steps["pricing"], strict=True))
     # The decline table leaves out every flagged series and every group under 10 provider-months.
-    shown = set(chapter.declines.select("gpu_group", "pricing").rows())
-    assert not shown & set(chapter.flagged)
-    assert chapter.declines["n"].min() >= gh.MIN_PROVIDER_MONTHS
+    rates = [results.gpu_declines(tables["version"], evidence=e) for e in gh.TABLE_VARIANTS]
+    declines = gpu_prices.fitted_rates(*rates, min_n=gh.MIN_PROVIDER_MONTHS, exclude=flagged)
+    shown = set(declines.select("gpu_group", "pricing").rows())
+    assert not shown & set(flagged)
+    assert declines["n"].min() >= gh.MIN_PROVIDER_MONTHS
 
 
 def test_claim_quotes_and_findings_follow_the_claims_table(chapter, tables):
@@ -412,7 +423,8 @@ def test_claim_quotes_and_findings_follow_the_claims_table(chapter, tables):
     assert q["drawdown_claim"].text == "64% to 75%"
     assert q["settled_claim_range"].text == "$2.85 to $3.50"
     assert q["implied_peak"].text == "$7.92 to $14.00"
-    shows = dict(zip(*chapter.claim_checks.select("claim_id", "data_shows"), strict=True))
+    checks = gpu_prices.claim_checks(claims, gh.claim_findings(chapter.q))  # the page's table
+    shows = dict(zip(*checks.select("claim_id", "data_shows"), strict=True))
     assert list(shows) == [gh.SETTLED_CLAIM, gh.DRAWDOWN_CLAIM, gh.TPU_CLAIM]
     assert shows[gh.SETTLED_CLAIM] == (
         "Monthly median on-demand H100 price across providers, direct observations, "
@@ -437,12 +449,12 @@ def test_claim_quotes_and_findings_follow_the_claims_table(chapter, tables):
     )
 
 
-def test_the_prose_verdicts_hold_on_the_released_data(chapter):
+def test_the_prose_verdicts_hold_on_the_released_data(chapter, rates):
     """The prose states some findings in words, not numbers; each must still be true."""
     # H100 and A100 from direct observations; H200 and B200 only on all rows (restated
     # reconstructions included), as the prose says.
-    direct = chapter.rates.filter(pl.col("pricing") == "on-demand", pl.col("evidence") == "direct")
-    every = chapter.rates.filter(pl.col("pricing") == "on-demand", pl.col("evidence") == "all")
+    direct = rates.filter(pl.col("pricing") == "on-demand", pl.col("evidence") == "direct")
+    every = rates.filter(pl.col("pricing") == "on-demand", pl.col("evidence") == "all")
     pct = dict(zip(direct["gpu_group"], direct["pct_per_year"], strict=True))
     pct_all = dict(zip(every["gpu_group"], every["pct_per_year"], strict=True))
     assert pct["h200"] is None and pct["b200"] is None  # too few direct observations to fit
@@ -450,7 +462,7 @@ def test_the_prose_verdicts_hold_on_the_released_data(chapter):
     assert chapter.q["h100_od_all"].value > chapter.q["h100_od_factor"].value
     assert chapter.q["h100_od_all_n_restated"].value > 0
     pct["h200"], pct["b200"] = pct_all["h200"], pct_all["b200"]
-    index_pct = chapter.rates.filter(
+    index_pct = rates.filter(
         pl.col("gpu_group") == "h100", pl.col("pricing") == "index", pl.col("evidence") == "all"
     )
     q = {name: quote.value for name, quote in chapter.q.items()}
@@ -561,10 +573,10 @@ def test_evidence_quotes_name_the_classes_and_the_variants():
     assert (q["h100_od_all_providers"].text, q["h100_od_all_n_restated"].text) == ("24", "205")
 
 
-def test_the_decline_table_shows_both_evidence_variants(chapter):
-    variants = set(chapter.rates["evidence"].unique().to_list())
+def test_the_decline_table_shows_both_evidence_variants(chapter, rates):
+    variants = set(rates["evidence"].unique().to_list())
     assert variants == set(gh.TABLE_VARIANTS)
-    direct = chapter.rates.filter(
+    direct = rates.filter(
         pl.col("evidence") == "direct",
         pl.col("gpu_group") == "h100",
         pl.col("pricing") == "on-demand",

@@ -69,8 +69,6 @@ def test_break_model_phrase_gives_the_size_of_open_weights_models_only():
 
 
 def test_boot_reading_counts_the_replicates_that_reached_the_statistic():
-    assert qa.replicates_reached(1 / 1000, 999) == 0
-    assert qa.replicates_reached(6 / 1000, 999) == 5
     assert qa.boot_reading(0, 999).startswith("the smallest p-value the bootstrap can give")
     assert qa.boot_reading(5, 999) == "5 of the 999 replicates reached the observed statistic"
     assert qa.boot_reading(12, 1999) == "12 of the 1,999 replicates reached the observed statistic"
@@ -117,6 +115,15 @@ def page(version, tables) -> SimpleNamespace:
         index=hedonic.reference_index(obs, qa.BENCHMARK, qa.INDEX_SAMPLES),
         extension_2026=qa.extension_2026(version),
     )
+
+
+@pytest.fixture(scope="module")
+def b(version, tables) -> outlook.Breaks:
+    """The break tests the page's folded cell runs, by the same calls."""
+    models = tables[2]
+    obs = fc.full_observations(*tables, qa.BENCHMARK)
+    named = outlook.release_date(models, qa.NAMED_BREAK_MODEL)
+    return outlook.staircase_breaks(obs, qa.BENCHMARK, named, data_version=version)
 
 
 def test_compute_is_cached_per_version(c):
@@ -215,8 +222,8 @@ def test_staircase_quotes_are_the_full_data_estimates(c):
     assert q.n_extension.value == results.extension().height
 
 
-def test_break_search_runs_on_the_richest_staircase(c, tables):
-    q, b = c.q, c.breaks
+def test_break_search_runs_on_the_richest_staircase(c, b, tables):
+    q = c.q
     obs = fc.full_observations(*tables, qa.BENCHMARK)
     assert_frame_equal(b.series, outlook.richest_threshold(obs, qa.BENCHMARK)["staircase"])
     assert q.n_series.value == b.series.height
@@ -228,7 +235,7 @@ def test_break_search_runs_on_the_richest_staircase(c, tables):
     assert q.before_window.value[1] < q.break_date.value == q.after_window.value[0]
     assert (q.dsv3_date.value - q.break_date.value).days == q.dsv3_gap.value > 0
     # The bootstrap p-value is (1 + replicates that reached the statistic) / (replicates + 1).
-    assert q.boot_p.value == pytest.approx((1 + b.replicates_reached) / (qa.N_BOOT + 1))
+    assert q.boot_p.value == pytest.approx((1 + b.replicates_reached(qa.N_BOOT)) / (qa.N_BOOT + 1))
     assert q.plain_p.value < q.boot_p.value
 
 
@@ -251,8 +258,7 @@ def test_segment_and_forecast_intervals_contain_their_estimates(c):
     )
 
 
-def test_charts_draw_the_fits_of_the_series_they_show(c):
-    b = c.breaks
+def test_charts_draw_the_fits_of_the_series_they_show(c, b):
     # The whole-series trend drawn up to the first forecast month is the forecast's median there:
     # the chart's line and statsmodels' prediction agree.
     first = b.result["forecast"].sort("date").row(0, named=True)
@@ -272,10 +278,10 @@ def test_charts_draw_the_fits_of_the_series_they_show(c):
     assert b.whole_fit.factor_per_year == pytest.approx(c.q.whole_factor.value, rel=1e-12)
 
 
-def test_forecasts_and_tests_feed_the_figures(c):
-    b = c.breaks
+def test_forecasts_and_tests_feed_the_figures(b):
     assert b.forecasts["since the break"] is b.result["forecast_since_break"]
-    assert [t.get("break_date", t.get("best_date")) for t in b.tests] == [
+    assert b.tests(qa.NAMED_TEST)[0]["test"] == "Chow test at DeepSeek-V3's release"
+    assert [t.get("break_date", t.get("best_date")) for t in b.tests(qa.NAMED_TEST)] == [
         b.named_date,
         b.break_date,
         b.break_date,

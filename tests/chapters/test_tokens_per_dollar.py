@@ -15,9 +15,10 @@ import pytest
 from analysis.chapters import tokens_per_dollar as tc
 from analysis.data import release as data
 from analysis.data.paths import ROOT
-from analysis.methods import prices
+from analysis.methods import inference_cost, prices, training_scale
 from analysis.methods import tokens_per_dollar as tpd
-from analysis.report import estimates
+from analysis.methods.claims import Evidence
+from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote
 
 V40, V51 = date(2024, 3, 27), date(2025, 9, 4)
@@ -186,6 +187,49 @@ def test_ladder_quotes_rungs_ratios_and_ranges():
     assert (t["big_rung_hardware_usd"], t["big_rung_api_usd"]) == ("$7.65", "$3.50")
 
 
+def test_ladder_order_puts_the_fewest_active_parameters_on_top():
+    ladder = pl.DataFrame(
+        {"base_model": ["llama3.1-405b", "llama3.1-8b", "llama2-70b"],
+         "active_parameters_b": [405.0, 8.0, 70.0]}
+    )  # fmt: skip
+    assert tc.ladder_order(ladder) == ["Llama 3.1 8B", "Llama 2 70B", "Llama 3.1 405B"]
+
+
+def test_cost_points_are_one_mark_per_measure_in_rows_cost_order_lists():
+    costs = pl.DataFrame(
+        {"benchmark_model": ["gpt-oss-120b", "gpt-oss-120b", "deepseek-r1"],
+         "accelerator": ["mi355x", "b200", "b200"],
+         "imax_usd_per_mtok_neocloud": [0.05, 0.02, 0.30],
+         "mlperf_usd_per_mtok_neocloud": [None, 0.01, 0.20],
+         "api_min_usd_per_mtok": [0.40, 0.40, 2.0],
+         "api_median_usd_per_mtok": [0.60, 0.60, 3.0]}
+    )  # fmt: skip
+    points = tc.cost_points(costs)
+    order = tc.cost_order(costs)
+    assert order == [
+        "DeepSeek-R1: API", "DeepSeek-R1 on B200",
+        "gpt-oss-120b: API", "gpt-oss-120b on B200", "gpt-oss-120b on MI355X",
+    ]  # fmt: skip
+    assert set(points["row"]) == set(order)  # every mark has its row in the figure
+    # 3 InferenceMAX costs, 2 MLPerf costs (the MI355X has none), 2 API prices per model.
+    assert points.height == 3 + 2 + 2 * 2
+    b200 = points.filter(pl.col("row") == "gpt-oss-120b on B200")
+    assert dict(zip(b200["measure"], b200["usd_per_mtok"], strict=True)) == {
+        "InferenceMAX at InferenceX price": 0.02,
+        "MLPerf at InferenceX price": 0.01,
+    }
+    api = points.filter(pl.col("row") == "DeepSeek-R1: API")
+    assert sorted(api["usd_per_mtok"]) == [2.0, 3.0]
+
+
+def test_claim_findings_are_the_evidence_texts_in_the_evidence_order():
+    found = {
+        "b": Evidence("b", None, "not in the data", "s", testable=False),
+        "a": Evidence("a", 2.0, "twice", "s"),
+    }
+    assert tc.claim_findings(found) == {"b": "not in the data", "a": "twice"}
+
+
 def test_ladder_rungs_name_models_and_rungs_in_the_figures_order():
     rungs = tc.ladder_rungs(_ladder())
     assert rungs.columns == ["model", "accelerator", "round", "rung", "usd_per_mtok"]
@@ -278,12 +322,8 @@ def test_quotes_equal_what_tokens_per_dollar_returns(chapter, tables):
         pl.col("base_model") == "llama2-70b", pl.col("scenario") == "Offline"
     )
     assert latest.value == pytest.approx(offline.sort("date")["hardware_usd_per_mtok"][-1])
-    assert chapter.offline.equals(
-        tpd.cheapest_by_round(costs).filter(pl.col("scenario") == "Offline")
-    )
 
     floors = tpd.floor_table(specs, ["h100-sxm", "h200", "b200"], models)
-    assert chapter.floors.equals(floors)
     h100_floor = floors.filter(pl.col("base_model") == "llama2-70b", pl.col("gpu") == "h100-sxm")
     best_h100 = (
         tpd.throughput_summary(per_acc)
@@ -307,7 +347,6 @@ def test_quotes_equal_what_tokens_per_dollar_returns(chapter, tables):
     )
     small = be.filter(pl.col("base_model") == "llama3.1-8b").row(0, named=True)
     assert q["be_small"].value == pytest.approx(small["break_even_utilisation"])
-    assert set(chapter.break_even["scenario"].to_list()) == {"Offline"}
 
 
 def test_the_prose_verdicts_hold_on_the_released_data(chapter, tables):
@@ -499,7 +538,23 @@ def test_inferencemax_cost_matches_the_release_rows(chapter, tables):
     assert q["oss_imax_accelerator"].text == cheapest.upper()
     assert q["oss_imax_usd"].value == pytest.approx(costs[cheapest])
     assert q["oss_n"].value == len(costs)
-    table = chapter.inference_costs.filter(pl.col("benchmark_model") == "gpt-oss-120b")
+    # The page's cost table, by the calls of its folded cell.
+    isl, osl = tc.WORKLOAD_ISL, tc.WORKLOAD_OSL
+    configs = inference_cost.select_configs(
+        tables["inference_benchmarks"], isl=isl, osl=osl, min_interactivity=tc.MIN_INTERACTIVITY
+    )
+    month = inference_cost.round_month(tables["mlperf_results"], tc.V6_ROUND)
+    api = inference_cost.api_workload_prices(
+        tables["token_prices"], tc.OPEN_MODELS, month, isl=isl, osl=osl
+    )
+    mlperf_v6 = inference_cost.mlperf_best(
+        tpd.mlperf_per_accelerator(tables["mlperf_results"]),
+        round_=tc.V6_ROUND,
+        scenario=tc.COMPARE_SCENARIO,
+        models=list(tc.OPEN_MODELS),
+    )
+    inference = inference_cost.cost_comparison(configs, mlperf_v6, tables["tco_assumptions"], api)
+    table = inference.filter(pl.col("benchmark_model") == "gpt-oss-120b")
     for a, usd in costs.items():
         row = table.filter(pl.col("accelerator") == a)
         assert row["imax_usd_per_mtok_neocloud"][0] == pytest.approx(usd)
@@ -523,7 +578,10 @@ def test_training_fit_matches_least_squares_on_the_rows(chapter, tables):
         x.append([np.log10(n)] + [1.0 if acc == a else 0.0 for a in accs])
         y.append(np.log10(minutes))
     coef = np.linalg.lstsq(np.array(x), np.array(y), rcond=None)[0]
-    fit = chapter.training_fit
+    page_systems = training_scale.system_times(
+        tables["mlperf_training_results"], benchmark=tc.TRAINING_BENCHMARK
+    )
+    fit = training_scale.scaling_fit(page_systems, level=tc.LEVEL)  # the page's folded cell
     assert fit.n == len(systems) == 20
     assert fit.slope == pytest.approx(coef[0], abs=1e-9)
     assert (
@@ -553,7 +611,8 @@ def test_the_mlperf_cost_names_its_gpu_hour_price_and_range(chapter):
     low, high = chapter.q["llama_cost_last_range"].value
     assert low <= latest.value <= high
     # Each defensible price's cost is the formula at the latest result's throughput.
-    row = tc.benchmark_rows(tpd.cheapest_by_round(chapter.costs)).sort("date").row(-1, named=True)
+    costs = results.mlperf_costs(chapter.version)
+    row = tc.benchmark_rows(tpd.cheapest_by_round(costs)).sort("date").row(-1, named=True)
     for p in latest.extra["defensible"]:
         expected = p["usd_per_gpu_hour"] / (row["tokens_per_s_per_accelerator"] * 3600 / 1e6)
         assert p["usd_per_mtok"] == pytest.approx(expected)

@@ -82,3 +82,22 @@ def test_every_offer_is_priced_from_rows_of_the_release(c):
     assert c.bills.height == sum(int(c.q[f"{k}_n"].value) for k in ("chat", "agent", "nightly"))
     assert (c.bills["per_day"] > 0).all()
     assert "aimeter-pricing" in c.sources and "deepseek-tou-dsh-meter" in c.sources
+
+
+def test_the_leaderboard_runs_reproduce_by_hand(c, sources_dir):
+    """Five Intelligence Index runs of 2026-07-10 (aa-leaderboards-oolong/2026-07-10_llms.json).
+    GPT-5.6 Sol (high): 340,868,286 input and 21,248,736 output tokens (lines 64158, 64161),
+    published 318.0878574665286 input and 637.46208 output (lines 63987-63988); its card 5 / 30,
+    cached 0.50 (llm-prices-simonw/2026-08-05_data/openai.json lines 529-533)."""
+    board = c.leaderboard
+    assert board.height == 5 and c.q.lb_n.value == 5
+    sol = board.filter(board["model_id"] == "gpt-5.6-sol").row(0, named=True)
+    assert sol["book_output"] == pytest.approx(21_248_736 * 30 / 1e6)
+    assert sol["book_input_uncached"] == pytest.approx(340_868_286 * 5 / 1e6)
+    hit = (340_868_286 * 5 / 1e6 - 318.0878574665286) / (340_868_286 * (5 - 0.5) / 1e6)
+    assert sol["implied_cache_hit_share"] == pytest.approx(hit)
+    low, high = c.q.lb_hit.value
+    assert low <= hit <= high
+    # output reproduces to the cent for every run, at the rates the leaderboard itself states
+    assert c.q.lb_output_match.value == 5 and c.q.lb_same_rates.value == 5
+    assert "to the cent" in c.q.lb_text.text

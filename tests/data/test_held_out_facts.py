@@ -7,9 +7,11 @@ Add a row to `held_out_facts.csv` (next to this module). Read the value from the
 CSV or from program output, and give the file (`raw_file`, a path under `sources/`) and a locator
 (row, line or JSON path) that lets a reader find it again. Columns:
 
-- `table`: token_prices, gpu_hour_prices, mlperf_results, inference_benchmarks or benchmark_scores.
+- `table`: token_prices, gpu_hour_prices, mlperf_results, inference_benchmarks,
+  benchmark_scores or models.
 - `kind`: for token prices `in_force` (some offer of `subject` at `seller` in force on `date`
   carries `value` in `field`) or `not_in_force` (no offer in force on `date` carries it);
+  for models `identity` (the model's `field`, a release date or a reasoning flag, is `value`);
   otherwise `observed`, `per_accelerator`, `per_gpu` or `score`.
 - `subject`: model id, GPU id or MLPerf system name; `seller`: provider or MLPerf submitter.
 - `price_kind`: empty for any standard kind; `peak`/`off-peak`/`promotional` to demand that kind.
@@ -175,7 +177,18 @@ def check_benchmark_score(fact: dict[str, str]) -> None:
     )
 
 
+def check_model(fact: dict[str, str]) -> None:
+    """A model's identity (issue 19, class 8): its `field` in the models table, as text."""
+    rows = _table("models").filter(pl.col("model_id") == fact["subject"])
+    got = [str(v).lower() for v in rows[fact["field"]].to_list()]
+    assert fact["value"].lower() in got, (
+        f"{fact['subject']}: {fact['field']} is {got}, not {fact['value']} "
+        f"({fact['raw_file']} {fact['locator']})"
+    )
+
+
 CHECKS = {
+    "models": check_model,
     "token_prices": check_token_price,
     "gpu_hour_prices": check_gpu_price,
     "mlperf_results": check_mlperf,
@@ -191,7 +204,8 @@ def test_table_is_well_formed():
     for fact in FACTS:
         assert fact["table"] in CHECKS, fact["fact_id"]
         assert fact["raw_file"] and fact["locator"], f"{fact['fact_id']} has no file or locator"
-        float(fact["value"])
+        if fact["table"] != "models":
+            float(fact["value"])
 
 
 @pytest.mark.parametrize("fact", [_param(f) for f in FACTS])

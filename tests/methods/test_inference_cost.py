@@ -207,3 +207,16 @@ def test_the_cost_of_a_disaggregated_run_pays_for_prefill_gpus_too():
     assert 2.75 / (row["imax_output_tokens_per_s_per_gpu_raw"] * 3600 / 1e6) == pytest.approx(
         0.9808, abs=1e-4
     )
+
+
+def test_round_month_is_the_first_of_the_round_s_month_and_names_a_bad_round():
+    mlperf = pl.DataFrame(
+        {"round": ["v6.0", "v6.0", "v5.1", "v5.0", "v5.0"],
+         "date": [date(2026, 3, 26), date(2026, 3, 26), date(2025, 9, 9),
+                  date(2025, 4, 2), date(2025, 4, 3)]}
+    )  # fmt: skip
+    assert ic.round_month(mlperf, "v6.0") == date(2026, 3, 1)
+    assert ic.round_month(mlperf, "v5.1") == date(2025, 9, 1)
+    for bad in ("v4.1", "v5.0"):  # not held; two dates
+        with pytest.raises(LookupError, match=repr(bad)):
+            ic.round_month(mlperf, bad)

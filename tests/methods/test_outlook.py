@@ -236,3 +236,27 @@ def test_each_point_goes_to_the_last_segment_started_by_its_date():
 def test_the_bootstrap_replicates_are_one_constant():
     for fn in (outlook.break_search, outlook.outlook):
         assert inspect.signature(fn).parameters["n_boot"].default == outlook.N_BOOT
+
+
+def test_release_date_reads_the_models_table_and_names_a_missing_model():
+    models = pl.DataFrame(
+        {"model_id": ["a", "b"], "release_date": [date(2024, 12, 26), None]},
+        schema_overrides={"release_date": pl.Date},
+    )
+    assert outlook.release_date(models, "a") == date(2024, 12, 26)
+    for missing in ("b", "c"):
+        with pytest.raises(LookupError, match=repr(missing)):
+            outlook.release_date(models, missing)
+
+
+def test_replicates_reached_inverts_the_bootstrap_p_value():
+    # p = (1 + reached) / (n_boot + 1): 1/1000 is none of 999, 6/1000 is five.
+    def breaks_with(p: float) -> outlook.Breaks:
+        return outlook.Breaks(
+            richest={}, n_thresholds=0, result={"break_search": {"p_value": p}},
+            named_date=date(2025, 1, 1), chow_named={}, points=pl.DataFrame(),
+            lines=pl.DataFrame(), whole_fit=None, fitted={},
+        )  # fmt: skip
+
+    assert breaks_with(1 / 1000).replicates_reached(999) == 0
+    assert breaks_with(6 / 1000).replicates_reached(999) == 5

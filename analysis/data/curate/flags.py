@@ -235,17 +235,30 @@ def before_release(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
     date's: the models table notes where sources disagree). Sources that date prices by month
     are compared by month. Not evaluable where the model is unresolved or has no release date,
     or only the date OpenRouter listed it (a listing date, not a release), and for rows still on
-    a moving alias (`alias_of` the row's own id): the alias's release date is one snapshot's,
-    not that of the model the alias pointed at on the row's date (issue 19, class 7).
+    a moving alias (`alias_of` the row's own id) or on a catalog entry that is one (its name
+    says "moving alias": `deepseek-chat`, `deepseek-reasoner`, `gpt-4`): the alias's release
+    date is one snapshot's (deepseek-chat's 2025-12-01 is V3.2's), not that of the model the
+    alias pointed at on the row's date (issue 19, class 7).
     """
     from analysis.data.curate.models_table import LISTING_DATE_SOURCES
 
-    rel = models.select("model_id", "release_date", "release_date_source_id", "resolved")
+    rel = models.select(
+        "model_id",
+        "release_date",
+        "release_date_source_id",
+        "resolved",
+        (
+            pl.col("name").str.to_lowercase().str.contains("moving alias")
+            if "name" in models.columns
+            else pl.lit(False)
+        ).alias("_moving"),
+    )
     df = prices.with_row_index("_i").join(rel, on="model_id", how="left").sort("_i")
     evaluable = (
         df["release_date"].is_not_null()
         & df["resolved"].fill_null(False)
         & ~df["release_date_source_id"].is_in(list(LISTING_DATE_SOURCES)).fill_null(False)
+        & ~df["_moving"].fill_null(False)
     )
     if "alias_of" in df.columns:
         evaluable = evaluable & ~(df["alias_of"] == df["model_id"]).fill_null(False)

@@ -694,6 +694,29 @@ def prior_of(
     return Prior(models_table, pl.concat(seen), priced.select(ALIAS_EVIDENCE))
 
 
+def info_under_own_id(info_ids: pl.DataFrame | None, ids: set[str]) -> pl.DataFrame | None:
+    """Model metadata under the id `models.resolve` gives it and, where a metadata row's own
+    name is a model id the rows use, under that id too (issue 19, class 8).
+
+    `models.resolve` folds a snapshot into its family (`ministral-3b-2410` -> `ministral-3b`)
+    while the price rows keep a snapshot apart where the data has several: Epoch's
+    model_versions row `ministral-3b-2410` (2024-10-16) then dated only the family, and the
+    snapshot the prices name stayed undated."""
+    if info_ids is None or info_ids.is_empty():
+        return info_ids
+    slug = pl.struct("model_hint", "source_model_name").map_elements(
+        lambda s: models.normalize(s["model_hint"] or s["source_model_name"] or ""),
+        return_dtype=pl.String,
+    )
+    own = (
+        info_ids.with_columns(slug.alias("_own"))
+        .filter(pl.col("_own").is_in(list(ids)) & (pl.col("_own") != pl.col("model_id")))
+        .with_columns(pl.col("_own").alias("model_id"))
+        .drop("_own")
+    )
+    return pl.concat([info_ids, own.select(info_ids.columns)])
+
+
 def identify(
     tables: dict[str, pl.DataFrame], prior: Prior | None = None
 ) -> dict[str, pl.DataFrame]:
@@ -722,6 +745,10 @@ def identify(
     names = pl.concat([df.select(NAME_KEYS) for df in listed]).unique()
     resolved = resolve_names(names, info, prior.known() if prior is not None else None)
     info_ids = models.resolve(info, info) if info is not None and not info.is_empty() else None
+    # Ids a metadata row may date under its own name: not the names that move between snapshots.
+    # (Only in the models table: a moving name still resolves by the dates the family had, so a
+    # month-dated row, Gundlach's 2024-10-01 "Ministral 3B", keeps its snapshot.)
+    moving = set(resolved.filter(pl.col("moving_alias"))["model_id"].drop_nulls())
     # Release dates of identified models, for moving aliases (a preliminary models table).
     prelim = models_table.build_models_curated(
         resolved.filter(~pl.col("moving_alias")).with_columns(
@@ -828,7 +855,10 @@ def identify(
         .otherwise(pl.col("identified_by"))
         .alias("identified_by")
     )
-    out["models"] = models_table.build_models_curated(ref.drop("alias_of"), info_ids)
+    out["models"] = models_table.build_models_curated(
+        ref.drop("alias_of"),
+        info_under_own_id(info_ids, set(ref["model_id"].drop_nulls()) - moving),
+    )
     # First party: one verdict per seller and model (the model's developer from the table).
     dev = out["models"].select("model_id", "developer")
     if prior is not None:  # a release's model keeps the developer the release gave it

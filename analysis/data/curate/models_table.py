@@ -129,7 +129,7 @@ FIRST_SNAPSHOT = re.compile(r"^(?P<family>.+)-001$")
 # "(Reasoning, High Effort)"): a setting of the model, not part of its name.
 VARIANT_LABEL = re.compile(
     r"\s*\((?:(?:non-)?reasoning|minimal|low|medium|high|xhigh|max|adaptive(?: reasoning)?|thinking"
-    r"|(?:(?:non-)?reasoning, )?[\w ]*effort)\)\s*$",
+    r"|(?:(?:adaptive |non-)?reasoning, )?[\w ]*effort)\)\s*$",
     re.IGNORECASE,
 )
 
@@ -161,7 +161,9 @@ def display_name(name: str | None, model_id: str) -> str | None:
 def date_mechanically(table: pl.DataFrame, refs: pl.DataFrame) -> pl.DataFrame:
     """Release dates for undated models by the mechanical routes: a date in the id (dated by the
     source that wrote the name), else the `-001` first snapshot of a dated family (dated as its
-    family). The note says which route; listing dates stay labelled as listing dates."""
+    family). A listing date is no release date: these routes replace it (qwen-plus-2025-07-28,
+    listed by OpenRouter on 2025-09-08). The note says which route; listing dates left stay
+    labelled as listing dates."""
     writer = (
         refs.sort("source_id", "source_model_name")
         .group_by("model_id")
@@ -173,7 +175,9 @@ def date_mechanically(table: pl.DataFrame, refs: pl.DataFrame) -> pl.DataFrame:
         pl.col("release_date_source_id").alias("_fam_src"),
         pl.col("release_date_note").alias("_fam_note"),
     )
-    undated = pl.col("release_date").is_null()
+    undated = pl.col("release_date").is_null() | pl.col("release_date_source_id").is_in(
+        list(LISTING_DATE_SOURCES)
+    )
     out = (
         table.join(writer, on="model_id", how="left")
         .with_columns(
@@ -195,10 +199,43 @@ def date_mechanically(table: pl.DataFrame, refs: pl.DataFrame) -> pl.DataFrame:
     ).drop("_writer", "_id_date", "_family", "_fam_date", "_fam_src", "_fam_note")  # fmt: skip
 
 
+# A snapshot of a family: a date (2025-11-13, 0309, 2507) or a bare preview/exp tag after the
+# family's id. `-preview-tts` and the like are other models, not snapshots.
+SNAPSHOT_OF = re.compile(
+    r"^(?P<family>.+?)-(?:20\d\d-?\d\d-?\d\d|\d{4}|preview(?:-20\d\d-?\d\d(?:-?\d\d)?|-\d\d-\d\d)?|exp)$"
+)
+
+
+def reasoning_by_family(table: pl.DataFrame) -> pl.DataFrame:
+    """One `reasoning` flag per family (issue 19, class 8): a family id and its snapshots
+    (`magistral-medium-2506`, `-2509`; `gemini-3-pro`, `-preview`) where no source states the
+    flag of one of them take the flag the others' sources state, when those agree. Where they
+    disagree (`qwen-3-4b` false, `qwen-3-4b-2507` true: different weights) nothing changes."""
+
+    def family(model_id: str) -> str:
+        m = SNAPSHOT_OF.match(model_id)
+        return m["family"] if m else model_id
+
+    fam = table.with_columns(
+        pl.col("model_id").map_elements(family, return_dtype=pl.String).alias("_fam")
+    )
+    stated = fam.group_by("_fam").agg(pl.col("reasoning").drop_nulls().unique().alias("_flags"))
+    agreed = stated.filter(pl.col("_flags").list.len() == 1).select(
+        "_fam", pl.col("_flags").list.first().alias("_fam_flag")
+    )
+    return (
+        fam.join(agreed, on="_fam", how="left")
+        .with_columns(pl.coalesce("reasoning", "_fam_flag").alias("reasoning"))
+        .drop("_fam", "_fam_flag")
+    )
+
+
 def label_listing_dates(table: pl.DataFrame) -> pl.DataFrame:
     """A release date that is a marketplace's listing date (nothing else dates the model) says
     so in its note (issue 19, class 7): never silently a release date."""
-    listing = pl.col("release_date_source_id").is_in(list(LISTING_DATE_SOURCES))
+    # A date the listing source wrote in the model's id is the id's date, not its listing date.
+    in_id = pl.col("release_date_note").fill_null("") == "date in the model id"
+    listing = pl.col("release_date_source_id").is_in(list(LISTING_DATE_SOURCES)) & ~in_id
     label = pl.format("listing date ({}), no source dates the release", "release_date_source_id")
     return table.with_columns(
         pl.when(listing & pl.col("release_date_note").is_null()).then(label)
@@ -303,7 +340,7 @@ def build_models_curated(refs: pl.DataFrame, model_info: pl.DataFrame | None) ->
         )
         .sort("model_id")
     )
-    table = label_listing_dates(date_mechanically(table, refs)).with_columns(
+    table = reasoning_by_family(label_listing_dates(date_mechanically(table, refs))).with_columns(
         pl.struct("name", "model_id")
         .map_elements(lambda r: display_name(r["name"], r["model_id"]), return_dtype=pl.String)
         .alias("name")

@@ -75,7 +75,12 @@ FACT = [
     "output_original_per_mtok",
     "blended_original_per_mtok",
 ]
-EXTRA = ["cached_input_usd_per_mtok", "batch_input_usd_per_mtok", "batch_output_usd_per_mtok"]
+EXTRA = [
+    "cached_input_usd_per_mtok",
+    "cache_write_usd_per_mtok",
+    "batch_input_usd_per_mtok",
+    "batch_output_usd_per_mtok",
+]
 OFFER = [
     "model_id",
     "provider",
@@ -345,6 +350,10 @@ def _curate(
     source in the stretch goes where the run before it went (the walk's state changes only by
     the price the stretch shows). So Python walks those runs alone, and everything per run
     (cutting runs at the next price, stale segments, provenance) is done on whole columns."""
+    # a price column newer than the rows (a release before cache_write_usd_per_mtok): unstated
+    # while curating, and left out of the table again, as the rows have it
+    absent = [c for c in EXTRA if c not in prices.collect_schema()]
+    prices = prices.with_columns(pl.lit(None, pl.Float64).alias(c) for c in absent)
     lf = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
     lf = mark_copies(fold_reported(lf))
     snaps = snapshot_dates(lf)
@@ -397,7 +406,7 @@ def _curate(
         .otherwise(pl.col("context_tier"))
         .alias("context_tier")
     )
-    return table, obs.select(*OBS_SCHEMA, *ORDER)
+    return table.drop(absent), obs.select(*OBS_SCHEMA, *ORDER)
 
 
 def end_by_time_of_use(table: pl.DataFrame) -> pl.DataFrame:
@@ -850,8 +859,8 @@ def _rows(
         pl.col("_from").min().alias("_row_start"),
         pl.col("_in_force").max().alias("_last"),
     )
-    # Cached and batch prices: the first run, in precedence, that states each (one sort for
-    # the three).
+    # Cached, cache-write and batch prices: the first run, in precedence, that states each (one
+    # sort for them all).
     ranked = every.select(*by, "_rank", "date", "_k", "_i", "_x").sort(*by, "_rank", "date", "_k")
     stating = [
         ranked.filter((pl.col("_x") & (1 << j)) > 0)
@@ -956,9 +965,10 @@ def _stale_ids(cand: pl.DataFrame, base: pl.DataFrame, rows: pl.DataFrame) -> pl
 def _base(key: tuple, runs: list[Run], kind: str, start: date, obs: list[dict]) -> dict:
     first = min(runs, key=lambda r: (r.start, _rank(r.source), r.row["source_locator"]))
     row = dict(first.row)
-    for c in EXTRA:  # cached and batch prices: the first source that states them
+    for c in EXTRA:  # cached, cache-write and batch prices: the first source stating them
         stated = sorted(
-            (r for r in runs if r.row[c] is not None), key=lambda r: (_rank(r.source), r.start)
+            (r for r in runs if r.row.get(c) is not None),
+            key=lambda r: (_rank(r.source), r.start),
         )
         row[c] = stated[0].row[c] if stated else None
     sources = sorted({r.source for r in runs}, key=lambda s: (_rank(s), s))

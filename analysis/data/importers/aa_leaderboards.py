@@ -30,8 +30,10 @@ What is produced:
   new observation. Intelligence-index values AA marks `..._is_estimated` are AA's estimates, not
   measurements: kept in aa_snapshots (flagged), left out of benchmark_scores.
 - `model_info`: name, creator, release date, open weights, total and active parameters
-  (billions), from the newest snapshot naming the model. AA's `reasoning_model` is null on every
-  entry, so `reasoning` is left null.
+  (billions) and `reasoning_model`, from the newest snapshot naming the model; a field that
+  snapshot leaves null is taken from the newest earlier snapshot that states it, in a row of its
+  own with that snapshot's locator. (`reasoning_model` is null on every entry of 2026-07-10 but
+  stated in 2026-04-10 .. 2026-07-01: `Magistral Medium 1.2` true at 2026-07-01 models[296].)
 
 `model_hint` drops AA's configuration suffix (`DeepSeek V4 Pro (Reasoning, High Effort)` ->
 `DeepSeek V4 Pro`), as the identity rules drop run settings; `source_model_name` keeps it.
@@ -220,7 +222,7 @@ def build(sources_dir: Path, key: list[str] | None = None) -> dict[str, pl.DataF
             )
             prices += _price_row(e, base, day, hint, loc)
             scores += _score_rows(e, base, day, hint, loc)
-            info[e["source_model_name"]] = _info(e, hint, loc)  # the newest snapshot wins
+            info.setdefault(e["source_model_name"], []).append(_info(e, hint, loc))
     return {
         "aa_snapshots": frame("aa_snapshots", snaps, drop=("model_id",)).sort(
             "snapshot_date", "source_model_name"
@@ -228,7 +230,7 @@ def build(sources_dir: Path, key: list[str] | None = None) -> dict[str, pl.DataF
         "token_prices": _token_prices(prices, key),
         "benchmark_scores": _scores(scores),
         "model_info": pl.DataFrame(
-            [{k: r.get(k) for k in MODEL_INFO_SCHEMA} for r in info.values()],
+            [{k: r.get(k) for k in MODEL_INFO_SCHEMA} for v in info.values() for r in _newest(v)],
             schema=MODEL_INFO_SCHEMA,
         ).sort("source_model_name"),
     }
@@ -286,6 +288,26 @@ def _token_prices(rows: list[dict], key: list[str] | None) -> pl.DataFrame:
     return df.sort("source_model_name", "date")
 
 
+INFO_FACTS = ("organization", "release_date", "open_weights", "parameters_b",
+              "active_parameters_b", "reasoning")  # fmt: skip
+
+
+def _newest(rows: list[dict]) -> list[dict]:
+    """The newest snapshot's row of a model (rows oldest first), and for the facts it leaves
+    null, one row per earlier snapshot that is the newest to state them (its own locator)."""
+    newest, fill = rows[-1], {}
+    for fact in INFO_FACTS:
+        if newest[fact] is None:
+            stated = [r for r in rows[:-1] if r[fact] is not None]
+            if stated:
+                fill.setdefault(id(stated[-1]), (stated[-1], []))[1].append(fact)
+    extra = [
+        {k: (v if k not in INFO_FACTS or k in facts else None) for k, v in row.items()}
+        for row, facts in fill.values()
+    ]
+    return [newest, *extra]
+
+
 def _info(e: dict, hint: str, loc: str) -> dict:
     return {
         "source_id": SOURCE_ID,
@@ -297,6 +319,6 @@ def _info(e: dict, hint: str, loc: str) -> dict:
         "open_weights": e["open_weights"],
         "parameters_b": e["parameters_b"],
         "active_parameters_b": e["active_parameters_b"],
-        "reasoning": None,
+        "reasoning": e["reasoning"],
         "source_locator": loc,
     }

@@ -37,8 +37,9 @@ in the schema). Dates, in UTC:
   time-of-use card).
 
 Copies of one source giving the same rate are one spell (first date, last date seen), located in
-the earliest copy. The cache-write price (`cache_write`, OpenAI only) has no column and is left
-out.
+the earliest copy. The cache-write price (`cache_write`, OpenAI's gpt-5.6-luna only, USD) is
+`cache_write_usd_per_mtok`; the file's rule that a model without one bills writes at the miss rate
+is the app's own, not DeepSeek's, so DeepSeek rows have none.
 
 tou_windows rows (analysis.data.schema): the peak windows of each copy with the days
 they apply on (UTC calendar; every window lies within one Beijing day, checked, so the Beijing
@@ -319,9 +320,10 @@ def read_pdfmathtranslate(path: Path) -> tuple[list[dict], list[dict]]:
             for key, kind in (("off_peak", "off-peak"), ("peak", "peak")):
                 if key in spec:
                     block = f"{where}.rates.{model}.{key}"
+                    write = number(path, None, f"{block}.cache_write", spec[key].get("cache_write"))
                     kinds[kind] = {
                         currency: _bucket_rates(path, block, spec[key], PDF_BUCKETS)
-                        | {"where": block}
+                        | {"write": write, "where": block}
                     }
             if "off-peak" not in kinds:
                 raise fail(path, None, f"{where}.rates.{model}", sorted(spec), "needs off_peak")
@@ -381,6 +383,9 @@ def price_rows(path: Path, regimes: list[dict], rules: list[dict], observed: dt.
         provider = next(v[0] for p, v in VENDORS.items() if model.startswith(p))
         for currency, r in by_currency.items():
             usd = currency == "USD"
+            if not usd and r.get("write") is not None:
+                raise fail(path, None, f"{r['where']}.cache_write", r["write"],
+                           "a cache write in CNY has no column (cache_write_usd_per_mtok is USD)")  # fmt: skip
             rows.append(
                 {
                     "provider": provider,
@@ -389,6 +394,7 @@ def price_rows(path: Path, regimes: list[dict], rules: list[dict], observed: dt.
                     "input_usd_per_mtok": r["miss"] if usd else None,
                     "output_usd_per_mtok": r["out"] if usd else None,
                     "cached_input_usd_per_mtok": r["hit"] if usd else None,
+                    "cache_write_usd_per_mtok": r.get("write") if usd else None,
                     "currency": currency,
                     "input_original_per_mtok": None if usd else r["miss"],
                     "output_original_per_mtok": None if usd else r["out"],

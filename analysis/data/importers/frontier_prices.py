@@ -29,7 +29,10 @@ Every sources row and locator says whose copy it is. USD per 1M tokens throughou
   image, video, audio, embedding, grounding and free-only plans are left out; an overage naming a
   modality (`$1.00 (audio)`) is not a context tier and is ignored.
 
-Cache-write prices have no column and are left out everywhere. Long-context tier rows need
+Cache writes (`cache_write_usd_per_mtok`): aimeter's "Cache write" cell (the `(5m)` rate where a
+cell states a 5-minute and a 1-hour write: the default lifetime, as LiteLLM's
+`cache_creation_input_token_cost`), yoagent's `cache_write` (its notes: the 5-minute rate). The
+Gemini plans state none. Long-context tier rows need
 `context_tier` in the token_prices key; under a key without it
 they are set aside (`new_sources.fit_token_price_key`).
 """
@@ -124,6 +127,7 @@ def _row(
         "input_usd_per_mtok": prices.get("input"),
         "output_usd_per_mtok": prices.get("output"),
         "cached_input_usd_per_mtok": prices.get("cached"),
+        "cache_write_usd_per_mtok": prices.get("cache_write"),
         "currency": "USD",
         "price_kind": kind,
         "context_tier": prices.get("tier", ""),
@@ -159,6 +163,7 @@ def parse_aimeter(path: Path) -> list[dict]:
         raise fail(
             path, None, "table", None, "expected | Model | Input | Output | Cache read | ..."
         )
+    writes = lines[header - 1].startswith("| Model | Input | Output | Cache read | Cache write |")
     rows = []
     for n in range(header + 2, len(lines) + 1):
         line = lines[n - 1]
@@ -172,13 +177,26 @@ def parse_aimeter(path: Path) -> list[dict]:
             if v is None:
                 raise fail(path, n, col, cell, "must start with a number (USD per 1M tokens)")
             values.append(float(v.group(1)))
+        write = _cache_write(path, n, cells[4] if len(cells) > 4 else "") if writes else None
         where = f"line {n} ({model})"
         prov = _provider(path, where, model)
         rows.append(_row(prov, model, day, day, "list", input=values[0], output=values[1],
-                         cached=values[2], where=where))  # fmt: skip
+                         cached=values[2], cache_write=write, where=where))  # fmt: skip
     if not rows:
         raise fail(path, header, "table", None, "the price table has no rows")
     return _apply_notes(path, text, rows)
+
+
+_FIVE_MINUTES = re.compile(r"(\d+(?:\.\d+)?) \(5m\)")
+_BARE = re.compile(r"^(\d+(?:\.\d+)?)$")
+
+
+def _cache_write(path: Path, n: int, cell: str) -> float:
+    """A "Cache write" cell: a bare number, or the `(5m)` one of "5 (5m), 8 (1h)"."""
+    v = _FIVE_MINUTES.search(cell) or _BARE.match(cell)
+    if v is None:
+        raise fail(path, n, "Cache write", cell, "must be a number or state a (5m) rate")
+    return float(v.group(1))
 
 
 def _apply_notes(path: Path, text: str, rows: list[dict]) -> list[dict]:
@@ -220,9 +238,10 @@ def parse_yoagent(path: Path) -> list[dict]:
                 continue  # priced per evaluation; output "recorded as 0" is not a price
             day = _verified(path, where, spec.get("verified"))
             base = {"where": where}
-            for key, col in (("input", "input"), ("output", "output"), ("cache_read", "cached")):
+            pairs = ("input", "input"), ("output", "output"), ("cache_read", "cached")
+            for key, col in (*pairs, ("cache_write", "cache_write")):
                 base[col] = number(
-                    path, None, f"{where}.{key}", spec.get(key), allow_none=key == "cache_read"
+                    path, None, f"{where}.{key}", spec.get(key), allow_none=key.startswith("cache")
                 )
             rows.append(_row(provider, model, day, day, "list", **base))
             for i, tier in enumerate(spec.get("tiers") or []):
@@ -249,6 +268,7 @@ def _tier(path: Path, where: str, provider: str, model: str, day, tier: dict, no
         "cached": None
         if unverified
         else number(path, None, f"{where}.cache_read", tier.get("cache_read")),
+        "cache_write": number(path, None, f"{where}.cache_write", tier.get("cache_write")),
     }
     return _row(provider, model, day, day, "list", tier=label, where=where, **prices)
 

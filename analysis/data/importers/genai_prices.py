@@ -14,10 +14,11 @@ day before the first start date (o3's 10/40 is dated 2025-06-09, not at prices_c
 A set with a `start_time`/`end_time` constraint is a time-of-day price (DeepSeek): of the pair,
 the cheaper is price_kind "off-peak", the other "peak".
 
-Values: `input_mtok`, `output_mtok`, and `cache_read_mtok` -> cached input. Tiered prices (by
+Values: `input_mtok`, `output_mtok`, `cache_read_mtok` -> cached input and `cache_write_mtok` ->
+cache write. Tiered prices (by
 prompt length) give their `base` on the main row (context_tier ''); rows per tier (context_tier
 `>200k` etc.) are made only when asked, because token_prices' primary key has no context_tier.
-Cache-write, audio, image, per-request and web-search prices are left out.
+Audio, image, per-request and web-search prices are left out.
 
 Left out: models marked `removed` (genai-prices itself excludes them; no date they were in force
 is known); models without both an input and an output token price (embeddings, rerank,
@@ -73,6 +74,7 @@ FIELDS = {
     "input_mtok": "input_usd_per_mtok",
     "output_mtok": "output_usd_per_mtok",
     "cache_read_mtok": "cached_input_usd_per_mtok",
+    "cache_write_mtok": "cache_write_usd_per_mtok",
 }
 
 # Bedrock ids: `global.anthropic.claude-sonnet-4-5-20250929-v1:0` -> `claude-sonnet-4-5-20250929`.

@@ -25,12 +25,14 @@ A row's `date` is the date in the snapshot's file name (the commit date); there 
 date in the data, so a price is dated when a mirror first showed it.
 
 What each row is. One row per (source, key, provider) and run of consecutive snapshots in which
-the key shows the same price vector (input, output, cached input, batch input, batch output):
-`date` = first snapshot of the run, `last_seen` = last. A changed price starts a new row, and so
-does a key that comes back after missing from a snapshot (runs never bridge a gap, so no date is
-claimed that no snapshot shows). Prices are USD per token x 1e6, rounded to 9 decimals to remove
-float noise. `cached` is `cache_read_input_token_cost`, else DeepSeek's older name for the same
-price, `input_cost_per_token_cache_hit`. Only the base (shortest-context) price is kept
+the key shows the same price vector (input, output, cached input, batch input, batch output,
+cache write): `date` = first snapshot of the run, `last_seen` = last. A changed price starts a
+new row, and so does a key that comes back after missing from a snapshot (runs never bridge a
+gap, so no date is claimed that no snapshot shows). Prices are USD per token x 1e6, rounded to 9
+decimals to remove float noise. `cached` is `cache_read_input_token_cost`, else DeepSeek's older
+name for the same price, `input_cost_per_token_cache_hit`. The cache write is
+`cache_creation_input_token_cost` (the default 5-minute write; the 1-hour `_above_1hr` write is
+another price, not kept). Only the base (shortest-context) price is kept
 (`context_tier` ""): the `*_above_128k_tokens`/`_200k`/`_256k`/`_272k`/`_512k` tiers are skipped
 because `context_tier` is not in the table's primary key, so a tier row would collide with the
 base row. Priority/flex service-tier prices are skipped for the same reason.
@@ -145,6 +147,8 @@ PRICE_FIELDS: dict[str, str] = {
     "cached_input_usd_per_mtok": "cache_read_input_token_cost",
     "batch_input_usd_per_mtok": "input_cost_per_token_batches",
     "batch_output_usd_per_mtok": "output_cost_per_token_batches",
+    # the default (5-minute) write; `_above_1hr` and long-context writes are other prices
+    "cache_write_usd_per_mtok": "cache_creation_input_token_cost",
 }
 CACHE_HIT_FIELD = "input_cost_per_token_cache_hit"  # DeepSeek's older name for the cache-read price
 TEXT_MODES = frozenset({"chat", "completion", "responses"})
@@ -270,7 +274,8 @@ def read_tokencost_yaml(path: Path) -> list[Entry]:
             raise fail(path, None, f"key {key}", spec, "a model entry must be a mapping")
         prompt = _per_mtok(path, str(key), "prompt", spec.get("prompt"), 0.1)
         completion = _per_mtok(path, str(key), "completion", spec.get("completion"), 0.1)
-        entries.append(Entry(str(key), None, None, (prompt, completion, None, None, None)))
+        unstated = (None,) * (len(PRICE_FIELDS) - 2)  # the YAML states input and output only
+        entries.append(Entry(str(key), None, None, (prompt, completion, *unstated)))
     return entries
 
 

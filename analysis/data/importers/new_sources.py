@@ -41,6 +41,7 @@ PRICE_VALUES = (
     "input_usd_per_mtok",
     "output_usd_per_mtok",
     "cached_input_usd_per_mtok",
+    "cache_write_usd_per_mtok",
     "batch_input_usd_per_mtok",
     "batch_output_usd_per_mtok",
     "blended_usd_per_mtok",

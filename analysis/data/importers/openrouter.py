@@ -7,11 +7,11 @@ Two files give rows:
 - `models/date=<d>.csv`, one row per model of OpenRouter's public model list (`/api/v1/models`):
   `id` (`<author>/<slug>[:<variant>]`), `model_slug`, `variant` (standard / free / batch /
   thinking), `modality` (`<inputs>-><outputs>`), and `prompt_price`, `completion_price`,
-  `cache_read_price` in USD per token (x 1e6 here). This is the price OpenRouter lists for the
+  `cache_read_price`, `cache_write_price` in USD per token (x 1e6 here). This is the price OpenRouter lists for the
   model: provider `openrouter`, one row per model and scrape date.
 - `endpoints/date=2026-08-08.csv`, one row per upstream provider endpoint of a model:
   `provider_slug` (e.g. `deepinfra`, `together`, `google-vertex/europe`), `provider_region`,
-  `price_prompt`, `price_completion`, `price_cache_read` (USD per token), `discount` (share off,
+  `price_prompt`, `price_completion`, `price_cache_read`, `price_cache_write` (USD per token), `discount` (share off,
   already applied to the prices: DeepSeek V3.2 on baidu 0.2072 = 0.28 x (1 - 0.26)),
   `quantization` (fp8, bf16, fp4, int4, ..., or `unknown`), plus latency and throughput. These
   are the per-provider list prices of one model: provider = the upstream provider slug
@@ -178,10 +178,10 @@ def _row(
     provider: str,
     name: str,
     kind: str,
-    prices: tuple[str, str, str],
+    prices: tuple[str, str, str, str],
     quantization: str | None = None,
 ) -> dict:
-    input_col, output_col, cached_col = prices
+    input_col, output_col, cached_col, write_col = prices
     return {
         "provider": provider,
         "date": _day(path, row),
@@ -189,6 +189,7 @@ def _row(
         "input_usd_per_mtok": _per_mtok(path, row, input_col, required=True),
         "output_usd_per_mtok": _per_mtok(path, row, output_col, required=True),
         "cached_input_usd_per_mtok": _per_mtok(path, row, cached_col),
+        "cache_write_usd_per_mtok": _per_mtok(path, row, write_col),
         "currency": "USD",
         "price_kind": kind,
         "context_tier": "",
@@ -209,7 +210,7 @@ def _merge_batch(rows: dict[tuple, dict], batch: list[tuple[tuple, dict]]) -> li
         if target is None:
             # An endpoint with only a batch price: its own kind, never a standard price.
             target = out[key] = {**b, "input_usd_per_mtok": None, "output_usd_per_mtok": None}
-            target["cached_input_usd_per_mtok"] = None
+            target["cached_input_usd_per_mtok"] = target["cache_write_usd_per_mtok"] = None
             target["price_kind"] = "batch-only"
         else:
             target["where"] += f" (batch: {b['where']})"
@@ -224,7 +225,7 @@ def _variant_name(model_slug: str, variant: str) -> str:
 
 def parse_models_csv(path: Path) -> list[dict]:
     """OpenRouter's own price of each priced text model (rows with `where`, not a locator)."""
-    prices = ("prompt_price", "completion_price", "cache_read_price")
+    prices = ("prompt_price", "completion_price", "cache_read_price", "cache_write_price")
     rows: dict[tuple, dict] = {}
     batch: list[tuple[tuple, dict]] = []
     for r in _read(path, MODEL_COLUMNS):
@@ -255,7 +256,7 @@ def _cheaper(a: dict, b: dict) -> dict:
 
 def parse_endpoints_csv(path: Path, text: set[tuple[str, str]]) -> list[dict]:
     """Per-provider prices of the text models in `text` (from `text_models` of the same day)."""
-    prices = ("price_prompt", "price_completion", "price_cache_read")
+    prices = ("price_prompt", "price_completion", "price_cache_read", "price_cache_write")
     rows: dict[tuple, dict] = {}
     batch: dict[tuple, dict] = {}
     for r in _read(path, ENDPOINT_COLUMNS):

@@ -41,6 +41,7 @@ def prices(rows: list[dict]) -> pl.DataFrame:
 
 def models(rows: list[dict]) -> pl.DataFrame:
     base = {
+        "name": None,
         "parameters_b": None,
         "release_date": None,
         "release_date_source_id": None,
@@ -48,6 +49,7 @@ def models(rows: list[dict]) -> pl.DataFrame:
     }
     schema = {
         "model_id": pl.String,
+        "name": pl.String,
         "parameters_b": pl.Float64,
         "release_date": pl.Date,
         "release_date_source_id": pl.String,
@@ -318,3 +320,16 @@ def test_before_release_is_not_judged_on_a_row_still_on_a_moving_alias():
     res = flags.before_release(df, m)
     assert res.evaluable.to_list() == [False, True]
     assert res.flagged.to_list() == [False, True]
+
+
+def test_before_release_is_not_judged_on_a_catalog_moving_alias():
+    # deepseek-chat at DeepSeek, $0.27/$1.10 from 2025-02-08 (llm-prices-simonw), was flagged in
+    # 2026-12-01.4 against 2025-12-01, the release of the snapshot (V3.2) Epoch's hub scored under
+    # the alias; the catalog names the id "deepseek-chat (DeepSeek API moving alias)".
+    df = prices([{"model_id": "deepseek-chat", "valid_from": date(2025, 2, 8)}])
+    m = models(
+        [{"model_id": "deepseek-chat", "name": "deepseek-chat (DeepSeek API moving alias)",
+          "release_date": date(2025, 12, 1), "release_date_source_id": "epoch-benchmarking-hub-2026-04"}]
+    )  # fmt: skip
+    res = flags.before_release(df, m)
+    assert (res.evaluable.to_list(), res.flagged.to_list()) == ([False], [False])

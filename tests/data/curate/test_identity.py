@@ -262,6 +262,10 @@ def test_leaderboard_variant_labels_leave_the_display_name_of_the_base_model():
     assert name("GPT-5.6 Luna (low)", "gpt-5.6-luna") == "GPT-5.6 Luna"
     assert name("DeepSeek V4 Pro (Reasoning, High Effort)", "deepseek-v4-pro") == "DeepSeek V4 Pro"
     assert name("Claude Sonnet 5 (Adaptive Reasoning)", "claude-sonnet-5") == "Claude Sonnet 5"
+    # aa-leaderboards-oolong 2026-07-10: the name the models table kept on claude-sonnet-5
+    assert name("Claude Sonnet 5 (Adaptive Reasoning, Xhigh Effort)", "claude-sonnet-5") == (
+        "Claude Sonnet 5"
+    )
     # An id that carries the label is that variant: the label stays.
     assert name("GPT-5.1 (high)", "gpt-5.1-high") == "GPT-5.1 (high)"
     assert name("Claude 3.7 Sonnet (Extended Thinking)", "claude-3.7-sonnet") == (
@@ -288,6 +292,28 @@ def test_undated_models_are_dated_by_the_date_in_their_id_or_their_first_snapsho
     )  # fmt: skip
     out = models_table.label_listing_dates(models_table.date_mechanically(table, refs))
     rows = {r["model_id"]: r for r in out.iter_rows(named=True)}
+    # A date in the id outranks a listing date (OpenRouter listed qwen-plus-2025-07-28 on
+    # 2025-09-08: openrouter-sui414 models/date=2026-08-08.csv, created_at).
+    listed = pl.DataFrame(
+        {
+            "model_id": ["qwen-plus-2025-07-28"],
+            "release_date": [date(2025, 9, 8)],
+            "release_date_source_id": ["openrouter-sui414"],
+            "release_date_note": [None],
+        },
+        schema_overrides={"release_date_note": pl.String},
+    )
+    refs_q = pl.DataFrame(
+        {"model_id": ["qwen-plus-2025-07-28"], "source_id": ["openrouter-sui414"],
+         "source_model_name": ["qwen/qwen-plus-2025-07-28"]}
+    )  # fmt: skip
+    q = models_table.label_listing_dates(models_table.date_mechanically(listed, refs_q)).row(
+        0, named=True
+    )
+    assert (q["release_date"], q["release_date_note"]) == (
+        date(2025, 7, 28),
+        "date in the model id",
+    )
     assert (rows["claude-3.7-sonnet-2025-02-19"]["release_date"], rows["claude-3.7-sonnet-2025-02-19"]["release_date_source_id"]) == (date(2025, 2, 19), "litellm-rocry")  # fmt: skip
     assert rows["claude-3.7-sonnet-2025-02-19"]["release_date_note"] == "date in the model id"
     assert rows["gemini-2.0-flash-001"]["release_date"] == date(2025, 2, 5)
@@ -297,3 +323,44 @@ def test_undated_models_are_dated_by_the_date_in_their_id_or_their_first_snapsho
     assert rows["m-20251399"]["release_date"] is None  # month 13: not a date
     # OpenRouter's created date is a listing date, and says so.
     assert rows["x"]["release_date_note"].startswith("listing date (openrouter-sui414)")
+
+
+def test_a_snapshot_named_by_a_metadata_row_is_dated_by_it():
+    # epoch-benchmark-stitching/2025-12-03_HEAD/data/model_versions.csv line 374:
+    # "ministral-3b-2410,Ministral 3B,2024-10-16". `models.resolve` folds the name into its
+    # family `ministral-3b`; the prices keep the snapshot `ministral-3b-2410` apart, and that
+    # snapshot is dated by the row of its own name (issue 19, class 8).
+    info = pl.DataFrame(
+        {
+            "source_id": ["epoch-benchmark-stitching"],
+            "source_model_name": ["ministral-3b-2410"],
+            "model_hint": ["ministral-3b-2410"],
+            "release_date": [date(2024, 10, 16)],
+            "model_id": ["ministral-3b"],
+        }
+    )
+    out = identity.info_under_own_id(info, {"ministral-3b", "ministral-3b-2410"})
+    assert sorted(out["model_id"]) == ["ministral-3b", "ministral-3b-2410"]
+    assert set(out["release_date"]) == {date(2024, 10, 16)}
+    # A name no row uses as an id adds nothing.
+    assert identity.info_under_own_id(info, {"ministral-3b"}).height == 1
+
+
+def test_the_reasoning_flag_is_one_per_family_where_its_sources_agree():
+    table = pl.DataFrame(
+        {
+            "model_id": [
+                "magistral-medium-2506", "magistral-medium-2509", "gemini-3-pro",
+                "gemini-3-pro-preview", "qwen-3-4b", "qwen-3-4b-2507", "gemini-2.5-pro",
+                "gemini-2.5-pro-preview-tts",
+            ],
+            "reasoning": [True, None, None, True, False, True, True, None],
+        },
+        schema_overrides={"reasoning": pl.Boolean},
+    )  # fmt: skip
+    got = dict(models_table.reasoning_by_family(table).select("model_id", "reasoning").iter_rows())
+    assert got["magistral-medium-2509"] is True  # a later snapshot of a reasoning model
+    assert got["gemini-3-pro"] is True  # the family id takes its preview's flag
+    # Disagreeing sources (different weights under one family) are left as stated.
+    assert (got["qwen-3-4b"], got["qwen-3-4b-2507"]) == (False, True)
+    assert got["gemini-2.5-pro-preview-tts"] is None  # a speech model, not a snapshot

@@ -147,3 +147,19 @@ def test_real_snapshots_match_the_readme(sources_dir):
     assert (top["input_usd_per_mtok"], top["output_usd_per_mtok"]) == (10.0, 50.0)
     ds = last.filter(pl.col("source_model_name") == "DeepSeek V4 Pro (Reasoning, Max Effort)")
     assert ds.select("input_usd_per_mtok", "output_usd_per_mtok").row(0) == (0.435, 0.87)
+
+
+def test_model_facts_the_newest_snapshot_leaves_null_come_from_the_newest_that_states_them(tree):
+    # aa-leaderboards-oolong: "Magistral Medium 1.2" has reasoning_model true in 2026-04-10 ..
+    # 2026-07-01 (2026-07-01_llms.json models[296]) and null in 2026-07-10 (models[316]); the
+    # newest snapshot alone left every model's reasoning flag null (issue 19, class 8).
+    old = model("m", "Magistral Medium 1.2") | {"reasoning_model": True}
+    new = model("m", "Magistral Medium 1.2") | {"release_date": "2025-09-18"}
+    info = _build(tree, {"2026-06-01": [old], "2026-07-01": [old], "2026-07-10": [new]})[
+        "model_info"
+    ]
+    rows = info.sort("source_locator").select("release_date", "reasoning", "source_locator").rows()
+    assert rows == [
+        (None, True, f"{FOLDER}/2026-07-01_llms.json@c0ffee000000#models[0] (Magistral Medium 1.2)"),
+        (dt.date(2025, 9, 18), None, f"{FOLDER}/2026-07-10_llms.json@c0ffee000000#models[0] (Magistral Medium 1.2)"),
+    ]  # fmt: skip

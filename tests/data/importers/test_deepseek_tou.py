@@ -235,6 +235,9 @@ def test_regimes_flat_from_the_beginning_and_a_rate_that_carries_on(tree):
         0.2,
     )
     assert _prices(tp, "gpt-5.6-luna", "off-peak", "USD") == []
+    assert luna["cache_write_usd_per_mtok"] == 0.25  # the file's `cache_write`
+    # DeepSeek's cards state no cache write (the app bills writes at the miss rate: its rule)
+    assert tp.filter(pl.col("provider") == "deepseek")["cache_write_usd_per_mtok"].is_null().all()
     assert t["tou_windows"].height == 2
 
 

@@ -234,3 +234,32 @@ def test_real_notes_confirm_the_readme_prices(sources_dir):
         (pl.col("source_model_name") == "Gemini 3.8 Flash") & (pl.col("price_kind") == "list")
     )
     assert set(flash["date"]) == {dt.date(2027, 1, 1)} and flash.height == 2  # both page reads
+
+
+def test_cache_writes_are_the_five_minute_rate_and_null_where_unstated(tree):
+    """aimeter's "Cache write" cell: the `(5m)` rate of "5 (5m), 8 (1h)", else the bare number;
+    yoagent's `cache_write` per base and tier; the Gemini plans state none."""
+    df = _prices(
+        tree,
+        {
+            "2026-09-23_aimeter__docs__pricing.md": AIMETER,
+            "2026-10-07_yoagent__src__provider__prices.json": json.dumps(YOAGENT),
+        },
+    )
+    aimeter = df.filter(pl.col("source_id") == frontier_prices.AIMETER)
+    assert _one(aimeter, source_model_name="Claude Opus 5.5")["cache_write_usd_per_mtok"] == 5
+    assert _one(aimeter, source_model_name="GPT-6 Sol")["cache_write_usd_per_mtok"] == 2.5
+    # GPT-5.6 Sol's earlier $5/$30 kept "its original cache prices", which the note does not state
+    earlier = _one(aimeter, source_model_name="GPT-5.6 Sol", price_kind="list")
+    assert earlier["cache_write_usd_per_mtok"] is None
+    sol = _one(df, source_model_name="gpt-6-sol", context_tier="")
+    assert sol["cache_write_usd_per_mtok"] == 2.5
+    assert (
+        _one(df, source_model_name="gpt-5.5", context_tier="")["cache_write_usd_per_mtok"] is None
+    )
+
+
+def test_aimeter_a_cache_write_cell_without_a_number_names_line_and_column(tree):
+    text = AIMETER.replace("| 5 (5m), 8 (1h) |", "| five |")
+    with pytest.raises(DataError, match=r"row 7, column .Cache write.: value .five."):
+        _prices(tree, {"2026-09-23_aimeter__docs__pricing.md": text})

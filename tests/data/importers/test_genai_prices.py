@@ -266,3 +266,53 @@ def test_real_head_covers_thirty_providers_and_records_o3_price_cut(sources_dir)
     ]
     assert not prices["source_model_name"].str.contains("embedding").any()
     assert {"bedrock", "xai", "together", "groq", "anthropic"} <= set(prices["provider"])
+
+
+ANTHROPIC_CACHING = """\
+name: Anthropic
+id: anthropic
+models:
+  - id: claude-opus-4-1
+    match:
+      starts_with: claude-opus-4-1
+    prices_checked: 2026-06-30
+    prices:
+      input_mtok: 15
+      cache_write_mtok: 18.75
+      cache_read_mtok: 1.5
+      output_mtok: 75
+  - id: claude-sonnet-4-5
+    match:
+      contains: claude-sonnet-4-5
+    prices:
+      input_mtok:
+        base: 3
+        tiers:
+          - start: 200000
+            price: 6
+      cache_write_mtok:
+        base: 3.75
+        tiers:
+          - start: 200000
+            price: 7.5
+      cache_read_mtok: 0.3
+      output_mtok: 15
+  - id: claude-haiku-3
+    match:
+      equals: claude-haiku-3
+    prices:
+      input_mtok: 0.25
+      output_mtok: 1.25
+"""
+
+
+def test_cache_write_mtok_is_the_cache_write_price_per_tier_and_null_where_unstated(tmp_path):
+    path = _write(tmp_path, "anthropic.yml", ANTHROPIC_CACHING)
+    rows = genai_prices.parse_provider_file(path, HEAD, tiers=True)
+    [opus] = _rows(rows, "claude-opus-4-1")
+    assert (opus["cache_write_usd_per_mtok"], opus["cached_input_usd_per_mtok"]) == (18.75, 1.5)
+    sonnet = {r["context_tier"]: r for r in _rows(rows, "claude-sonnet-4-5")}
+    assert sonnet[""]["cache_write_usd_per_mtok"] == 3.75
+    assert sonnet[">200k"]["cache_write_usd_per_mtok"] == 7.5
+    [haiku] = _rows(rows, "claude-haiku-3")
+    assert haiku["cache_write_usd_per_mtok"] is None  # not stated: no price, not zero

@@ -471,3 +471,45 @@ def test_real_gpt_4o_at_openai_lists_2_50_and_10_in_2025(real_prices, source_id)
     )
     assert runs.height >= 1
     assert runs.select("input_usd_per_mtok", "output_usd_per_mtok").unique().rows() == [(2.5, 10.0)]
+
+
+# Anthropic's key as LiteLLM writes it (cf. the 2026-07-24 RoCry snapshot's claude-opus-4-1):
+# the 5-minute write, the 1-hour write and a long-context write are three prices.
+CLAUDE_CACHING = {
+    "input_cost_per_token": 1.5e-05,
+    "output_cost_per_token": 7.5e-05,
+    "cache_read_input_token_cost": 1.5e-06,
+    "cache_creation_input_token_cost": 1.875e-05,
+    "cache_creation_input_token_cost_above_1hr": 3e-05,
+    "cache_creation_input_token_cost_above_200k_tokens": 3.75e-05,
+    "litellm_provider": "anthropic",
+    "mode": "chat",
+}
+
+
+def test_the_cache_write_is_the_default_write_and_a_change_in_it_starts_a_run(tmp_path):
+    """`cache_creation_input_token_cost` x 1e6 is the cache-write price (18.75, not the 1-hour
+    30 or the long-context 37.5); a key without it states none (null, never zero); a changed
+    write is a changed price vector, so a new row."""
+    changed = {**CLAUDE_CACHING, "cache_creation_input_token_cost": 2e-05}
+    snaps = {
+        "2025-02-06": {"claude-opus-4-1": CLAUDE_CACHING, "gpt-4o": GPT_4O},
+        "2025-03-02": {"claude-opus-4-1": CLAUDE_CACHING, "gpt-4o": GPT_4O},
+        "2025-04-01": {"claude-opus-4-1": changed, "gpt-4o": GPT_4O},
+    }
+    files = {f"{ROCRY}/{day}_{ROCRY_NAME}": json.dumps(s) for day, s in snaps.items()}
+    files[f"{TOKENCOST}/2024-01-30_tokencost__model_prices.json"] = json.dumps(TOKENCOST_JANUARY)
+    files[f"{TOKENCOST}/2024-01-01_model_prices.yaml"] = TOKENCOST_YAML
+    prices = litellm.build(write_sources(tmp_path, files))["token_prices"]
+    first, second = rows_of(prices, "claude-opus-4-1")
+    assert first["cache_write_usd_per_mtok"] == 18.75
+    assert (first["date"], first["last_seen"]) == (date(2025, 2, 6), date(2025, 3, 2))
+    assert second["cache_write_usd_per_mtok"] == 20.0
+    assert second["input_usd_per_mtok"] == first["input_usd_per_mtok"] == 15.0
+    [gpt] = rows_of(prices, "gpt-4o")
+    assert gpt["cache_write_usd_per_mtok"] is None
+    assert (
+        prices.filter(pl.col("source_id") == "tokencost-yaml")["cache_write_usd_per_mtok"]
+        .is_null()
+        .all()
+    )

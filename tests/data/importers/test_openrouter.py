@@ -118,6 +118,7 @@ ENDPOINTS = [
         "0.000002",
         "0.00001",
         price_cache_read="0.0000002",
+        price_cache_write="0.0000025",
     ),
     _endpoint("anthropic/claude-sonnet-5:batch", "anthropic", "0.000001", "0.000005"),
     _endpoint(
@@ -293,3 +294,11 @@ def test_real_scrape_gives_provider_dispersion_for_open_models(sources_dir):
     stated = set(upstream["quantization"].drop_nulls())
     assert {"fp8", "bf16", "fp4", "int4"} <= stated and "unknown" not in stated
     assert own["quantization"].null_count() == own.height
+
+
+def test_an_endpoints_cache_write_price_is_its_own_column_and_null_where_unstated(scrape):
+    prices = openrouter.build(scrape)["token_prices"]
+    row = _get(prices, "anthropic/claude-sonnet-5", "anthropic")
+    assert (row["cached_input_usd_per_mtok"], row["cache_write_usd_per_mtok"]) == (0.2, 2.5)
+    other = _get(prices, "meta-llama/llama-3.3-70b-instruct", "openrouter")
+    assert other["cache_write_usd_per_mtok"] is None
