@@ -913,7 +913,7 @@ def mixed_systems_text(mlperf: pl.DataFrame) -> str:
         return (
             "This release holds no heterogeneous system (the importers of its build left them "
             "out; the importers now keep v5.1's two and v6.0's one, and a release built with them "
-            "holds it)"
+            "holds them)"
         )
     systems = mixed.unique(["round", "submitter", "system"]).sort("round", "submitter")
     each, multi_vendor = [], 0
