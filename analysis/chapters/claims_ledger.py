@@ -12,7 +12,7 @@ them other than a point ("up to", "below", "can", "raised 2.3-4.5x", "first") ar
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import polars as pl
 
@@ -352,49 +352,28 @@ def workload_evidence(
     left_out_why: str | None,
     version: str | None = None,
 ) -> dict[str, Evidence]:
-    """agent-bill-output-share on the bill calculator's numbers (issue 22): `values` are the
-    workload page's `claim_values` (shares as fractions), `spread` the lowest and highest
-    output-and-reasoning share across the coding agent's offers; `left_out_why` says why a
-    release cannot bill the presets (the claim is then not testable).
-
-    The share judged is the coding agent's on Claude Opus 5.5 (the page's number); the measured
-    cross-check beside it is Artificial Analysis's index run (`bill_share_evidence`: real token
-    counts at list prices)."""
+    """agent-bill-output-share, judged on measured token counts: Artificial Analysis's index
+    run billed at each model's list prices (`bill_share_evidence`), the one workload the data
+    hold with real counts per token kind. The bill calculator's coding-agent preset (`values`,
+    the workload page's `claim_values`; `spread` its lowest and highest share across offers)
+    is quoted beside it as an illustration, never judged: its token counts are the book's
+    choice (PRESET_NOTE), so a verdict on them would be a verdict on that choice."""
     v = results.version(version)
     if BILL_SHARE not in set(results.table("claims", v)["claim_id"]):
         return {}
-    if values is None or spread is None:
-        why = left_out_why or "The workload page bills no preset on this release."
-        return {BILL_SHARE: Evidence(BILL_SHARE, None, why, SEC_WORKLOAD, testable=False)}
-    share, (low, high) = 100 * values["agent_output_and_reasoning_share"], spread
-    measured = ""
-    if "agent" not in left_out.reasons(NEEDS, v):
-        aa = bill_share_evidence(results.table("aa_snapshots", v))
-        if aa.testable:
-            measured = (
-                f" Measured cross-check, a benchmark run rather than an agent: on Artificial "
-                f"Analysis's Intelligence Index run the median share of {aa.n} models is "
-                f"{aa.value:.0f}% (snapshot of {aa.window}, middle half {aa.low:.0f}% to "
-                f"{aa.high:.0f}%)."
-            )
-    return {
-        BILL_SHARE: Evidence(
-            BILL_SHARE,
-            share,
-            f"The bill calculator's coding agent (workloads/coding-agent.yaml: long context "
-            f"mostly read from the cache, long reasoning) at the rates in force: output and "
-            f"reasoning are {share:.0f}% of its bill on Claude Opus 5.5 and {100 * low:.0f}% to "
-            f"{100 * high:.0f}% across its offers; {PRESET_NOTE}.{measured}",
-            SEC_WORKLOAD,
-            low=100 * low,
-            high=100 * high,
-            like_for_like=(
-                "an agent workload's whole bill at list (standard) rates, cache reads priced as "
-                "the sellers price them, output and reasoning against input, as the claim splits "
-                "it"
-            ),
-        )
-    }
+    preset = (
+        f" The bill calculator's coding agent (workloads/coding-agent.yaml) puts output and "
+        f"reasoning at {100 * values['agent_output_and_reasoning_share']:.0f}% of its bill on "
+        f"Claude Opus 5.5 and {100 * spread[0]:.0f}% to {100 * spread[1]:.0f}% across its offers; "
+        f"{PRESET_NOTE}."
+        if values is not None and spread is not None
+        else ""
+    )
+    if "agent" in left_out.reasons(NEEDS, v):
+        why = left_out_why or "The release holds no leaderboard run with its bill split."
+        return {BILL_SHARE: Evidence(BILL_SHARE, None, why + preset, SEC_AGENT, testable=False)}
+    measured = bill_share_evidence(results.table("aa_snapshots", v))
+    return {BILL_SHARE: replace(measured, text=measured.text + preset)}
 
 
 def largest_model(models: pl.DataFrame, developer: str) -> dict | None:

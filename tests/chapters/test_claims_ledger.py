@@ -21,6 +21,7 @@ from analysis.data import release as data
 from analysis.data.paths import ROOT
 from analysis.methods import claims as rule
 from analysis.methods.claims import Evidence, verdict
+from analysis.report import results
 
 OWN = {
     "anthropic-openai-cuts-hours-apart",
@@ -253,8 +254,9 @@ def test_the_table_and_the_memo_rows(page, claims):
     assert page.table.height == claims.height
     first = page.table.row(0, named=True)
     assert first["claim"] == f"\u201c{claims['claim'][0]}\u201d"
-    # The first claim, the agent bill share, is judged on the workload page's bill (issue 22).
-    assert first["section"] == "[workload-costs](workload-costs.html#sec-workload-costs-presets)"
+    # The first claim, the agent bill share, is judged on the measured leaderboard run in the
+    # ledger's own agent section (the workload page's preset is quoted there, not judged).
+    assert first["section"] == "[claims-ledger](claims-ledger.html#sec-claims-ledger-agent)"
     memo_claims = [f"\u201c{_row(claims, cid)['claim']}\u201d" for cid in cl.MEMO_CLAIMS]
     assert page.memo["claim"].to_list() == memo_claims
 
@@ -405,17 +407,24 @@ def test_the_two_cuts_are_dated_by_their_first_first_party_list_price():
     assert rule.claim_verdict(claim, cl.cuts_apart_evidence(late)) == rule.CONTRADICTED
 
 
-def test_the_agent_bill_share_is_judged_on_the_bill_calculators_numbers(claims):
-    """Shares come in as fractions and are judged in percent; with no bill the claim is not
-    testable and says why."""
-    values = {"agent_output_and_reasoning_share": 0.6}
-    (e,) = cl.workload_evidence(values, (0.5, 0.7), None).values()
-    assert (e.claim_id, e.value, e.low, e.high) == (cl.BILL_SHARE, 60.0, 50.0, 70.0)
-    assert e.section == "chapters/workload-costs.qmd#sec-workload-costs-presets"
-    claim = _row(claims, cl.BILL_SHARE)  # "~60%": 60 percent, a point
-    assert cl.cl.claim_verdict(claim, e) == cl.cl.SUPPORTED
-    (none,) = cl.workload_evidence(None, None, "no autumn prices").values()
-    assert not none.testable and none.text == "no autumn prices"
+def test_the_agent_bill_share_is_judged_on_measured_runs_not_on_the_preset(claims):
+    """The verdict rests on the leaderboard run's measured token counts; the bill calculator's
+    preset (whose token counts are the book's illustration) is quoted beside it, never judged:
+    a preset share of 90% moves neither the value nor the verdict."""
+    measured = cl.bill_share_evidence(results.table("aa_snapshots"))
+    values = {"agent_output_and_reasoning_share": 0.9}
+    (e,) = cl.workload_evidence(values, (0.85, 0.95), None).values()
+    assert (e.claim_id, e.value, e.low, e.high) == (
+        cl.BILL_SHARE,
+        measured.value,
+        measured.low,
+        measured.high,
+    )
+    assert "90% of its bill" in e.text and "85% to 95%" in e.text and cl.PRESET_NOTE in e.text
+    claim = _row(claims, cl.BILL_SHARE)
+    assert cl.cl.claim_verdict(claim, e) == cl.cl.claim_verdict(claim, measured)
+    (no_preset,) = cl.workload_evidence(None, None, "no autumn prices").values()
+    assert no_preset.value == measured.value and "coding agent" not in no_preset.text
 
 
 def test_the_cisco_evidence_names_the_heterogeneous_systems_it_holds():
