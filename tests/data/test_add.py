@@ -368,7 +368,8 @@ def test_hand_entered_rows_are_flagged_by_the_same_rules(root, tmp_path):
     assert "implausible: 1,000x the median 2 of" in err.value.problems[0].rule
     out = add.add(file, root=root, accept_outlier="kept to test the unit_slip rule")
     tp = data.load("token_prices", out.version, root).tail(2)
-    assert tp["flags"].to_list() == ["output_below_input", "unit_slip"]
+    # 1000x the model's other prices is also a thousandfold slip (issue 21's rule).
+    assert tp["flags"].to_list() == ["output_below_input", "unit_slip;thousandfold_slip"]
     assert tp["source_locator"][1].endswith("; accepted outlier: kept to test the unit_slip rule")
     said = {o.row: (o.status, o.detail) for o in out.outcomes}
     assert said[1][0] == "flagged" and "rule output_below_input (excluded from" in said[1][1]
@@ -497,3 +498,24 @@ def test_cli_says_per_row_what_happened(root, tmp_path, cli):
     assert bad.returncode == 1 and "a per-1K price?" in bad.stderr and "Traceback" not in bad.stderr
     ok = cli("data", "add", tmp_path / "q.csv", "--data-dir", root, "--accept-outlier", "per 1K")
     assert ok.returncode == 0, ok.stderr
+
+
+def test_an_accepted_per_1k_price_is_kept_but_flagged(root, tmp_path, cli):
+    """Claude Sonnet 5 typed per 1K tokens ($0.002/$0.010 for the page's $2/$10): accepted with
+    a reason, the row is kept with the reason and flagged thousandfold_slip (1/1000 of the
+    release's $2/$10, tp-494d326b8989), so no estimate reads it, and the command says so. On
+    2026-09-23 no other seller prices the model, so unit_slip cannot see it."""
+    file = write(tmp_path / "p.csv", [sonnet(input_usd_per_mtok="0.002",
+                                             output_usd_per_mtok="0.010")])  # fmt: skip
+    r = cli("data", "add", file, "--data-dir", root, "--accept-outlier", "page quotes per 1K")
+    assert r.returncode == 0, r.stderr
+    assert "row 1: flagged: added as tp-" in r.stdout
+    assert "flagged by rule thousandfold_slip (excluded from estimates by default)" in r.stdout
+    version = data.latest_version(root)
+    row = data.load("token_prices", version, root).tail(1).row(0, named=True)
+    assert row["flags"] == "thousandfold_slip"
+    assert row["source_locator"].endswith("; accepted outlier: page quotes per 1K")
+    from analysis.methods import prices
+
+    kept, removed = prices.clean(data.load("token_prices", version, root))
+    assert row["row_id"] not in kept["row_id"].to_list() and removed["thousandfold_slip"] == 1
