@@ -70,6 +70,7 @@ def _data_add(args) -> int:
         new_provider=args.new_provider,
         accept_outlier=args.accept_outlier,
         confirm_conflict=args.confirm_conflict,
+        new_gpu=args.new_gpu,
     )
     for o in out.outcomes:
         print(f"  row {o.row}: {o.status}: {o.detail}")
@@ -462,6 +463,9 @@ def parser() -> argparse.ArgumentParser:
         help="add models the data does not know, with the facts in their rows' columns",
     )
     ad.add_argument("--new-benchmark", action="store_true", help="allow benchmark ids not seen yet")
+    ad.add_argument(
+        "--new-gpu", action="store_true", help="allow GPUs the data does not know (id: the name)"
+    )
     ad.add_argument(
         "--new-provider", action="store_true", help="allow provider ids the release does not know"
     )

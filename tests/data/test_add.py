@@ -519,3 +519,47 @@ def test_an_accepted_per_1k_price_is_kept_but_flagged(root, tmp_path, cli):
 
     kept, removed = prices.clean(data.load("token_prices", version, root))
     assert row["row_id"] not in kept["row_id"].to_list() and removed["thousandfold_slip"] == 1
+
+
+def test_a_gpu_the_data_does_not_know_needs_new_gpu(root, tmp_path, cli):
+    """An unknown GPU is refused, naming --new-gpu; with it the GPU's id is its name as a slug.
+    A name that is a known id once case, spaces and punctuation are dropped (`INTEL MAX 1550`
+    for the release's intel-max-1550, which the name rules do not map) is refused as that GPU,
+    as --new-model refuses a known model written otherwise."""
+    row = {
+        "gpu": "Issue21 Test Accelerator",  # a test input: no such GPU exists
+        "provider": "runpod",
+        "date": "2026-11-02",
+        "pricing": "on-demand",
+        "usd_per_gpu_hour": "2.5",
+        **PROVENANCE,
+    }
+    file = write(tmp_path / "gpu.csv", [row])
+    bad = cli("data", "add", file, "--data-dir", root)
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    assert "column 'gpu': value 'Issue21 Test Accelerator': unknown GPU" in bad.stderr
+    assert "(or pass --new-gpu)" in bad.stderr
+    ok = cli("data", "add", file, "--data-dir", root, "--new-gpu")
+    assert ok.returncode == 0, ok.stderr
+    gp = data.load("gpu_hour_prices", data.latest_version(root), root).tail(1).row(0, named=True)
+    assert (gp["gpu"], gp["source_gpu_name"]) == ("issue21-test-accelerator", row["gpu"])
+    with pytest.raises(DataError) as err:
+        add.add(write(tmp_path / "g2.csv", [row | {"gpu": "INTEL MAX 1550"}]), root=root,
+                new_gpu=True)  # fmt: skip
+    (p,) = err.value.problems
+    assert (p.column, p.value) == ("gpu", "INTEL MAX 1550")
+    assert p.rule.startswith("is GPU intel-max-1550 after normalisation")
+
+
+def test_an_unknown_benchmark_names_the_closest_and_new_benchmark(root, tmp_path, cli):
+    row = {"model": "claude-sonnet-5", "benchmark": "GPQA Diamnd", "score": "80",
+           "unit": "percent", "date": "2026-09-23", **PROVENANCE}  # fmt: skip
+    file = write(tmp_path / "b.csv", [row])
+    bad = cli("data", "add", file, "--data-dir", root)
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    assert "unknown benchmark; closest known: gpqa-diamond" in bad.stderr
+    assert "(or pass --new-benchmark)" in bad.stderr
+    ok = cli("data", "add", file, "--data-dir", root, "--new-benchmark")
+    assert ok.returncode == 0, ok.stderr
+    bs = data.load("benchmark_scores", data.latest_version(root), root).tail(1)
+    assert bs["benchmark"].to_list() == ["gpqa-diamnd"]
