@@ -689,6 +689,9 @@ def update(
     upstreams = upstreams or UPSTREAMS
     if from_dir is not None:
         base_dir = Path(from_dir)
+        if not base_dir.is_dir():  # a reader's typo, not an internal error
+            raise fail(base_dir, None, None, None, "no such folder (--from takes a raw store, or "
+                       "a raw sources folder, laid out as data update downloads it)")  # fmt: skip
         fetched = select_from(base_dir, upstreams)
     else:
         base_dir = Path(store) if store is not None else paths.ROOT / "raw"
