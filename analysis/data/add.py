@@ -644,7 +644,16 @@ def add(
     if typed.height:
         all_models = pl.concat([known.models, new_models_df])
         rows, links, ext = _curated(table, typed, base, root, all_models)
-        counts = cut.flag_rules(root, base, ext.flag_counts({table: rows}))
+        described = {(r["rule"], r["table"]) for r in counts}
+        counts = cut.flag_rules(
+            root,
+            base,
+            [  # a rule newer than the base is described where it flags an added row
+                c
+                for c in ext.flag_counts({table: rows})
+                if not described or (c["rule"], c["table"]) in described or c["flagged"]
+            ],
+        )
     outcomes = _outcomes(table, keep, rows, judged.merged, merged_links, out)
     links = pl.concat([links, merged_links.select(links.columns)])
     chapters = chapters_reading(table)
