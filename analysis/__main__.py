@@ -70,6 +70,7 @@ def _data_add(args) -> int:
         new_provider=args.new_provider,
         accept_outlier=args.accept_outlier,
         confirm_conflict=args.confirm_conflict,
+        new_gpu=args.new_gpu,
     )
     for o in out.outcomes:
         print(f"  row {o.row}: {o.status}: {o.detail}")
@@ -118,7 +119,7 @@ def _data_update(args) -> int:
         version=args.version,
         **options,
     )
-    update.print_report(report, _console(soft_wrap=True))
+    update.print_report(report, _console(soft_wrap=True), each_row=args.each_row)
     failed = [f.upstream.folder for f in report.fetched if f.error]
     if report.errors:
         print(
@@ -480,6 +481,9 @@ def parser() -> argparse.ArgumentParser:
     )
     ad.add_argument("--new-benchmark", action="store_true", help="allow benchmark ids not seen yet")
     ad.add_argument(
+        "--new-gpu", action="store_true", help="allow GPUs the data does not know (id: the name)"
+    )
+    ad.add_argument(
         "--new-provider", action="store_true", help="allow provider ids the release does not know"
     )
     ad.add_argument(
@@ -516,6 +520,11 @@ def parser() -> argparse.ArgumentParser:
     up.add_argument("--only", action="append", metavar="SOURCE", help="only this source (repeat)")
     up.add_argument("--version", help="version id (default: today, or today.N)")
     up.add_argument("--data-dir", help=f"data folder (default: {paths.DATA_DIR})")
+    up.add_argument(
+        "--each-row",
+        action="store_true",
+        help="print every added row's outcome (flagged rows are always listed, 10 per rule)",
+    )
     up.add_argument("--timeout", type=float, default=30.0, help="seconds per request")
     up.add_argument("--attempts", type=int, default=3, help="tries per file")
     up.add_argument("--github-api", default="https://api.github.com", help=argparse.SUPPRESS)

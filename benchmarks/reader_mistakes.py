@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analysis.data import release as data  # noqa: E402
+from analysis.data.paths import SHARED_SOURCES  # noqa: E402
 
 PROV = {
     "source_title": "A reader's page",
@@ -109,7 +110,7 @@ CASES = [
     Case("an extra column", [SONNET | {"notes": "seen on the page"}]),
     Case("missing file", command=["data", "add", "no-such-file.csv"]),
     Case("unknown table", [SONNET], ["--table", "token_price"]),
-    Case("unknown version", command=["data", "diff", "2026-12-01.3", "2099-01-01"]),
+    Case("unknown version", command=["data", "diff", "LATEST", "2099-01-01"]),
     Case("a GPU price a month after the newest", [H100 | {"date": "2026-11-15"}]),
     Case("a GPU price at the newest date", [H100]),
     Case("a new GPU (in the GPU catalog, not yet priced)", [H100 | {"gpu": "AMD MI355X",
@@ -119,6 +120,23 @@ CASES = [
     Case("a benchmark score for an unknown benchmark", [SCORE | {"benchmark": "GPQA Diamnd"}]),
     Case("a benchmark score for a known benchmark, a new date",
          [SCORE | {"date": "2026-09-05"}]),
+    Case("a GPU the data has never seen, deliberately (--new-gpu)",
+         [H100 | {"gpu": "Example Accelerator 1", "usd_per_gpu_hour": "2.2"}], ["--new-gpu"]),
+    Case("--new-gpu with a known GPU written otherwise",
+         [H100 | {"gpu": "INTEL MAX 1550", "usd_per_gpu_hour": "2.2"}], ["--new-gpu"]),
+    Case("a benchmark new to the data, deliberately (--new-benchmark)",
+         [SCORE | {"benchmark": "Example Bench"}], ["--new-benchmark"]),
+    Case("--new-model with a released model's name written otherwise",
+         [SONNET | {"model": "CLAUDE_3_5_HAIKU_LATEST", "model_name": "Claude 3.5 Haiku",
+                    "input_usd_per_mtok": "0.8", "output_usd_per_mtok": "4"}], ["--new-model"]),
+    Case("data update: a source name misspelt", command=["data", "update", "--only", "simonw"]),
+    Case("data update --from a folder that does not exist",
+         command=["data", "update", "--from", "raw-files"]),
+    Case("data update --from a folder without the source's files",
+         command=["data", "update", "--from", ".", "--only", "llm-prices-simonw"]),
+    Case("data update from the raw files the release was built from (simonw/llm-prices)",
+         command=["data", "update", "--from", str(SHARED_SOURCES), "--only",
+                  "llm-prices-simonw"]),
 ]  # fmt: skip
 
 
@@ -189,7 +207,11 @@ def run_case(case: Case, book: bool, before: dict) -> tuple[str, int, str, str]:
         base = data.latest_version(root)
         if case.raw is not None or case.rows is not None:
             (tmp / "prices.csv").write_bytes(case.raw if case.raw is not None else _csv(case.rows))
-        args = case.command or ["data", "add", "prices.csv", "--data-dir", str(root), *case.args]
+        args = [base if a == "LATEST" else a for a in case.command or []] or [
+            "data", "add", "prices.csv", "--data-dir", str(root), *case.args
+        ]  # fmt: skip
+        if args[:2] == ["data", "update"]:
+            args += ["--data-dir", str(root), "--raw", str(tmp / "raw")]
         r = _run(args, root, tmp)
         if case.twice:
             r = _run(args, root, tmp)

@@ -31,6 +31,7 @@ TESTS = Path(__file__).resolve().parent
 BOOK_FILES = {
     "book/test_build.py",
     "book/test_deps.py",
+    "book/test_not_available_page.py",
     "book/test_notebook.py",
     "book/test_older_releases.py",
     "book/test_rendered_figures.py",

@@ -336,3 +336,11 @@ def test_data_update_unknown_source(capsys, unchanged):
     code, _, err = run(["data", "update", "--only", "nosuch"], capsys)
     assert code == 1
     assert one_line(err).startswith("data update: unknown source 'nosuch'; sources: ")
+
+
+def test_data_update_from_a_folder_that_does_not_exist(tmp_path, capsys, unchanged):
+    """It ended as an internal error (FileNotFoundError writing the view inside the folder)."""
+    code, _, err = run(["data", "update", "--from", str(tmp_path / "nosuch")], capsys)
+    assert code == 1
+    assert one_line(err).startswith(f"{tmp_path / 'nosuch'}: no such folder (--from takes a raw")
+    assert not (tmp_path / "nosuch").exists()

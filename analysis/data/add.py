@@ -532,6 +532,7 @@ def add(
     new_provider: bool = False,
     accept_outlier: str | None = None,
     confirm_conflict: bool = False,
+    new_gpu: bool = False,
 ) -> Added:
     """Check FILE's rows and cut a new version: the latest release plus them. Raises DataError
     with every problem found, each located in FILE; on any problem nothing is written."""
@@ -575,9 +576,7 @@ def add(
         elif t.identity == "gpu":
             gpu = gpus.canonical_gpu(name) or (name if name in known.gpus else None)
             if gpu is None:
-                problems.append(
-                    Problem(where, i, "gpu", name, "unknown GPU; " + _suggest(name.lower(), known.gpus))
-                )  # fmt: skip
+                gpu = _new_gpu(where, i, name, new_gpu, known, problems)
             rec.update(gpu=gpu or "", source_gpu_name=name)
         else:
             mid, is_known = resolve_model(name, known)
@@ -645,7 +644,16 @@ def add(
     if typed.height:
         all_models = pl.concat([known.models, new_models_df])
         rows, links, ext = _curated(table, typed, base, root, all_models)
-        counts = cut.flag_rules(root, base, ext.flag_counts({table: rows}))
+        described = {(r["rule"], r["table"]) for r in counts}
+        counts = cut.flag_rules(
+            root,
+            base,
+            [  # a rule newer than the base is described where it flags an added row
+                c
+                for c in ext.flag_counts({table: rows})
+                if not described or (c["rule"], c["table"]) in described or c["flagged"]
+            ],
+        )
     outcomes = _outcomes(table, keep, rows, judged.merged, merged_links, out)
     links = pl.concat([links, merged_links.select(links.columns)])
     chapters = chapters_reading(table)
@@ -896,6 +904,31 @@ def _known_provider(
             Problem(file, i, "provider", row["provider"], "unknown provider; "
                     + _suggest(rec["provider"], known) + " (or pass --new-provider)")
         )  # fmt: skip
+
+
+def _new_gpu(
+    file: str, i: int, name: str, allowed: bool, known: Known, problems: list[Problem]
+) -> str | None:
+    """The id of a GPU the data does not know, where `--new-gpu` allows it: its name as a slug.
+    A name that is a known id once case, spaces and punctuation are dropped is that GPU."""
+    same = {compact_name(g): g for g in sorted(known.gpus)}.get(compact_name(name))
+    if same:
+        problems.append(
+            Problem(file, i, "gpu", name, f"is GPU {same} after normalisation (case, spaces and "
+                    f"punctuation aside): write {same}")
+        )  # fmt: skip
+        return None
+    if not allowed:
+        problems.append(
+            Problem(file, i, "gpu", name, "unknown GPU; " + _suggest(name.lower(), known.gpus)
+                    + " (or pass --new-gpu)")
+        )  # fmt: skip
+        return None
+    gpu = slug(name)
+    if not re.match(SLUG, gpu):
+        problems.append(Problem(file, i, "gpu", name, f"no GPU id can be made ({gpu!r})"))
+        return None
+    return gpu
 
 
 def _price_rules(file: str, i: int, row: dict[str, str], problems: list[Problem]) -> None:

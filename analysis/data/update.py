@@ -54,6 +54,7 @@ from rich.progress import (
 
 from analysis.data import build, cut, paths, providers, raw_store
 from analysis.data import release as data_mod
+from analysis.data.add import chapters_reading
 from analysis.data.curate import panel
 from analysis.data.errors import DataError, fail
 from analysis.data.importers import (
@@ -494,6 +495,8 @@ class Report:
     revisions: dict[str, int]  # table -> new values for keys the release already has (ignored)
     version: str | None
     base: str
+    # table -> ids of released facts the new files state again (merged: no row is added)
+    held: dict[str, set[str]] = field(default_factory=dict)
 
     @property
     def errors(self) -> list[str]:
@@ -686,6 +689,9 @@ def update(
     upstreams = upstreams or UPSTREAMS
     if from_dir is not None:
         base_dir = Path(from_dir)
+        if not base_dir.is_dir():  # a reader's typo, not an internal error
+            raise fail(base_dir, None, None, None, "no such folder (--from takes a raw store, or "
+                       "a raw sources folder, laid out as data update downloads it)")  # fmt: skip
         fetched = select_from(base_dir, upstreams)
     else:
         base_dir = Path(store) if store is not None else paths.ROOT / "raw"
@@ -721,7 +727,8 @@ def update(
     )
     added["sources"] = added["sources"].filter(pl.col("source_id").is_in(list(named_sources)))
     revisions = {t: revised(t, previous[t], df) for t, df in new.items() if t in previous}
-    report = Report(fetched, imported, skipped, added, revisions, None, base)
+    held = held_facts(ext, previous) if ext is not None else {}
+    report = Report(fetched, imported, skipped, added, revisions, None, base, held)
     if not any(df.height for t, df in added.items() if t not in ("models", "sources")):
         return report
     tables = {t: pl.concat([previous[t], added[t]]) for t in previous}
@@ -751,7 +758,77 @@ def update(
     return report
 
 
-def print_report(report: Report, console: Console | None = None) -> None:
+# The tables whose rows a reader's estimates read, in the order the outcomes are printed.
+OUTCOME_TABLES = ("token_prices", "gpu_hour_prices", "benchmark_scores")
+# Flagged rows listed one by one, per table and rule, before "and N more".
+SHOWN_PER_RULE = 10
+
+
+def held_facts(ext: panel.Extension, previous: dict[str, pl.DataFrame]) -> dict[str, set[str]]:
+    """The released rows an observation of the new files stands behind that the release does not
+    record (a new snapshot stating a released fact): merged, nothing is added for them."""
+    seen = ext.tables["observations"].join(
+        previous["observations"], on=["source_id", "source_locator"], how="anti"
+    )
+    out = {}
+    for t in OUTCOME_TABLES:
+        if t in previous and "row_id" in previous[t].columns:
+            ids = set(seen.filter(pl.col("table") == t)["row_id"]) & set(previous[t]["row_id"])
+            if ids:
+                out[t] = ids
+    return out
+
+
+def _row_name(r: dict) -> str:
+    return r.get("source_model_name") or r.get("source_gpu_name") or r.get("gpu") or ""
+
+
+def print_outcomes(report: Report, console: Console, each_row: bool = False) -> None:
+    """Per table, what became of the new files' rows, as `data add` says it per row: added,
+    merged into a released fact, flagged by rule X (kept, excluded from estimates by default),
+    refused (a released row's key with other values: the released row stays); each flagged row
+    by id (every row with `each_row`), and which chapters read the table."""
+    for t in OUTCOME_TABLES:
+        df = report.added.get(t)
+        if df is None:
+            continue
+        flagged = df.filter(pl.col("flags").is_not_null()) if "flags" in df.columns else df.clear()
+        held, refused = len(report.held.get(t, ())), report.revisions.get(t, 0)
+        if not (df.height or held or refused):
+            continue
+        console.print(
+            f"{t}: {df.height - flagged.height:,} added, {flagged.height:,} flagged (kept, "
+            f"excluded from estimates by default), {held:,} merged into released facts (nothing "
+            f"added), {refused:,} refused (a released row's key with other values: kept as "
+            "released)",
+            soft_wrap=True,
+        )
+        rules = flagged.select(pl.col("flags").str.split(";").explode()).to_series()
+        for rule in sorted(set(rules)):
+            mine = flagged.filter(pl.col("flags").str.split(";").list.contains(rule))
+            shown = mine if each_row else mine.head(SHOWN_PER_RULE)
+            for r in shown.iter_rows(named=True):
+                console.print(
+                    f"  {r['row_id']} ({r['source_id']}, {_row_name(r)}): flagged by rule "
+                    f"{rule} (excluded from estimates by default)",
+                    soft_wrap=True,
+                )
+            if mine.height > shown.height:
+                console.print(f"  ... and {mine.height - shown.height:,} more flagged by {rule}")
+        if each_row:
+            for r in df.filter(pl.col("flags").is_null()).iter_rows(named=True):
+                console.print(f"  {r['row_id']} ({r['source_id']}, {_row_name(r)}): added")
+        if df.height and report.version:
+            pages = chapters_reading(t)
+            console.print(
+                f"  chapters that read {t} and will change: {', '.join(pages)}"
+                if pages
+                else f"  chapters that read {t} will change (build the book once to list them)",
+                soft_wrap=True,
+            )
+
+
+def print_report(report: Report, console: Console | None = None, each_row: bool = False) -> None:
     """What was fetched, what each importer gave, the rows added, the version cut."""
     console = console or Console()
     for f in report.fetched:
@@ -781,6 +858,7 @@ def print_report(report: Report, console: Console | None = None) -> None:
     for t, n in report.revisions.items():
         if n:
             console.print(f"kept {n:,} released {t} rows whose source now gives other values")
+    print_outcomes(report, console, each_row)
     if report.version:
         console.print(f"cut data version {report.version} (from {report.base})")
     else:

@@ -16,7 +16,7 @@ from analysis.data import gpu_evidence
 from analysis.methods import llmflation, tokens_per_dollar
 from analysis.methods.trends import InsufficientData
 from analysis.report import results
-from analysis.report.quote import NOT_AVAILABLE, Estimate
+from analysis.report.quote import Estimate
 
 COLUMNS = {
     "estimate_id": pl.String,
@@ -308,13 +308,7 @@ def estimate(estimate_id: str, version: str | None = None) -> Estimate:
     try:
         return REGISTRY[estimate_id](v)
     except InsufficientData as err:  # data too thin for the method: stated, never a traceback
-        return Estimate(
-            None,
-            "number",
-            estimate_id=estimate_id,
-            description=f"{NOT_AVAILABLE}: {err}",
-            data_version=v,
-        )
+        return Estimate.not_available(estimate_id, str(err), v)
 
 
 def all_estimates(version: str | None = None) -> dict[str, Estimate]:

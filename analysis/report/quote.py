@@ -22,6 +22,9 @@ Each `Quote` holds the raw value and its kind, and the kind alone decides how it
 
 An interval or range is a `Quote` too (`kind` of its ends, value a pair): `4.40x to 401x`.
 `Estimate` is a quote with its interval, sample size, window and method: what a memo cites.
+An estimate the data are too thin for (`Estimate.not_available`, from `InsufficientData`) is
+quoted on any page as `not available on data version V (REASON)`, its interval, window and
+sample size as `not available`, and `.statement` is that as one sentence: no page fails on it.
 
 What the prose receives is Markdown (`_repr_markdown_`, which Quarto's inline expressions use):
 text from the data is escaped, so a model name holding `<script>` or `*` prints as those
@@ -204,6 +207,46 @@ class Estimate(Quote):
     chapter: str = ""
     data_version: str = ""
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    reason: str = ""  # why the value is None (the data are too thin for the method)
+
+    @classmethod
+    def not_available(cls, estimate_id: str, reason: str, data_version: str) -> Estimate:
+        """An estimate the data are too thin for (`InsufficientData`): no value, and the reason.
+        Every quote of it states that, and its `.ci`, `.window`, `.n_text` read as not
+        available instead of failing the page (issue 21)."""
+        return cls(
+            None,
+            "number",
+            estimate_id=estimate_id,
+            description=f"{NOT_AVAILABLE}: {reason}",
+            data_version=data_version,
+            reason=reason,
+        )
+
+    @property
+    def available(self) -> bool:
+        return self.value is not None
+
+    @property
+    def text(self) -> str:
+        """The value; for an estimate that is not available, that and why, in one clause:
+        `not available on data version V (REASON)`."""
+        if self.available:
+            return super().text
+        why = f" ({self.reason})" if self.reason else ""
+        on = f" on data version {self.data_version}" if self.data_version else ""
+        return f"{NOT_AVAILABLE}{on}{why}"
+
+    @property
+    def statement(self) -> Quote:
+        """One sentence for the prose: what is not available, on which data version, and why
+        (empty text, shown as `not available`, never for an available estimate)."""
+        if self.available:
+            return Quote(None)
+        return Quote(f"The estimate {self.estimate_id} is {self.text}.")
+
+    def _part(self, value: Any, kind: str) -> Quote:
+        return Quote(None if not self.available else value, kind)
 
     @property
     def interval(self) -> tuple[float, float | None, float | None]:
@@ -212,25 +255,25 @@ class Estimate(Quote):
 
     @property
     def ci(self) -> Quote:
-        if self.low is None or self.high is None:
+        if self.available and (self.low is None or self.high is None):
             raise ValueError(f"estimate {self.estimate_id!r} has no interval")
-        return Quote((self.low, self.high), self.kind)
+        return self._part((self.low, self.high), self.kind)
 
     @property
     def n_text(self) -> Quote:
-        return Quote(self.n, "count")
+        return self._part(self.n, "count")
 
     @property
     def window(self) -> Quote:
-        return Quote((self.window_start, self.window_end), "month")
+        return self._part((self.window_start, self.window_end), "month")
 
     @property
     def start(self) -> Quote:
-        return Quote(self.window_start, "month")
+        return self._part(self.window_start, "month")
 
     @property
     def end(self) -> Quote:
-        return Quote(self.window_end, "month")
+        return self._part(self.window_end, "month")
 
     def as_row(self) -> dict[str, Any]:
         """One row of the estimates table (`python -m analysis estimates`)."""

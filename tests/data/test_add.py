@@ -368,7 +368,8 @@ def test_hand_entered_rows_are_flagged_by_the_same_rules(root, tmp_path):
     assert "implausible: 1,000x the median 2 of" in err.value.problems[0].rule
     out = add.add(file, root=root, accept_outlier="kept to test the unit_slip rule")
     tp = data.load("token_prices", out.version, root).tail(2)
-    assert tp["flags"].to_list() == ["output_below_input", "unit_slip"]
+    # 1000x the model's other prices is also a thousandfold slip (issue 21's rule).
+    assert tp["flags"].to_list() == ["output_below_input", "unit_slip;thousandfold_slip"]
     assert tp["source_locator"][1].endswith("; accepted outlier: kept to test the unit_slip rule")
     said = {o.row: (o.status, o.detail) for o in out.outcomes}
     assert said[1][0] == "flagged" and "rule output_below_input (excluded from" in said[1][1]
@@ -497,3 +498,68 @@ def test_cli_says_per_row_what_happened(root, tmp_path, cli):
     assert bad.returncode == 1 and "a per-1K price?" in bad.stderr and "Traceback" not in bad.stderr
     ok = cli("data", "add", tmp_path / "q.csv", "--data-dir", root, "--accept-outlier", "per 1K")
     assert ok.returncode == 0, ok.stderr
+
+
+def test_an_accepted_per_1k_price_is_kept_but_flagged(root, tmp_path, cli):
+    """Claude Sonnet 5 typed per 1K tokens ($0.002/$0.010 for the page's $2/$10): accepted with
+    a reason, the row is kept with the reason and flagged thousandfold_slip (1/1000 of the
+    release's $2/$10, tp-494d326b8989), so no estimate reads it, and the command says so. On
+    2026-09-23 no other seller prices the model, so unit_slip cannot see it."""
+    file = write(tmp_path / "p.csv", [sonnet(input_usd_per_mtok="0.002",
+                                             output_usd_per_mtok="0.010")])  # fmt: skip
+    r = cli("data", "add", file, "--data-dir", root, "--accept-outlier", "page quotes per 1K")
+    assert r.returncode == 0, r.stderr
+    assert "row 1: flagged: added as tp-" in r.stdout
+    assert "flagged by rule thousandfold_slip (excluded from estimates by default)" in r.stdout
+    version = data.latest_version(root)
+    row = data.load("token_prices", version, root).tail(1).row(0, named=True)
+    assert row["flags"] == "thousandfold_slip"
+    assert row["source_locator"].endswith("; accepted outlier: page quotes per 1K")
+    from analysis.methods import prices
+
+    kept, removed = prices.clean(data.load("token_prices", version, root))
+    assert row["row_id"] not in kept["row_id"].to_list() and removed["thousandfold_slip"] == 1
+
+
+def test_a_gpu_the_data_does_not_know_needs_new_gpu(root, tmp_path, cli):
+    """An unknown GPU is refused, naming --new-gpu; with it the GPU's id is its name as a slug.
+    A name that is a known id once case, spaces and punctuation are dropped (`INTEL MAX 1550`
+    for the release's intel-max-1550, which the name rules do not map) is refused as that GPU,
+    as --new-model refuses a known model written otherwise."""
+    row = {
+        "gpu": "Issue21 Test Accelerator",  # a test input: no such GPU exists
+        "provider": "runpod",
+        "date": "2026-11-02",
+        "pricing": "on-demand",
+        "usd_per_gpu_hour": "2.5",
+        **PROVENANCE,
+    }
+    file = write(tmp_path / "gpu.csv", [row])
+    bad = cli("data", "add", file, "--data-dir", root)
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    assert "column 'gpu': value 'Issue21 Test Accelerator': unknown GPU" in bad.stderr
+    assert "(or pass --new-gpu)" in bad.stderr
+    ok = cli("data", "add", file, "--data-dir", root, "--new-gpu")
+    assert ok.returncode == 0, ok.stderr
+    gp = data.load("gpu_hour_prices", data.latest_version(root), root).tail(1).row(0, named=True)
+    assert (gp["gpu"], gp["source_gpu_name"]) == ("issue21-test-accelerator", row["gpu"])
+    with pytest.raises(DataError) as err:
+        add.add(write(tmp_path / "g2.csv", [row | {"gpu": "INTEL MAX 1550"}]), root=root,
+                new_gpu=True)  # fmt: skip
+    (p,) = err.value.problems
+    assert (p.column, p.value) == ("gpu", "INTEL MAX 1550")
+    assert p.rule.startswith("is GPU intel-max-1550 after normalisation")
+
+
+def test_an_unknown_benchmark_names_the_closest_and_new_benchmark(root, tmp_path, cli):
+    row = {"model": "claude-sonnet-5", "benchmark": "GPQA Diamnd", "score": "80",
+           "unit": "percent", "date": "2026-09-23", **PROVENANCE}  # fmt: skip
+    file = write(tmp_path / "b.csv", [row])
+    bad = cli("data", "add", file, "--data-dir", root)
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    assert "unknown benchmark; closest known: gpqa-diamond" in bad.stderr
+    assert "(or pass --new-benchmark)" in bad.stderr
+    ok = cli("data", "add", file, "--data-dir", root, "--new-benchmark")
+    assert ok.returncode == 0, ok.stderr
+    bs = data.load("benchmark_scores", data.latest_version(root), root).tail(1)
+    assert bs["benchmark"].to_list() == ["gpqa-diamnd"]

@@ -284,6 +284,36 @@ def test_the_report_says_what_was_fetched_added_and_cut(run):
     assert f"added {n:,} rows to token_prices (" in text
 
 
+def test_the_report_says_what_became_of_the_new_rows(run):
+    """As `data add` does per row: per table, the rows added, flagged by a rule (each flagged
+    row named, with its rule: kept, excluded from estimates by default), merged into a released
+    fact, refused; and which chapters read the table."""
+    text = (run["tmp"] / "report.txt").read_text()
+    r = run["report"]
+    tp = added(run, "token_prices")
+    flagged = tp.filter(pl.col("flags").is_not_null())
+    assert flagged.height, "the served files give flagged rows (a test of the listing)"
+    assert (
+        f"token_prices: {tp.height - flagged.height:,} added, {flagged.height:,} flagged (kept, "
+        f"excluded from estimates by default), {len(r.held['token_prices']):,} merged into "
+        "released facts (nothing added), " in text
+    )
+    first = flagged.row(0, named=True)
+    rule = first["flags"].split(";")[0]
+    assert (
+        f"  {first['row_id']} ({first['source_id']}, {first['source_model_name']}): flagged by "
+        f"rule {rule} (excluded from estimates by default)" in text
+    )
+    assert "  chapters that read token_prices" in text
+    # LiteLLM prices gpt-4o as on day one (read off both files in the test below): the new
+    # snapshot states the released facts again, and they are merged, not added.
+    prev = data.load("token_prices", "2026-11-01", run["root"])
+    prev_links = data.load("observations", "2026-11-01", run["root"])
+    gpt4o = set(seen_as(prev, prev_links, "litellm-rocry", "gpt-4o")["row_id"])
+    assert gpt4o and gpt4o <= r.held["token_prices"]
+    assert not gpt4o & set(tp["row_id"])
+
+
 def test_the_raw_store_holds_whole_files_with_their_provenance(run):
     store = run["tmp"] / "raw"
     for folder, rows in run["rows"].items():

@@ -228,6 +228,55 @@ def size_class_slip(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
     return Result(out["f"], out["e"])
 
 
+# A standard price 10^2.5 (316x) or more from most of the same model's other standard prices: a
+# per-1K price typed per 1M is 1/1000 of them, a per-token price 1/1e6. 316x is halfway (in
+# log) between the tenfold a model's price cuts and host spreads reach and the slip's 1000x;
+# prices within 10^1.5 (31.6x) of a row agree with it (issue 21).
+THOUSANDFOLD_FAR = 10**2.5
+THOUSANDFOLD_NEAR = 10**1.5
+
+
+def thousandfold_slip(prices: pl.DataFrame) -> Result:
+    """A standard price about 1000x (or 1/1000x) off the same model's other standard prices.
+
+    A per-1K price typed as per 1M (Claude Sonnet 5 at 0.002/0.010 beside its 2/10) is no
+    seller's price, yet no other rule sees it where no other seller prices the model on those
+    dates. Judged per side (input, output) against every other standard (list or reported)
+    price of the model, any seller and date: a row is flagged where the sources of prices 316x
+    or more from it (that state no price within 31.6x of it) outnumber the sources of prices
+    within 31.6x of it (its own included), so a slipped row is flagged and the fact many
+    sources state beside it is not; where the evidence is even, neither is. Not evaluable
+    where the model has no other positive standard price on a side the row states.
+    """
+    df = prices.with_row_index("_i")
+    own = pl.col("source_id").cast(pl.String)
+    if "source_ids" in df.columns:
+        own = pl.coalesce(pl.col("source_ids"), own)
+    near, far = pl.lit(THOUSANDFOLD_NEAR).log10(), pl.lit(THOUSANDFOLD_FAR).log10()
+    hit: set[int] = set()
+    judged: set[int] = set()
+    for c in ("input_usd_per_mtok", "output_usd_per_mtok"):
+        cand = df.filter(pl.col("price_kind").is_in(STANDARD_KINDS) & (pl.col(c) > 0)).select(
+            "_i", "model_id", pl.col(c).log10().alias("_l"), own.str.split(";").alias("_s")
+        )
+        pairs = (
+            cand.join(cand, on="model_id", suffix="_o")
+            .with_columns((pl.col("_l_o") - pl.col("_l")).abs().alias("_d"))
+            .explode("_s_o")
+        )
+        votes = pairs.group_by("_i").agg(
+            pl.col("_s_o").filter(pl.col("_d") <= near).unique().alias("_near"),
+            pl.col("_s_o").filter(pl.col("_d") >= far).unique().alias("_far"),
+            (pl.col("_i_o") != pl.col("_i")).any().alias("_other"),
+        )
+        # A source stating both prices (on other dates) backs neither side.
+        only_far = pl.col("_far").list.set_difference("_near").list.len()
+        judged |= set(votes.filter("_other")["_i"])
+        hit |= set(votes.filter(only_far > pl.col("_near").list.len())["_i"])
+    evaluable = df["_i"].is_in(list(judged))
+    return Result(df["_i"].is_in(list(hit & judged)), evaluable)
+
+
 def before_release(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
     """A price dated more than 14 days before the model's release date.
 
@@ -399,6 +448,7 @@ RULES: list[Rule] = [
     Rule("non_text_modality", "token_prices", non_text_modality),
     Rule("before_release", "token_prices", before_release),
     Rule("size_class_slip", "token_prices", size_class_slip),
+    Rule("thousandfold_slip", "token_prices", thousandfold_slip),
     Rule("superseded_stale", "token_prices", superseded_stale),
     Rule("secondary_copy_conflict", "token_prices", secondary_copy_conflict),
     Rule("cancelled_schedule", "token_prices", cancelled_schedule),
