@@ -9,6 +9,10 @@ STAMP := $(VENV)/.installed
 # (pytest markers book, browser, slow; tests/conftest.py gives them). Both run on two workers
 # (pytest-xdist; tests/conftest.py groups the tests so the preview is built once).
 WORKERS := -n 2 --dist loadgroup
+# Some machines set PYTHONDONTWRITEBYTECODE=1; then every pytest worker, kernel and subprocess
+# compiles the project's modules again and pytest rewrites every test file's asserts again
+# (collection: 15.5 s CPU against 8.5 s with the bytecode kept). __pycache__ is git-ignored.
+unexport PYTHONDONTWRITEBYTECODE
 .PHONY: setup book test test-fast lint format lock preview clean data-validate bench bench-formats
 
 setup: $(STAMP)

@@ -29,7 +29,7 @@ def test_the_listed_files_and_tests_exist():
     for node in conftest.SLOW_TESTS:
         name, function = node.split("::")
         text = (conftest.TESTS / name).read_text(encoding="utf-8")
-        assert f"def {function}(" in text, f"{node} is listed as slow but gone"
+        assert f"def {function.split('[')[0]}(" in text, f"{node} is listed as slow but gone"
 
 
 def test_markers_come_from_the_file_and_the_fixtures():
@@ -41,6 +41,12 @@ def test_markers_come_from_the_file_and_the_fixtures():
     slow = "test_rebuilding_from_the_pinned_inputs_reproduces_the_latest_release"
     assert conftest.tiers(tests / "data" / "test_release.py", set(), slow) == {"slow"}
     assert conftest.tiers(tests / "data" / "test_release.py", set(), "test_info_command") == set()
+    # A parametrized case: the whole function when it is listed, else only the listed case.
+    assert conftest.tiers(tests / "data" / "test_release.py", set(), f"{slow}[x]") == {"slow"}
+    consistency = tests / "chapters" / "test_claims_consistency.py"
+    verdict = "test_every_page_words_the_ledgers_verdict"
+    assert conftest.tiers(consistency, set(), f"{verdict}[data-versions]") == {"slow"}
+    assert conftest.tiers(consistency, set(), f"{verdict}[token-prices]") == set()
 
 
 def test_the_tests_of_the_preview_share_one_worker_and_the_others_go_by_file():
