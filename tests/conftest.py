@@ -12,7 +12,8 @@ of a page-running file is tiered without a decorator; `tests/test_tiers.py` chec
 an `xdist_group`: the tests that read the session's preview (and the page runs it keeps) share one
 group, so the preview is built once and by one worker; every other test is grouped by its file,
 so a module's or a session's fixture (a built release, a book of three pages) is built once per
-file, as in a one-process run, and the files are shared out between the workers.
+file, as in a one-process run, and the files are shared out between the workers, the longest
+groups first (`longest_groups_first`).
 """
 
 from __future__ import annotations
@@ -114,11 +115,36 @@ def worker_group(path: Path, fixtures: set[str]) -> str:
 
 
 def pytest_collection_modifyitems(config, items):
+    groups = {}
     for item in items:
         fixtures = set(item.fixturenames)
         for marker in sorted(tiers(Path(item.path), fixtures, item.name)):
             item.add_marker(marker)
-        item.add_marker(pytest.mark.xdist_group(worker_group(Path(item.path), fixtures)))
+        groups[item] = worker_group(Path(item.path), fixtures)
+        item.add_marker(pytest.mark.xdist_group(groups[item]))
+    items[:] = longest_groups_first(items, groups)
+
+
+def longest_groups_first(items: list, groups: dict) -> list:
+    """The tests in the order the workers should start their groups: the preview's first, then
+    the other groups that run pages, then those with slow tests, then the rest, each by its
+    number of tests (most first); the tests of a group keep their order.
+
+    The Makefile runs pytest-xdist with --no-loadscope-reorder, so a worker takes the groups in
+    this order. xdist's own order (by number of tests alone) put the few long tests of the
+    preview, the older releases and the slow files last, where one worker ran them alone."""
+    members: dict[str, list] = {}
+    for item in items:
+        members.setdefault(groups[item], []).append(item)
+
+    def rank(group: str) -> tuple[int, int]:
+        marks = {m.name for item in members[group] for m in item.iter_markers()}
+        tier = (
+            0 if group == PREVIEW_GROUP else 1 if "book" in marks else 2 if "slow" in marks else 3
+        )
+        return tier, -len(members[group])
+
+    return [item for group in sorted(members, key=rank) for item in members[group]]
 
 
 @dataclass
