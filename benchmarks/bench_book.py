@@ -7,8 +7,10 @@ where the no-op's time goes.
 1. cold: `_deps/preview/` removed and an empty result cache (BOOK_CACHE_DIR in a temporary
    folder): every page runs;
 2. no-op: the same command again, nothing changed: the tracker reuses every page;
-3. the no-op once more in this process under cProfile, its cumulative time by phase (the
-   functions of analysis/book/build.py and deps.py that build_preview calls).
+3. the no-op once more in this process, its wall and CPU seconds (no profiler: the imports are
+   done by then, so this is the build's own work);
+4. and again under cProfile, its cumulative time by phase (the functions of
+   analysis/book/build.py and deps.py that build_preview calls).
 
 Each build is `python -m analysis book --preview-only` in a fresh process; its wall time and the
 CPU time of it and the kernels it starts (user + system, from getrusage of the children) are
@@ -35,6 +37,11 @@ sys.path.insert(0, str(ROOT))
 
 PHASES = [  # (label, function name in pstats: file suffix, function)
     ("plan: each page's state and verdict", ("deps.py", "plan")),
+    ("  of which: the .qmd read as a notebook", ("notebook.py", "to_notebook")),
+    ("  of which: the modules each page imports", ("cache.py", "module_closure")),
+    ("  of which: their sha256", ("cache.py", "module_hashes")),
+    ("  of which: the libraries' fingerprint", ("cache.py", "libraries_fingerprint")),
+    ("  of which: what each page read, now", ("deps.py", "read_changes")),
     ("reuse: load the kept runs", ("deps.py", "load_preview")),
     ("render the pages' HTML (nbconvert)", ("build.py", "render_page")),
     ("figure kit index", ("build.py", "render_figure_index")),
@@ -60,6 +67,21 @@ def timed_build(env: dict) -> tuple[float, float]:
         sys.exit(f"the preview failed:\n{done.stderr[-3000:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
+
+
+def cpu_noop() -> None:
+    """The no-op `build_preview` in this process without a profiler: its wall and CPU seconds
+    (CPU is what other work on the machine changes least)."""
+    from rich.console import Console
+
+    from analysis.book import build
+
+    start, cpu = time.perf_counter(), time.process_time()
+    code = build.build_preview(ROOT, console=Console(file=io.StringIO()))
+    if code != 0:
+        sys.exit("the no-op preview failed")
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    print(f"\n{'no-op build_preview in this process':<48} {wall:8.2f} s wall {cpu:8.2f} s CPU")
 
 
 def profile_noop() -> None:
@@ -103,6 +125,7 @@ def main() -> None:
         for name, wall, cpu in rows:
             print(f"{name:<32} {wall:8.1f} {cpu:8.1f}")
         os.environ["BOOK_CACHE_DIR"] = env["BOOK_CACHE_DIR"]
+        cpu_noop()
         profile_noop()
         print(f"load average at end: {os.getloadavg()[0]:.2f}")
     finally:

@@ -12,7 +12,8 @@ of a page-running file is tiered without a decorator; `tests/test_tiers.py` chec
 an `xdist_group`: the tests that read the session's preview (and the page runs it keeps) share one
 group, so the preview is built once and by one worker; every other test is grouped by its file,
 so a module's or a session's fixture (a built release, a book of three pages) is built once per
-file, as in a one-process run, and the files are shared out between the workers.
+file, as in a one-process run, and the files are shared out between the workers, the longest
+groups first (`longest_groups_first`).
 """
 
 from __future__ import annotations
@@ -79,19 +80,27 @@ SLOW_TESTS = {
     "data/test_reads.py::test_a_result_from_the_disk_cache_still_records_what_it_was_made_from",
     "chapters/test_gpu_hour_prices.py::test_quotes_equal_what_gpu_prices_returns",
     "data/test_changes.py::test_one_row_added_changed_and_removed_each_under_its_source",
+    # Measured 2026-12-03 (per-test CPU time of the fast tier in one process, 156 s in all):
+    # the appendix's setup runs the estimate registry on every release (20 s CPU); its prose
+    # words no verdict of its own. Every other page is still read in the fast tier.
+    "chapters/test_claims_consistency.py::test_every_page_words_the_ledgers_verdict[data-versions]",
+    # Validates every release twice (the walk and the CLI), 7 s CPU; the fast tier still
+    # validates each release once (data/test_release.py::test_every_release_is_unchanged_and_valid).
+    "data/test_rules.py::test_the_data_root_is_validated_version_by_version",
 }
 
 
 def tiers(path: Path, fixtures: set[str], function: str = "") -> set[str]:
-    """The markers a test gets from its file (relative to tests/), its function's name and the
-    fixtures it uses."""
+    """The markers a test gets from its file (relative to tests/), its function's name (or one
+    parametrized case of it, `function[id]`) and the fixtures it uses."""
     name = path.resolve().relative_to(TESTS).as_posix()
     found = set()
     if name in BOOK_FILES or fixtures & BOOK_FIXTURES:
         found.add("book")
     if name in BROWSER_FILES:
         found.add("browser")
-    if name in SLOW_FILES or f"{name}::{function}" in SLOW_TESTS:
+    whole = function.split("[")[0]
+    if name in SLOW_FILES or {f"{name}::{function}", f"{name}::{whole}"} & SLOW_TESTS:
         found.add("slow")
     if "sources_dir" in fixtures:
         found.add("sources")
@@ -107,12 +116,36 @@ def worker_group(path: Path, fixtures: set[str]) -> str:
 
 
 def pytest_collection_modifyitems(config, items):
+    groups = {}
     for item in items:
-        function = getattr(item, "originalname", item.name)
         fixtures = set(item.fixturenames)
-        for marker in sorted(tiers(Path(item.path), fixtures, function)):
+        for marker in sorted(tiers(Path(item.path), fixtures, item.name)):
             item.add_marker(marker)
-        item.add_marker(pytest.mark.xdist_group(worker_group(Path(item.path), fixtures)))
+        groups[item] = worker_group(Path(item.path), fixtures)
+        item.add_marker(pytest.mark.xdist_group(groups[item]))
+    items[:] = longest_groups_first(items, groups)
+
+
+def longest_groups_first(items: list, groups: dict) -> list:
+    """The tests in the order the workers should start their groups: the preview's first, then
+    the other groups that run pages, then those with slow tests, then the rest, each by its
+    number of tests (most first); the tests of a group keep their order.
+
+    The Makefile runs pytest-xdist with --no-loadscope-reorder, so a worker takes the groups in
+    this order. xdist's own order (by number of tests alone) put the few long tests of the
+    preview, the older releases and the slow files last, where one worker ran them alone."""
+    members: dict[str, list] = {}
+    for item in items:
+        members.setdefault(groups[item], []).append(item)
+
+    def rank(group: str) -> tuple[int, int]:
+        marks = {m.name for item in members[group] for m in item.iter_markers()}
+        tier = (
+            0 if group == PREVIEW_GROUP else 1 if "book" in marks else 2 if "slow" in marks else 3
+        )
+        return tier, -len(members[group])
+
+    return [item for group in sorted(members, key=rank) for item in members[group]]
 
 
 @dataclass

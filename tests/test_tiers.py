@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import conftest
+import pytest
 
 # A direct way into a kernel or a build; tests that reach pages through a fixture are tiered by
 # the fixture (conftest.BOOK_FIXTURES).
@@ -29,7 +30,7 @@ def test_the_listed_files_and_tests_exist():
     for node in conftest.SLOW_TESTS:
         name, function = node.split("::")
         text = (conftest.TESTS / name).read_text(encoding="utf-8")
-        assert f"def {function}(" in text, f"{node} is listed as slow but gone"
+        assert f"def {function.split('[')[0]}(" in text, f"{node} is listed as slow but gone"
 
 
 def test_markers_come_from_the_file_and_the_fixtures():
@@ -41,6 +42,12 @@ def test_markers_come_from_the_file_and_the_fixtures():
     slow = "test_rebuilding_from_the_pinned_inputs_reproduces_the_latest_release"
     assert conftest.tiers(tests / "data" / "test_release.py", set(), slow) == {"slow"}
     assert conftest.tiers(tests / "data" / "test_release.py", set(), "test_info_command") == set()
+    # A parametrized case: the whole function when it is listed, else only the listed case.
+    assert conftest.tiers(tests / "data" / "test_release.py", set(), f"{slow}[x]") == {"slow"}
+    consistency = tests / "chapters" / "test_claims_consistency.py"
+    verdict = "test_every_page_words_the_ledgers_verdict"
+    assert conftest.tiers(consistency, set(), f"{verdict}[data-versions]") == {"slow"}
+    assert conftest.tiers(consistency, set(), f"{verdict}[token-prices]") == set()
 
 
 def test_the_tests_of_the_preview_share_one_worker_and_the_others_go_by_file():
@@ -54,3 +61,32 @@ def test_the_tests_of_the_preview_share_one_worker_and_the_others_go_by_file():
         conftest.worker_group(tests / "data" / "test_release.py", {"tmp_path"})
         == "data/test_release.py"
     )
+
+
+class _Item:
+    """What `longest_groups_first` reads of a collected test: its markers."""
+
+    def __init__(self, name: str, *marks: str):
+        self.name, self.marks = name, [pytest.mark.__getattr__(m).mark for m in marks]
+
+    def iter_markers(self):
+        return iter(self.marks)
+
+    def __repr__(self):
+        return self.name
+
+
+def test_the_groups_go_to_the_workers_longest_first():
+    fast = [_Item(f"fast{i}") for i in range(3)]
+    small = _Item("small")
+    slow = [_Item("slow0"), _Item("slow1", "slow")]
+    older = _Item("older", "book")
+    preview = [_Item("page", "book"), _Item("figures", "book")]
+    groups = {**dict.fromkeys(fast, "data/test_a.py"), small: "data/test_b.py"}
+    groups |= {**dict.fromkeys(slow, "data/test_c.py"), older: "book/test_older_releases.py"}
+    groups |= dict.fromkeys(preview, conftest.PREVIEW_GROUP)
+    collected = [fast[0], small, slow[0], preview[0], fast[1], older, slow[1], preview[1], fast[2]]
+    ordered = conftest.longest_groups_first(collected, groups)
+    assert [i.name for i in ordered] == [
+        "page", "figures", "older", "slow0", "slow1", "fast0", "fast1", "fast2", "small",
+    ]  # fmt: skip

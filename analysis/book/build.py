@@ -20,6 +20,7 @@ step (analysis/book/postrender.py) copies it to the site's `figures/` with the s
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -43,6 +44,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from analysis.book import citations, deps, figure_kit, numbering
 from analysis.book import notebook as chapters
 from analysis.book.show import LEFT_OUT_CLASS, VEGA_BUNDLE, write_vega_bundle
+from analysis.data import cache as result_cache
 from analysis.data import reads
 from analysis.data.paths import ROOT
 from analysis.report.quote import PLACEHOLDER
@@ -186,11 +188,13 @@ def build_preview(
             executed.update({page.entry.path: page.executed for page in pages})
         targets = _reference_targets(pages, root)
         book_title = _book_title(root)
+        bodies = PageBodies(root / deps.DEPS_DIR / PAGE_BODIES_DIR)
         for page in pages:
-            html = render_page(page, pages, targets, book_title)
+            html = render_page(page, pages, targets, book_title, bodies)
             out = staging / page.html_path
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(html, encoding="utf-8")
+        bodies.forget_unused()
         entries = figure_kit.read_entries(staging / figure_kit.SITE_DIR, _chapter_order(pages))
         kit_index = staging / FIGURE_INDEX
         kit_index.parent.mkdir(parents=True, exist_ok=True)
@@ -312,10 +316,14 @@ def _reference_targets(pages: list[Page], root: Path) -> dict[str, tuple[Path, s
 
 
 def render_page(
-    page: Page, pages: list[Page], targets: dict[str, tuple[Path, str]], book_title: str
+    page: Page,
+    pages: list[Page],
+    targets: dict[str, tuple[Path, str]],
+    book_title: str,
+    bodies: PageBodies | None = None,
 ) -> str:
     notebook = _preview_notebook(page, targets)
-    body, _ = _html_exporter().from_notebook_node(notebook)
+    body = bodies.html(notebook) if bodies else _html_exporter().from_notebook_node(notebook)[0]
     depth = len(page.html_path.parts) - 1
     offset = "../" * depth or "./"
     body = _relative_kit_links(body, offset)
@@ -336,6 +344,40 @@ def render_page(
         body=_strip_remote_resources(body),
         pager=_pager(page, pages),
     )
+
+
+PAGE_BODIES_DIR = "preview-html"
+
+
+class PageBodies:
+    """nbconvert's HTML of each page's notebook, kept in `_deps/preview-html/` by the sha256 of
+    the notebook and of the pinned libraries: nbconvert's HTML is a function of these alone, and
+    it was two thirds of the CPU time of a build that reruns no page (its exporter parses and
+    rewrites every page with BeautifulSoup). Files no page of the last build used are removed."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.used: set[Path] = set()
+        self._libraries = result_cache.libraries_fingerprint()
+
+    def html(self, notebook: nbformat.NotebookNode) -> str:
+        text = self._libraries + "\n" + nbformat.writes(notebook)
+        path = self.folder / f"{hashlib.sha256(text.encode()).hexdigest()}.html"
+        self.used.add(path)
+        with suppress(OSError):
+            return path.read_text(encoding="utf-8")
+        body, _ = _html_exporter().from_notebook_node(notebook)
+        with suppress(OSError):  # a folder that cannot be written only costs the next build time
+            self.folder.mkdir(parents=True, exist_ok=True)
+            partial = path.with_name(f".{path.name}.{os.getpid()}")
+            partial.write_text(body, encoding="utf-8")
+            partial.replace(path)
+        return body
+
+    def forget_unused(self) -> None:
+        for path in self.folder.glob("*.html") if self.folder.is_dir() else []:
+            if path not in self.used:
+                path.unlink(missing_ok=True)
 
 
 @cache
