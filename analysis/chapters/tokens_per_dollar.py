@@ -868,7 +868,7 @@ def cost_order(costs: pl.DataFrame) -> list[str]:
         name = fig.MODEL_LABELS.get(model, model)
         order.append(f"{name}: API")
         accs = costs.filter(pl.col("benchmark_model") == model)["accelerator"].sort()
-        order += [f"{name} on {a.upper()}" for a in accs.to_list()]
+        order += [f"{name} on {fig.gpu_name(a)}" for a in accs.to_list()]
     return order
 
 

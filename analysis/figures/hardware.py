@@ -16,7 +16,7 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
-from analysis.figures.theme import PALETTE
+from analysis.figures.theme import PALETTE, display_name
 
 PRICING_ORDER = ["on-demand", "spot", "index", "1-year", "3-year", "marketplace"]
 MODEL_LABELS = {
@@ -31,9 +31,16 @@ MODEL_LABELS = {
 PANEL_WIDTH = 150
 
 
+def gpu_name(gpu: str) -> str:
+    """A GPU's display name (gpu_specs' `name`: `h100-sxm` reads "NVIDIA H100 SXM5 80GB"); an id
+    the table does not name is written in capitals, as GPU names are (`h200-nvl` -> `H200-NVL`)."""
+    name = display_name("gpu", gpu)
+    return gpu.upper() if name == gpu else name
+
+
 def gpu_label(col: str = "gpu_group") -> pl.Expr:
-    """`h100-sxm` -> `H100-SXM`: ids as GPU names are written."""
-    return pl.col(col).str.to_uppercase()
+    """`col`'s GPU ids as display names (`gpu_name`)."""
+    return pl.col(col).map_elements(gpu_name, return_dtype=pl.String)
 
 
 def model_label(col: str = "base_model") -> pl.Expr:
@@ -62,8 +69,8 @@ def and_join(items: Iterable[str]) -> str:
 
 
 def gpu_names(ids: Iterable[str]) -> list[str]:
-    """GPU ids as GPU names are written (`h100-sxm` -> `H100-SXM`)."""
-    return [i.upper() for i in ids]
+    """GPU ids as display names (`gpu_name`), in order."""
+    return [gpu_name(i) for i in ids]
 
 
 # ------------------------------------------------------------------ GPU-hour prices: charts

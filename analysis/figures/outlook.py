@@ -17,7 +17,7 @@ from great_tables import GT
 
 from analysis.figures.capability import BENCHMARK_NAMES as _FIXED_NAMES
 from analysis.figures.capability import SOURCE_NAMES
-from analysis.figures.theme import PALETTE
+from analysis.figures.theme import PALETTE, named
 
 BENCHMARK_NAMES = {
     **_FIXED_NAMES,
@@ -177,7 +177,7 @@ def index_chart(index: pl.DataFrame, points: pl.DataFrame | None = None) -> alt.
     if points is not None and points.height:
         pts = _names(
             points.select("model_id", "date", "price", "score", "adjusted_price", "sample")
-        )
+        ).with_columns(named("model_id", "model").alias("model"))
         layers.append(
             alt.Chart(pts)
             .mark_point(filled=True, opacity=0.6, size=30)
@@ -185,7 +185,13 @@ def index_chart(index: pl.DataFrame, points: pl.DataFrame | None = None) -> alt.
                 x="date:T",
                 y=alt.Y("adjusted_price:Q", scale=alt.Scale(type="log")),
                 color=colour,
-                tooltip=["model_id:N", "date:T", "price:Q", "score:Q", "adjusted_price:Q"],
+                tooltip=[
+                    alt.Tooltip("model:N", title="Model"),
+                    "date:T",
+                    "price:Q",
+                    "score:Q",
+                    "adjusted_price:Q",
+                ],
             )
         )
     bench = benchmark_name(index["benchmark"][0]) if "benchmark" in index.columns else ""

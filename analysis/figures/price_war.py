@@ -12,6 +12,8 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
+from analysis.figures.theme import named
+
 DAY_NAMES = {
     "mon": "Mon",
     "tue": "Tue",
@@ -140,7 +142,7 @@ def tou_heatmap_chart(hourly: pl.DataFrame, model_name: str, source: str) -> alt
 def rises_gt(rises: pl.DataFrame) -> GT:
     """Each time-of-use rate over the flat card's (`time_of_use.rate_ratios`, CNY)."""
     return (
-        GT(rises)
+        GT(rises.with_columns(named("model_id", "model")))
         .cols_label(
             model_id="Model",
             card="Card",

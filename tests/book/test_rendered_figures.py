@@ -282,3 +282,120 @@ def test_every_chart_reads_at_the_narrow_column(kit):
     failing = {k for k, v in found.items() if v}
     assert failing - KNOWN_NOT_READING == set(), {k: found[k] for k in failing - KNOWN_NOT_READING}
     assert KNOWN_NOT_READING - failing == set(), "these read now: take them off the list"
+
+
+# --- names, not ids ------------------------------------------------------------------------------
+# Readers see names: no page's text, table cell or chart label, and no field a chart encodes
+# (axes, legends, facets, tooltips), shows the raw id of a provider, GPU or model that the
+# display-name table (analysis.report.names) names. The ids come from the release's data.
+
+
+def named_ids() -> dict[str, str]:
+    """{id: kind} of every provider, GPU and model id in the latest release whose display name
+    differs from the id."""
+    from analysis.report import names
+
+    in_data = {
+        "provider": set(data.load("token_prices")["provider"])
+        | set(data.load("gpu_hour_prices")["provider"]),
+        "gpu": set(data.load("gpu_hour_prices")["gpu"])
+        | set(data.load("mlperf_results")["accelerator"]),
+        "model": set(data.load("token_prices")["model_id"])
+        | set(data.load("benchmark_scores")["model_id"]),
+    }
+    return {
+        key: kind
+        for kind, keys in in_data.items()
+        for key in keys & names.known_ids(kind)
+        if names.display_name(kind, key) != key
+    }
+
+
+# In running prose an id is looked for only where it cannot be an ordinary word ("together",
+# "modal" and "seed" are providers' ids): with a hyphen, a dot or a digit in it.
+SLUG_LIKE = re.compile(r"[-.\d]")
+
+
+def reader_text(html: str) -> tuple[str, list[str]]:
+    """A page's prose (scripts, styles, code and tags removed) and the text of its table cells."""
+    body = re.sub(r"<(script|style|pre|code|noscript)\b.*?</\1>", " ", html, flags=re.S)
+    cells = [
+        unescape(re.sub(r"<[^>]+>", "", c)).strip()
+        for c in re.findall(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", body, re.S)
+    ]
+    return unescape(re.sub(r"<[^>]+>", " ", body)), cells
+
+
+def ids_in_prose(text: str, ids: dict[str, str]) -> list[str]:
+    tokens = set(re.findall(r"(?<![\w/])[a-z0-9][a-z0-9._+-]*[a-z0-9]", text))
+    return sorted(t for t in tokens if t in ids and SLUG_LIKE.search(t))
+
+
+def encoded_fields(spec) -> set[str]:
+    """Every field a chart encodes, in any view, layer or facet."""
+    found: set[str] = set()
+    if isinstance(spec, dict):
+        for key, value in spec.items():
+            if key in ("encoding", "facet") and isinstance(value, dict):
+                for channel in value.values():
+                    for item in channel if isinstance(channel, list) else [channel]:
+                        if isinstance(item, dict) and isinstance(item.get("field"), str):
+                            found.add(item["field"])
+                        elif isinstance(item, str):
+                            found.add(item.split(":")[0])
+            found |= encoded_fields(value)
+    elif isinstance(spec, list):
+        for item in spec:
+            found |= encoded_fields(item)
+    return found
+
+
+def ids_in_chart(spec: dict, ids: dict[str, str]) -> list[str]:
+    fields = encoded_fields(spec)
+    values = {
+        str(row[f])
+        for rows in (spec.get("datasets") or {}).values()
+        for row in rows
+        for f in fields
+        if f in row
+    }
+    labels = {b["text"] for b in text_boxes(vlc.vegalite_to_scenegraph(spec))}
+    return sorted((values | labels) & set(ids))
+
+
+def test_the_check_finds_raw_ids_in_prose_cells_and_charts():
+    ids = {"claude-opus-5.5": "model", "amazon-web-services": "provider", "together": "provider"}
+    text, cells = reader_text(
+        "<p>claude-opus-5.5 costs more, together with others</p><pre>amazon-web-services</pre>"
+        "<table><tr><td>together</td><td>Together</td></tr></table>"
+    )
+    assert ids_in_prose(text, ids) == ["claude-opus-5.5"]
+    assert [c for c in cells if c in ids] == ["together"]
+    chart = {
+        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "datasets": {"d": [{"p": "amazon-web-services", "n": "Amazon Web Services", "v": 1}]},
+        "data": {"name": "d"},
+        "mark": "bar",
+        "encoding": {"y": {"field": "n", "type": "nominal"}, "x": {"field": "v"}},
+    }
+    assert ids_in_chart(chart, ids) == []
+    chart["encoding"]["tooltip"] = [{"field": "p", "type": "nominal"}]
+    assert ids_in_chart(chart, ids) == ["amazon-web-services"]
+
+
+def test_pages_and_charts_show_names_not_ids(preview_site, kit):
+    ids = named_ids()
+    assert len(ids) > 100, "ids with a display name, from the data"
+    found = {}
+    for page in sorted(preview_site.rglob("*.html")):
+        if page.parent.name == "figures" or "figures" in page.relative_to(preview_site).parts:
+            continue
+        text, cells = reader_text(page.read_text())
+        raw = ids_in_prose(text, ids) + sorted({c for c in cells if c in ids})
+        if raw:
+            found[str(page.relative_to(preview_site))] = raw
+    for record in kit:
+        raw = ids_in_chart(spec_of(record), ids)
+        if raw:
+            found[record["id"]] = raw
+    assert found == {}
