@@ -95,7 +95,6 @@ def factors_chart(table: pl.DataFrame, title: str) -> alt.Chart:
         pl.col("benchmark")
         .replace_strict(BENCHMARK_NAMES, default=pl.col("benchmark"))
         .alias("benchmark_name"),
-        # Benchmark in the label: one model can set thresholds on several benchmarks.
         pl.format(
             "{}: {} ({})",
             pl.col("benchmark").replace_strict(BENCHMARK_NAMES, default=pl.col("benchmark")),
@@ -108,13 +107,16 @@ def factors_chart(table: pl.DataFrame, title: str) -> alt.Chart:
         scale=alt.Scale(type="log"),
         title="Price falls by this factor per year (log scale)",
     )
+    y = alt.Y("threshold:N", sort=None, title=None, axis=ROW_AXIS)
     points = (
         alt.Chart(df)
         .mark_point(filled=True, size=60)
         .encode(
             x=x,
-            y=alt.Y("threshold:N", sort=None, title=None),
-            color=alt.Color("benchmark_name:N", title="Benchmark"),
+            y=y,
+            color=alt.Color(
+                "benchmark_name:N", title="Benchmark", legend=alt.Legend(orient="bottom")
+            ),
             tooltip=[
                 "benchmark_name:N",
                 "threshold:N",
@@ -131,7 +133,7 @@ def factors_chart(table: pl.DataFrame, title: str) -> alt.Chart:
         .encode(
             x="ci90_low:Q",
             x2="ci90_high:Q",
-            y=alt.Y("threshold:N", sort=None),
+            y=y,
             color="benchmark_name:N",
         )
     )
@@ -257,6 +259,13 @@ def a16z_gt(fits_frame: pl.DataFrame) -> GT:
     )
 
 
+# A threshold's row in the trend charts is keyed "Benchmark: Model (score)" (one model can set
+# thresholds on several benchmarks, and each keeps its own row) and labelled with what follows
+# the benchmark's name, which the colour or the shape gives: the label fits the 1024 px window's
+# column. The tooltip keeps the whole key.
+ROW_AXIS = alt.Axis(labelExpr="split(datum.label, ': ')[1]", labelLimit=0)
+
+
 def _series_names(df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns(
         pl.format(
@@ -331,7 +340,7 @@ def window_chart(window: pl.DataFrame) -> alt.LayerChart:
         scale=alt.Scale(type="log"),
         title="Price falls by this factor per year (log scale)",
     )
-    y = alt.Y("threshold:N", sort=None, title=None)
+    y = alt.Y("threshold:N", sort=None, title=None, axis=ROW_AXIS)
     rules = (
         alt.Chart(df).mark_rule(color="#BBBBBB").encode(x="factor_short:Q", x2="factor_full:Q", y=y)
     )

@@ -28,6 +28,7 @@ DAY_NAMES = {
 def cuts_chart(cuts: pl.DataFrame) -> alt.LayerChart:
     """Each new model's blended price beside its predecessor's (`price_war.cuts` with names),
     log scale: a line from the old price to the new one."""
+    cuts = cuts.with_columns(named("name", "model"), named("previous_name", "model"))
     old = cuts.select(
         "name",
         pl.col("previous_blended").alias("usd"),
@@ -68,7 +69,7 @@ def cuts_chart(cuts: pl.DataFrame) -> alt.LayerChart:
 def cuts_gt(cuts: pl.DataFrame) -> GT:
     """The cuts table: new and previous blended price, the factor, its span, per year, what the
     trend would have cut over the span, and the verdict."""
-    df = cuts.select(
+    df = cuts.with_columns(named("name", "model"), named("previous_name", "model")).select(
         "name",
         "date",
         "blended",

@@ -195,7 +195,12 @@ def provider_chart(one: pl.DataFrame, model_name: str, kinds: list[str]) -> alt.
                 title="USD per 1M tokens (3 input : 1 output, log scale)",
             ),
             y=alt.Y("seller:N", sort=None, title=None),
-            color=alt.Color("kind:N", title=None, scale=alt.Scale(domain=list(kinds))),
+            color=alt.Color(
+                "kind:N",
+                title=None,
+                scale=alt.Scale(domain=list(kinds)),
+                legend=alt.Legend(orient="bottom"),  # beside the points it leaves the column
+            ),
             tooltip=[
                 alt.Tooltip("seller:N", title="Provider"),
                 alt.Tooltip("input_usd_per_mtok:Q", format=".3f"),

@@ -189,9 +189,10 @@ def text_boxes(scene: dict) -> list[dict]:
         for item in node.get("items") or []:
             x, y = dx + item.get("x", 0), dy + item.get("y", 0)
             if marktype == "text" and item.get("text") not in (None, "") and item.get("opacity", 1):
-                text = item["text"] if isinstance(item["text"], str) else " ".join(item["text"])
+                lines = [item["text"]] if isinstance(item["text"], str) else item["text"]
+                text = " ".join(lines)  # a multi-line text is as wide as its longest line
                 size = item.get("fontSize", 11)
-                width = len(text) * size * CHAR_WIDTH
+                width = max(len(line) for line in lines) * size * CHAR_WIDTH
                 angle = item.get("angle", 0) or 0
                 align = item.get("align", "left")
                 left = x - (width if align == "right" else width / 2 if align == "center" else 0)
