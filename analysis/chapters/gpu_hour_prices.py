@@ -661,7 +661,7 @@ def h100_claim_quotes(
             above.filter(pl.col("provider_class") == "hyperscaler").height, "count"
         ),
         "dearest_usd": Quote(dearest["usd_per_gpu_hour"], "usd"),
-        "dearest_provider": Quote(dearest["provider"]),
+        "dearest_provider": Quote(dearest["provider"], "provider"),
         "dearest_month": Quote(dearest["month"], "month"),
     }
 

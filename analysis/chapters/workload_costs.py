@@ -166,10 +166,10 @@ def _compute(v: str) -> WorkloadCosts:
     tp, scores, models = results.token_tables(v)
     fixed = bill.fixed_capability_bill(tp, scores, models, chat, FIXED_BENCHMARK, FIXED_MODEL)
     steps = fixed.steps
-    q["fixed_model"] = Quote(FIXED_MODEL)
+    q["fixed_model"] = Quote(FIXED_MODEL, "model")
     q["fixed_first_day"] = Quote(steps["date"][0], "month")
     q["fixed_first_bill"] = Quote(30 * steps["per_day"][0], "usd")
-    q["fixed_last_model"] = Quote(steps["model"][-1])
+    q["fixed_last_model"] = Quote(steps["model"][-1], "model")
     q["fixed_last_day"] = Quote(steps["date"][-1], "month")
     q["fixed_last_bill"] = Quote(30 * steps["per_day"][-1], "usd")
     q["fixed_fall"] = Quote(steps["per_day"][0] / steps["per_day"][-1], "factor")

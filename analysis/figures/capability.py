@@ -115,7 +115,9 @@ def factors_chart(table: pl.DataFrame, title: str) -> alt.Chart:
             x=x,
             y=y,
             color=alt.Color(
-                "benchmark_name:N", title="Benchmark", legend=alt.Legend(orient="bottom")
+                "benchmark_name:N",
+                title="Benchmark",
+                legend=alt.Legend(orient="bottom", columns=2, labelLimit=0),
             ),
             tooltip=[
                 "benchmark_name:N",
@@ -234,7 +236,10 @@ def a16z_gt(fits_frame: pl.DataFrame) -> GT:
         "last_model",
         "last_price",
     ).with_columns(
-        pl.col("start_month").dt.strftime("%Y-%m"), pl.col("end_month").dt.strftime("%Y-%m")
+        pl.col("start_month").dt.strftime("%Y-%m"),
+        pl.col("end_month").dt.strftime("%Y-%m"),
+        named("first_model", "model"),
+        named("last_model", "model"),
     )
     return (
         GT(df)
@@ -263,7 +268,7 @@ def a16z_gt(fits_frame: pl.DataFrame) -> GT:
 # thresholds on several benchmarks, and each keeps its own row) and labelled with what follows
 # the benchmark's name, which the colour or the shape gives: the label fits the 1024 px window's
 # column. The tooltip keeps the whole key.
-ROW_AXIS = alt.Axis(labelExpr="split(datum.label, ': ')[1]", labelLimit=0)
+ROW_AXIS = alt.Axis(labelExpr="split(datum.label, ': ')[1]", labelLimit=230)
 
 
 def _series_names(df: pl.DataFrame) -> pl.DataFrame:
@@ -354,7 +359,13 @@ def window_chart(window: pl.DataFrame) -> alt.LayerChart:
             shape=alt.Shape(
                 "series:N",
                 title="Series",
-                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=400),
+                # "Benchmark (source)" in two lines: one is wider than the column
+                legend=alt.Legend(
+                    orient="bottom",
+                    direction="vertical",
+                    labelLimit=0,
+                    labelExpr="[split(datum.label, ' (')[0], '(' + split(datum.label, ' (')[1]]",
+                ),
             ),
             tooltip=[
                 "series:N",

@@ -101,6 +101,7 @@ def ratio_chart(ledger: pl.DataFrame, bands: pl.DataFrame, verdicts: list[str]) 
         title=None,
         axis=alt.Axis(
             labelFontSize=11,
+            labelLimit=160,
             labelExpr="upper(slice(datum.label, 0, 1)) + replace(slice(datum.label, 1), regexp('-', 'g'), ' ')",
         ),
     )

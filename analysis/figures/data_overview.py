@@ -48,7 +48,9 @@ def coverage_chart(coverage: pl.DataFrame, what: str) -> alt.Chart:
         .mark_rect()
         .encode(
             x=alt.X("yearmonth(month):T", title="Month"),
-            y=alt.Y("source:N", title=None, sort="-x", axis=alt.Axis(labelFontSize=11)),
+            y=alt.Y(
+                "source:N", title=None, sort="-x", axis=alt.Axis(labelFontSize=11, labelLimit=140)
+            ),
             color=alt.Color("rows:Q", scale=alt.Scale(type="log", scheme="blues"), title="Rows"),
             tooltip=["source_id:N", alt.Tooltip("yearmonth(month):T", title="month"), "rows:Q"],
         )

@@ -193,6 +193,12 @@ def text_boxes(scene: dict) -> list[dict]:
                 text = " ".join(lines)  # a multi-line text is as wide as its longest line
                 size = item.get("fontSize", 11)
                 width = max(len(line) for line in lines) * size * CHAR_WIDTH
+                # Vega cuts a text longer than its `limit` (px) there, with an ellipsis.
+                limit = item.get("limit") or 0
+                shown = text
+                if 0 < limit < width:
+                    width = limit
+                    shown = text[: max(int(limit / (size * CHAR_WIDTH)) - 1, 0)] + "…"
                 angle = item.get("angle", 0) or 0
                 align = item.get("align", "left")
                 left = x - (width if align == "right" else width / 2 if align == "center" else 0)
@@ -202,6 +208,7 @@ def text_boxes(scene: dict) -> list[dict]:
                     {
                         "role": role,
                         "text": text,
+                        "shown": shown,
                         "x0": left,
                         "x1": left + width,
                         "y": y,
@@ -216,6 +223,20 @@ def text_boxes(scene: dict) -> list[dict]:
     origin = scene.get("origin", [0, 0])
     walk(scene["scenegraph"], origin[0], origin[1], "", scene["scenegraph"].get("marktype", ""), 0)
     return boxes
+
+
+def _label_groups(boxes: list[dict]) -> list[list[dict]]:
+    """The labels of each axis (its label group) and of all legends, cut by Vega's limit."""
+    by_axis: dict[int, list[dict]] = {}
+    for box in boxes:
+        if box["role"] == "axis-label":
+            by_axis.setdefault(box["group"], []).append(box)
+    legend = [b for b in boxes if b["role"] == "legend-label"]
+    return [
+        group
+        for group in [*by_axis.values(), legend]
+        if any(b["shown"] != b["text"] for b in group)
+    ]
 
 
 def reading_problems(spec: dict, width: int = NARROW) -> list[str]:
@@ -236,12 +257,10 @@ def reading_problems(spec: dict, width: int = NARROW) -> list[str]:
         for left, right in itertools.pairwise(row):
             if left["x1"] > right["x0"] + 1:
                 problems.append(f"tick labels {left['text']!r} and {right['text']!r} overlap")
-    texts = [b["text"] for b in labels]
-    problems += [
-        f"tick label {t!r} appears twice"
-        for t in sorted(set(texts))
-        if texts.count(t) > 1 and t.endswith("…")
-    ]
+    # Labels of one axis or legend that Vega cuts to the same text read as one.
+    for group in _label_groups(boxes):
+        shown = [b["shown"] for b in group]
+        problems += [f"label {t!r} appears twice" for t in sorted(set(shown)) if shown.count(t) > 1]
     return problems
 
 
@@ -259,6 +278,17 @@ def test_the_reading_check_catches_overlapping_ticks_and_clipped_text():
     assert any("overlap" in p for p in found), found
     calm = {**crowded, "data": {"values": [{"a": f"c{i}", "b": i} for i in range(4)]}}
     assert reading_problems(calm) == []
+    # two labels Vega cuts at its 180 px label limit to the same text
+    long = "a very long model name that the axis cuts off at its limit"
+    cut = {
+        **crowded,
+        "data": {"values": [{"a": f"{long} {i}", "b": i} for i in range(2)]},
+        "encoding": {
+            "y": {"field": "a", "type": "nominal"},
+            "x": {"field": "b", "type": "quantitative"},
+        },
+    }
+    assert any("appears twice" in p for p in reading_problems(cut)), reading_problems(cut)
 
 
 # The charts that do not read yet at the narrow column (found by this check on 2026-12-02: raw ids
