@@ -58,7 +58,9 @@ def test_price_history_chart_draws_every_observation_coloured_by_developer(histo
     assert spec["encoding"]["y"]["field"] == fig.BLENDED
     assert spec["encoding"]["y"]["scale"]["type"] == "log"
     assert spec["encoding"]["color"]["sort"] == lp.DEVELOPERS
-    assert chart.data.equals(history)  # the figure kit's CSV is this frame
+    # the figure kit's CSV is this frame, with the seller's display name beside its id
+    assert chart.data.drop("seller").equals(history)
+    assert chart.data["seller"].to_list() == history["provider"].to_list()  # no names installed
 
 
 def test_latest_table_groups_by_developer_and_prints_three_decimals(history):
