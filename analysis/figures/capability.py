@@ -117,7 +117,7 @@ def factors_chart(table: pl.DataFrame, title: str) -> alt.Chart:
             color=alt.Color(
                 "benchmark_name:N",
                 title="Benchmark",
-                legend=alt.Legend(orient="bottom", columns=2, labelLimit=0),
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=0),
             ),
             tooltip=[
                 "benchmark_name:N",
@@ -355,7 +355,8 @@ def window_chart(window: pl.DataFrame) -> alt.LayerChart:
         .encode(
             x=x,
             y=y,
-            color=alt.Color("window:N", title="Prices", legend=alt.Legend(orient="bottom")),
+            # above the plot: under it the series legend needs the column's whole width
+            color=alt.Color("window:N", title="Prices", legend=alt.Legend(orient="top")),
             shape=alt.Shape(
                 "series:N",
                 title="Series",

@@ -291,28 +291,9 @@ def test_the_reading_check_catches_overlapping_ticks_and_clipped_text():
     assert any("appears twice" in p for p in reading_problems(cut)), reading_problems(cut)
 
 
-# The charts that do not read yet at the narrow column (found by this check on 2026-12-02: raw ids
-# as labels, legends and subtitles wider than 541 px). Each fixed chart must leave this list: the
-# test fails on a listed chart that reads, as on an unlisted chart that does not.
-KNOWN_NOT_READING = {
-    "claims-ledger/claims-ledger-ratios",
-    "data/data-gpu-coverage",
-    "data/data-token-coverage",
-    "fixed-capability/fixed-capability-2026",
-    "fixed-capability/fixed-capability-extension",
-    "fixed-capability/fixed-capability-windows",
-    "price-war/price-war-cuts",
-    "quality-adjusted/quality-adjusted-forecast",
-    "token-prices/token-prices-providers",
-    "tokens-per-dollar/tokens-per-dollar-inferencemax",
-}
-
-
 def test_every_chart_reads_at_the_narrow_column(kit):
     found = {r["id"]: reading_problems(spec_of(r)) for r in kit}
-    failing = {k for k, v in found.items() if v}
-    assert failing - KNOWN_NOT_READING == set(), {k: found[k] for k in failing - KNOWN_NOT_READING}
-    assert KNOWN_NOT_READING - failing == set(), "these read now: take them off the list"
+    assert {k: v for k, v in found.items() if v} == {}
 
 
 # --- names, not ids ------------------------------------------------------------------------------
