@@ -257,6 +257,11 @@ def reading_problems(spec: dict, width: int = NARROW) -> list[str]:
         for left, right in itertools.pairwise(row):
             if left["x1"] > right["x0"] + 1:
                 problems.append(f"tick labels {left['text']!r} and {right['text']!r} overlap")
+        # a vertical axis: labels in one column, each as tall as its font
+        column = sorted((b for b in axis if abs(b["x1"] - axis[0]["x1"]) < 1), key=lambda b: b["y"])
+        for above, below in itertools.pairwise(column):
+            if below["y"] - above["y"] < min(above["size"], below["size"]) - 1:
+                problems.append(f"tick labels {above['text']!r} and {below['text']!r} overlap")
     # Labels of one axis or legend that Vega cuts to the same text read as one.
     for group in _label_groups(boxes):
         shown = [b["shown"] for b in group]
@@ -278,6 +283,16 @@ def test_the_reading_check_catches_overlapping_ticks_and_clipped_text():
     assert any("overlap" in p for p in found), found
     calm = {**crowded, "data": {"values": [{"a": f"c{i}", "b": i} for i in range(4)]}}
     assert reading_problems(calm) == []
+    # twenty categories in 100 px: labels of a vertical axis on top of each other
+    stacked = {
+        **crowded,
+        "height": 100,
+        "encoding": {
+            "y": {"field": "a", "type": "nominal"},
+            "x": {"field": "b", "type": "quantitative"},
+        },
+    }
+    assert any("overlap" in p for p in reading_problems(stacked)), reading_problems(stacked)
     # two labels Vega cuts at its 180 px label limit to the same text
     long = "a very long model name that the axis cuts off at its limit"
     cut = {
