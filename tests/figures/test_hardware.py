@@ -368,3 +368,15 @@ def test_inference_cost_gt_shows_one_ownership_case_and_blanks_missing_runs():
     for text in ("trt fp4 c128", "B300", "$2.34", "$0.066", "9,781", "Sources:"):
         assert text in html
     assert "None" not in html
+
+
+def test_the_book_renderer_gives_figures_the_display_names():
+    import analysis.book.show  # noqa: F401  (every page imports it: it installs the names)
+    from analysis.figures import theme
+
+    # gpu_specs.csv: h100-sxm,NVIDIA H100 SXM5 80GB; provider_names.csv: deepinfra-turbo
+    assert hv.gpu_name("h100-sxm") == "NVIDIA H100 SXM5 80GB"
+    assert hv.gpu_name("h200-nvl") == "H200-NVL"  # gpu_specs has no h200-nvl: capitals, no guess
+    assert theme.display_name("provider", "deepinfra-turbo") == "DeepInfra Turbo"
+    frame = pl.DataFrame({"gpu_group": ["h100-sxm", None]})
+    assert frame.select(hv.gpu_label())["gpu_group"].to_list() == ["NVIDIA H100 SXM5 80GB", None]
