@@ -85,7 +85,12 @@ def reader_text(column: str) -> pl.Expr:
 # tables, charts and the figure kit. Figures may neither import the report layer nor load data
 # (the layers contract), so the book's renderer (analysis.book.show, which every page imports)
 # hands this module that lookup with `use_names`; a figure built outside the book shows ids.
-_namer: list[Callable[[str, str], str]] = [lambda kind, key: key]
+def no_names(kind: str, key: str) -> str:
+    """The lookup before the book installs one: every id as it is."""
+    return key
+
+
+_namer: list[Callable[[str, str], str]] = [no_names]
 
 
 def use_names(namer: Callable[[str, str], str]) -> None:

@@ -371,8 +371,10 @@ def test_inference_cost_gt_shows_one_ownership_case_and_blanks_missing_runs():
 
 
 def test_the_book_renderer_gives_figures_the_display_names():
-    import analysis.book.show  # noqa: F401  (every page imports it: it installs the names)
+    from analysis.book import show
     from analysis.figures import theme
+
+    theme.use_names(show.names.display_name)  # what importing show does once per process
 
     # gpu_specs.csv: h100-sxm,NVIDIA H100 SXM5 80GB; provider_names.csv: deepinfra-turbo
     assert hv.gpu_name("h100-sxm") == "NVIDIA H100 SXM5 80GB"
