@@ -176,3 +176,16 @@ def sources_dir() -> Path:
     if not SHARED_SOURCES.exists():
         pytest.skip(f"raw sources not found at {SHARED_SOURCES} (only build machines have them)")
     return SHARED_SOURCES
+
+
+@pytest.fixture(autouse=True)
+def figures_show_ids_unless_a_test_installs_names():
+    """Importing analysis.book.show hands the figures the book's display names for the rest of
+    the process (analysis.figures.theme.use_names); each test starts without them, so a test's
+    labels do not depend on which tests ran before it in its worker. A test of the names
+    installs them itself."""
+    from analysis.figures import theme
+
+    theme.use_names(theme.no_names)
+    yield
+    theme.use_names(theme.no_names)

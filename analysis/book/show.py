@@ -45,7 +45,11 @@ from analysis.book import figure_kit
 from analysis.data.cache import cached
 from analysis.data.paths import ROOT
 from analysis.figures import theme  # registers and enables the house theme
+from analysis.report import names
 from analysis.report.quote import escape_markdown
+
+# Every figure and table a page builds labels models, GPUs and providers by their display names.
+theme.use_names(names.display_name)
 
 # One place for where the bundle lives, relative to the site (and project) root.
 VEGA_BUNDLE = Path("assets/vega/vega-embed-bundle.js")

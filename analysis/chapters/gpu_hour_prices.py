@@ -464,7 +464,7 @@ def drawdown_quotes(
         "v100_latest_month": Quote(v100["latest_month"], "month"),
         "v100_latest_providers": counted(v100["latest_n_providers"], "provider"),
         "peak_n_quotes": Quote(peak_quotes.height, "count"),
-        "peak_top_provider": Quote(top["provider"]),
+        "peak_top_provider": Quote(top["provider"], "provider"),
         "peak_top_class": Quote(top["provider_class"]),
         "peak_top_usd": Quote(top["usd_per_gpu_hour"], "usd"),
         "min_months_per_provider": Quote(min_months, "count"),
@@ -474,12 +474,12 @@ def drawdown_quotes(
         "provider_drawdown_median_signed": Quote(median / 100, "percent"),
         "deepest_drawdown": fall(deepest["drawdown_pct"]),
         "deepest_drawdown_signed": Quote(deepest["drawdown_pct"] / 100, "percent"),
-        "deepest_provider": Quote(deepest["provider"]),
+        "deepest_provider": Quote(deepest["provider"], "provider"),
         "n_at_peak_now": Quote(own.filter(pl.col("drawdown_pct") == 0).height, "count"),
         "providers_own_peak_all": counted(own_all.height, "provider"),
         "provider_drawdown_median_all": fall(own_all["drawdown_pct"].median()),
         "deepest_drawdown_all": fall(deepest_all["drawdown_pct"]),
-        "deepest_provider_all": Quote(deepest_all["provider"]),
+        "deepest_provider_all": Quote(deepest_all["provider"], "provider"),
     }
 
 
@@ -646,7 +646,7 @@ def h100_claim_quotes(
             above.filter(pl.col("provider_class") == "hyperscaler").height, "count"
         ),
         "dearest_usd": Quote(dearest["usd_per_gpu_hour"], "usd"),
-        "dearest_provider": Quote(dearest["provider"]),
+        "dearest_provider": Quote(dearest["provider"], "provider"),
         "dearest_month": Quote(dearest["month"], "month"),
     }
 

@@ -133,9 +133,9 @@ def _compute(v: str) -> WorkloadCosts:
         rows = frame.filter(pl.col("workload") == w.name).sort("per_30_days")
         q[f"{key}_requests"] = Quote(w.requests_per_day, "count")
         q[f"{key}_n"] = Quote(rows.height, "count")
-        q[f"{key}_cheapest"] = Quote(rows["model_id"][0])
+        q[f"{key}_cheapest"] = Quote(rows["model_id"][0], "model")
         q[f"{key}_cheapest_month"] = Quote(rows["per_30_days"][0], "usd")
-        q[f"{key}_dearest"] = Quote(rows["model_id"][-1])
+        q[f"{key}_dearest"] = Quote(rows["model_id"][-1], "model")
         q[f"{key}_dearest_month"] = Quote(rows["per_30_days"][-1], "usd")
         q[f"{key}_spread"] = Quote(rows["per_30_days"][-1] / rows["per_30_days"][0], "factor")
 
@@ -150,7 +150,7 @@ def _compute(v: str) -> WorkloadCosts:
         "share",
     )
     q["frontier_ratio"] = Quote(bill.cost_ratio(opus, sol), "factor")
-    q["opus_name"], q["sol_name"] = Quote(opus.model_id), Quote(sol.model_id)
+    q["opus_name"], q["sol_name"] = Quote(opus.model_id, "model"), Quote(sol.model_id, "model")
 
     # what caching, batch and off-peak routing save
     uncached = replace(agent, cache_hit_share=0.0, compare=(FRONTIER_PAIR[0],))
@@ -160,11 +160,11 @@ def _compute(v: str) -> WorkloadCosts:
     standard = replace(nightly, batch_share=0.0, compare=(BATCHED,))
     (at_standard,) = bill.workload_bills(prices, windows, standard)
     batched = _one(billed[nightly.name], BATCHED.model_id)
-    q["batch_model"] = Quote(BATCHED.model_id)
+    q["batch_model"] = Quote(BATCHED.model_id, "model")
     q["batch_saving"] = Quote(1 - batched.per_day / at_standard.per_day, "share")
     routed = replace(chat, compare=(ROUTED,))
     saving = bill.routing_saving(prices, windows, routed, chat.date)
-    q["routed_model"] = Quote(ROUTED.model_id)
+    q["routed_model"] = Quote(ROUTED.model_id, "model")
     q["routing_bound"] = Quote(saving.bound, "share")
     q["routing_typical"] = Quote(saving.typical, "share")
 
@@ -174,7 +174,7 @@ def _compute(v: str) -> WorkloadCosts:
     before, after = (on.filter(pl.col("start") == d) for d in SCHEDULED_DAYS)
     first = SCHEDULED[0].model_id
     b0, b1 = (f.filter(pl.col("model_id") == first)["per_30_days"][0] for f in (before, after))
-    q["scheduled_model"] = Quote(first)
+    q["scheduled_model"] = Quote(first, "model")
     successor = prices.filter(pl.col("model_id") == first, pl.col("valid_from") > chat.date)
     q["scheduled_change_day"] = Quote(successor["valid_from"].min(), "day")
     q["scheduled_before_day"], q["scheduled_after_day"] = (Quote(d, "day") for d in SCHEDULED_DAYS)
@@ -186,10 +186,10 @@ def _compute(v: str) -> WorkloadCosts:
     tp, scores, models = results.token_tables(v)
     fixed = bill.fixed_capability_bill(tp, scores, models, chat, FIXED_BENCHMARK, FIXED_MODEL)
     steps = fixed.steps
-    q["fixed_model"] = Quote(FIXED_MODEL)
+    q["fixed_model"] = Quote(FIXED_MODEL, "model")
     q["fixed_first_day"] = Quote(steps["date"][0], "month")
     q["fixed_first_bill"] = Quote(30 * steps["per_day"][0], "usd")
-    q["fixed_last_model"] = Quote(steps["model"][-1])
+    q["fixed_last_model"] = Quote(steps["model"][-1], "model")
     q["fixed_last_day"] = Quote(steps["date"][-1], "month")
     q["fixed_last_bill"] = Quote(30 * steps["per_day"][-1], "usd")
     q["fixed_fall"] = Quote(steps["per_day"][0] / steps["per_day"][-1], "factor")

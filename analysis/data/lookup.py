@@ -255,3 +255,20 @@ def gpu_evidence_class_problems(pairs: list[tuple[str, str]], where: str) -> lis
         for s, t in sorted(set(pairs))
         if (s, t) not in known
     ]
+
+
+register(
+    Spec(
+        "provider_names",
+        "Display names of providers the developers table does not name: how the provider writes "
+        "itself in the source that lists it (`where`: source, file or key, and field), read by "
+        "analysis/report/names.py.",
+        [
+            Col("provider", required=True, pattern=ID),
+            Col("name", required=True),
+            Col("where", required=True),
+        ],
+        key=["provider"],
+        sorted_by_key=True,
+    )
+)

@@ -10,6 +10,8 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
+from analysis.figures.theme import display_name, named
+
 BUCKET_NAMES = {
     "input_per_day": "uncached input",
     "cached_input_per_day": "cached input",
@@ -19,15 +21,23 @@ BUCKET_NAMES = {
 }
 
 
+def offer_name() -> pl.Expr:
+    """ "Model (Seller)", or "Model (Seller, offer)" where a seller has two offers of one model
+    (e.g. a quantisation), in display names."""
+    model, provider = named("model_id", "model"), named("provider", "provider")
+    return (
+        pl.when(pl.col("offer") == "")
+        .then(pl.format("{} ({})", model, provider))
+        .otherwise(pl.format("{} ({}, {})", model, provider, "offer"))
+    )
+
+
 def buckets_chart(bills: pl.DataFrame) -> alt.Chart:
     """Each offer's bill per 30 days, split by token bucket, one row of bars per workload."""
     long = (
         bills.with_columns(
             # a seller with two offers of one model (e.g. a quantisation) gets two bars
-            pl.when(pl.col("offer") == "")
-            .then(pl.format("{} ({})", "model_id", "provider"))
-            .otherwise(pl.format("{} ({}, {})", "model_id", "provider", "offer"))
-            .alias("offer_name")
+            offer_name().alias("offer_name")
         )
         .unpivot(
             index=["workload", "offer_name"],
@@ -69,7 +79,8 @@ def buckets_chart(bills: pl.DataFrame) -> alt.Chart:
 
 def fixed_capability_chart(steps: pl.DataFrame, workload: str, threshold_model: str) -> alt.Chart:
     """The workload's bill per 30 days on the cheapest model reaching a fixed score, log scale."""
-    df = steps.with_columns((pl.col("per_day") * 30).alias("per_30_days"))
+    df = steps.with_columns((pl.col("per_day") * 30).alias("per_30_days"), named("model", "model"))
+    threshold_model = display_name("model", threshold_model)
     return (
         alt.Chart(
             df,
@@ -89,8 +100,8 @@ def bills_gt(bills: pl.DataFrame) -> GT:
     """One row per workload and offer: bill per 30 days and the output-and-reasoning share."""
     df = bills.select(
         "workload",
-        "model_id",
-        "provider",
+        named("model_id", "model"),
+        named("provider", "provider"),
         "per_30_days",
         "output_and_reasoning_share",
         "price_kinds",
@@ -169,12 +180,7 @@ def calculator_chart(rates: pl.DataFrame, default: str) -> alt.LayerChart:
     bindings. An offer without a rate for a bucket the reader gives tokens shows "no rate",
     never a zero."""
     first = rates.filter(pl.col("workload") == default).row(0, named=True)
-    df = rates.with_columns(
-        pl.when(pl.col("offer") == "")
-        .then(pl.format("{} ({})", "model_id", "provider"))
-        .otherwise(pl.format("{} ({}, {})", "model_id", "provider", "offer"))
-        .alias("offer_name")
-    )
+    df = rates.with_columns(offer_name().alias("offer_name"))
     preset = alt.param(
         name="preset",
         value=default,

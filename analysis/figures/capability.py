@@ -11,7 +11,7 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
-from analysis.figures.theme import PALETTE
+from analysis.figures.theme import PALETTE, display_name, named
 
 BENCHMARK_NAMES = {
     "mmlu": "MMLU",
@@ -50,9 +50,12 @@ def staircase_chart(above: pl.DataFrame, steps: pl.DataFrame, fit, trend: dict) 
     (`steps`, coloured), and the trend fitted through the staircase (`fit`, a DeclineFit), on a
     log price scale. `trend` is the threshold's row of a fixed-capability trends table (its
     benchmark, threshold model and score name the chart)."""
-    benchmark, threshold_model = trend["benchmark"], trend["threshold_model"]
+    benchmark, threshold_model = trend["benchmark"], display_name("model", trend["threshold_model"])
     threshold_score = trend["threshold_score"]
-    above = above.with_columns(pl.lit("at or above the threshold").alias("kind"))
+    above = above.with_columns(
+        pl.lit("at or above the threshold").alias("kind"), named("model", "model")
+    )
+    steps = steps.with_columns(named("model", "model"))
     line = fit.line()
     name = BENCHMARK_NAMES.get(benchmark, benchmark)
     y = alt.Y(
@@ -92,11 +95,10 @@ def factors_chart(table: pl.DataFrame, title: str) -> alt.Chart:
         pl.col("benchmark")
         .replace_strict(BENCHMARK_NAMES, default=pl.col("benchmark"))
         .alias("benchmark_name"),
-        # Benchmark in the label: one model can set thresholds on several benchmarks.
         pl.format(
             "{}: {} ({})",
-            pl.col("benchmark"),
-            pl.col("threshold_model"),
+            pl.col("benchmark").replace_strict(BENCHMARK_NAMES, default=pl.col("benchmark")),
+            named("threshold_model", "model"),
             pl.col("threshold_score").round(1),
         ).alias("threshold"),
     )
@@ -105,13 +107,18 @@ def factors_chart(table: pl.DataFrame, title: str) -> alt.Chart:
         scale=alt.Scale(type="log"),
         title="Price falls by this factor per year (log scale)",
     )
+    y = alt.Y("threshold:N", sort=None, title=None, axis=ROW_AXIS)
     points = (
         alt.Chart(df)
         .mark_point(filled=True, size=60)
         .encode(
             x=x,
-            y=alt.Y("threshold:N", sort=None, title=None),
-            color=alt.Color("benchmark_name:N", title="Benchmark"),
+            y=y,
+            color=alt.Color(
+                "benchmark_name:N",
+                title="Benchmark",
+                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=0),
+            ),
             tooltip=[
                 "benchmark_name:N",
                 "threshold:N",
@@ -128,7 +135,7 @@ def factors_chart(table: pl.DataFrame, title: str) -> alt.Chart:
         .encode(
             x="ci90_low:Q",
             x2="ci90_high:Q",
-            y=alt.Y("threshold:N", sort=None),
+            y=y,
             color="benchmark_name:N",
         )
     )
@@ -175,7 +182,12 @@ def a16z_chart(series: pl.DataFrame, line: pl.DataFrame, fit: dict) -> alt.Layer
     `llmflation.a16z_fit`)."""
     start, end = fit["start_month"], fit["end_month"]
     points = (
-        alt.Chart(series)
+        alt.Chart(
+            series.with_columns(
+                named("model_id", "model").alias("model"),
+                named("provider", "provider").alias("seller"),
+            )
+        )
         .mark_line(point=True, interpolate="step-after", color=PALETTE[0])
         .encode(
             x=alt.X("month:T", title="Month"),
@@ -184,7 +196,14 @@ def a16z_chart(series: pl.DataFrame, line: pl.DataFrame, fit: dict) -> alt.Layer
                 scale=alt.Scale(type="log"),
                 title="USD per 1M tokens (1:1 blend, log scale)",
             ),
-            tooltip=["month:T", "model_id:N", "provider:N", "price:Q", "mmlu:Q", "source:N"],
+            tooltip=[
+                "month:T",
+                alt.Tooltip("model:N", title="Model"),
+                alt.Tooltip("seller:N", title="Sold by"),
+                "price:Q",
+                "mmlu:Q",
+                "source:N",
+            ],
         )
     )
     trend = (
@@ -217,7 +236,10 @@ def a16z_gt(fits_frame: pl.DataFrame) -> GT:
         "last_model",
         "last_price",
     ).with_columns(
-        pl.col("start_month").dt.strftime("%Y-%m"), pl.col("end_month").dt.strftime("%Y-%m")
+        pl.col("start_month").dt.strftime("%Y-%m"),
+        pl.col("end_month").dt.strftime("%Y-%m"),
+        named("first_model", "model"),
+        named("last_model", "model"),
     )
     return (
         GT(df)
@@ -240,6 +262,13 @@ def a16z_gt(fits_frame: pl.DataFrame) -> GT:
         )
         .fmt_number(["first_price", "last_price"], n_sigfig=3)
     )
+
+
+# A threshold's row in the trend charts is keyed "Benchmark: Model (score)" (one model can set
+# thresholds on several benchmarks, and each keeps its own row) and labelled with what follows
+# the benchmark's name, which the colour or the shape gives: the label fits the 1024 px window's
+# column. The tooltip keeps the whole key.
+ROW_AXIS = alt.Axis(labelExpr="split(datum.label, ': ')[1]", labelLimit=230)
 
 
 def _series_names(df: pl.DataFrame) -> pl.DataFrame:
@@ -269,7 +298,13 @@ def _trend_columns(gt: GT) -> GT:
         .fmt_number(["threshold_score"], decimals=1)
         .fmt_number(["factor_per_year", "ci90_low", "ci90_high"], n_sigfig=3)
         .fmt_number(["r_squared"], decimals=2)
+        .fmt(_model_list, columns="threshold_models")
     )
+
+
+def _model_list(ids: str) -> str:
+    """ "a; b" of model ids as display names (fixed_capability.THRESHOLD_MODELS_SEP)."""
+    return "; ".join(display_name("model", i) for i in ids.split("; "))
 
 
 def series_gt(table: pl.DataFrame) -> GT:
@@ -285,7 +320,11 @@ def window_chart(window: pl.DataFrame) -> alt.LayerChart:
     """`fixed_capability.window_comparison` per series: each threshold's factor on prices to the
     end of Epoch's window and on prices to 2026, joined by a rule (log scale)."""
     df = _series_names(window).with_columns(
-        pl.format("{}: {}", pl.col("benchmark"), pl.col("threshold_model")).alias("threshold")
+        pl.format(
+            "{}: {}",
+            pl.col("benchmark").replace_strict(BENCHMARK_NAMES, default=pl.col("benchmark")),
+            named("threshold_model", "model"),
+        ).alias("threshold")
     )
     long = pl.concat(
         [
@@ -306,7 +345,7 @@ def window_chart(window: pl.DataFrame) -> alt.LayerChart:
         scale=alt.Scale(type="log"),
         title="Price falls by this factor per year (log scale)",
     )
-    y = alt.Y("threshold:N", sort=None, title=None)
+    y = alt.Y("threshold:N", sort=None, title=None, axis=ROW_AXIS)
     rules = (
         alt.Chart(df).mark_rule(color="#BBBBBB").encode(x="factor_short:Q", x2="factor_full:Q", y=y)
     )
@@ -316,11 +355,18 @@ def window_chart(window: pl.DataFrame) -> alt.LayerChart:
         .encode(
             x=x,
             y=y,
-            color=alt.Color("window:N", title="Prices", legend=alt.Legend(orient="bottom")),
+            # above the plot: under it the series legend needs the column's whole width
+            color=alt.Color("window:N", title="Prices", legend=alt.Legend(orient="top")),
             shape=alt.Shape(
                 "series:N",
                 title="Series",
-                legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=400),
+                # "Benchmark (source)" in two lines: one is wider than the column
+                legend=alt.Legend(
+                    orient="bottom",
+                    direction="vertical",
+                    labelLimit=0,
+                    labelExpr="[split(datum.label, ' (')[0], '(' + split(datum.label, ' (')[1]]",
+                ),
             ),
             tooltip=[
                 "series:N",

@@ -93,7 +93,18 @@ def ratio_chart(ledger: pl.DataFrame, bands: pl.DataFrame, verdicts: list[str]) 
         .mark_rect(opacity=0.15, color=PALETTE[0])
         .encode(x=alt.X("low:Q", scale=x_scale), x2="high:Q", tooltip=["band:N"])
     )
-    y = alt.Y("claim_id:N", sort=order, title=None)
+    # The claim's id in words ("gemini-3.8-flash-price-doubling": "Gemini 3.8 flash price
+    # doubling"), in a size that leaves the column room for the points.
+    y = alt.Y(
+        "claim_id:N",
+        sort=order,
+        title=None,
+        axis=alt.Axis(
+            labelFontSize=11,
+            labelLimit=160,
+            labelExpr="upper(slice(datum.label, 0, 1)) + replace(slice(datum.label, 1), regexp('-', 'g'), ' ')",
+        ),
+    )
     whiskers = (
         alt.Chart()
         .transform_filter("isValid(datum.ratio_low) && isValid(datum.ratio_to_claim)")
@@ -108,7 +119,7 @@ def ratio_chart(ledger: pl.DataFrame, bands: pl.DataFrame, verdicts: list[str]) 
             x=alt.X(
                 "ratio_to_claim:Q",
                 scale=x_scale,
-                title="Evidence over the claim (1: inside the claimed value, range or bound)",
+                title="Evidence over the claim (log; 1: inside the claim)",
             ),
             y=y,
             color=alt.Color(

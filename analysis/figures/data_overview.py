@@ -27,18 +27,30 @@ def tables_gt(summary: pl.DataFrame) -> GT:
     )
 
 
+SOURCE_LABEL_CHARS = 26
+
+
 def coverage_chart(coverage: pl.DataFrame, what: str) -> alt.Chart:
     """A heat strip per source: how many rows of `what` each source gives in each month
     (`coverage`: month, source_id, rows)."""
+    # A source id longer than the axis can show (a hand-entered page's) is cut with an ellipsis;
+    # the tooltip and the figure kit's CSV keep it whole.
+    label = (
+        pl.when(pl.col("source_id").str.len_chars() > SOURCE_LABEL_CHARS)
+        .then(pl.col("source_id").str.slice(0, SOURCE_LABEL_CHARS - 1) + "…")
+        .otherwise(pl.col("source_id"))
+    )
     return (
         alt.Chart(
-            coverage,
+            coverage.with_columns(label.alias("source")),
             description=f"Rows of {what} per month, one strip per source; darker means more rows",
         )
         .mark_rect()
         .encode(
             x=alt.X("yearmonth(month):T", title="Month"),
-            y=alt.Y("source_id:N", title=None, sort="-x"),
+            y=alt.Y(
+                "source:N", title=None, sort="-x", axis=alt.Axis(labelFontSize=11, labelLimit=140)
+            ),
             color=alt.Color("rows:Q", scale=alt.Scale(type="log", scheme="blues"), title="Rows"),
             tooltip=["source_id:N", alt.Tooltip("yearmonth(month):T", title="month"), "rows:Q"],
         )

@@ -16,7 +16,7 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
-from analysis.figures.theme import PALETTE
+from analysis.figures.theme import PALETTE, display_name
 
 PRICING_ORDER = ["on-demand", "spot", "index", "1-year", "3-year", "marketplace"]
 MODEL_LABELS = {
@@ -29,11 +29,21 @@ MODEL_LABELS = {
     "gpt-oss-120b": "gpt-oss-120b",
 }
 PANEL_WIDTH = 150
+# GPU names are long ("NVIDIA H100 SXM5 80GB"): their legend goes under the chart, where it
+# takes the column's width instead of the plot's.
+GPU_LEGEND = alt.Legend(orient="bottom", columns=2, labelLimit=0)
+
+
+def gpu_name(gpu: str) -> str:
+    """A GPU's display name (gpu_specs' `name`: `h100-sxm` reads "NVIDIA H100 SXM5 80GB"); an id
+    the table does not name is written in capitals, as GPU names are (`h200-nvl` -> `H200-NVL`)."""
+    name = display_name("gpu", gpu)
+    return gpu.upper() if name == gpu else name
 
 
 def gpu_label(col: str = "gpu_group") -> pl.Expr:
-    """`h100-sxm` -> `H100-SXM`: ids as GPU names are written."""
-    return pl.col(col).str.to_uppercase()
+    """`col`'s GPU ids as display names (`gpu_name`)."""
+    return pl.col(col).map_elements(gpu_name, return_dtype=pl.String)
 
 
 def model_label(col: str = "base_model") -> pl.Expr:
@@ -62,8 +72,8 @@ def and_join(items: Iterable[str]) -> str:
 
 
 def gpu_names(ids: Iterable[str]) -> list[str]:
-    """GPU ids as GPU names are written (`h100-sxm` -> `H100-SXM`)."""
-    return [i.upper() for i in ids]
+    """GPU ids as display names (`gpu_name`), in order."""
+    return [gpu_name(i) for i in ids]
 
 
 # ------------------------------------------------------------------ GPU-hour prices: charts
@@ -81,7 +91,7 @@ def price_history_chart(series: pl.DataFrame, gpus: list[str]) -> alt.FacetChart
         .encode(
             x=alt.X("month:T", title=None),
             y=alt.Y("usd_per_gpu_hour:Q", title="USD per GPU-hour (monthly median)"),
-            color=alt.Color("gpu:N", sort=names, title="GPU"),
+            color=alt.Color("gpu:N", sort=names, title="GPU", legend=GPU_LEGEND),
             tooltip=[
                 "gpu:N",
                 "pricing:N",
@@ -146,7 +156,7 @@ def age_chart(by_age: pl.DataFrame, gpus: list[str]) -> alt.Chart:
                 scale=alt.Scale(type="log"),
                 title="USD per GPU-hour (on-demand, log scale)",
             ),
-            color=alt.Color("gpu:N", sort=gpu_names(gpus), title="GPU"),
+            color=alt.Color("gpu:N", sort=gpu_names(gpus), title="GPU", legend=GPU_LEGEND),
             tooltip=[
                 "gpu:N",
                 alt.Tooltip("month:T", format="%Y-%m"),
@@ -171,13 +181,16 @@ def flops_per_dollar_chart(frame: pl.DataFrame, lines: pl.DataFrame) -> alt.Laye
         title="FLOP/s per dollar at release (FP32, log scale)",
     )
     points = (
-        alt.Chart(frame, description="FLOP/s per dollar of GPUs at release, with trend lines")
+        alt.Chart(
+            frame.with_columns(gpu_label("gpu").alias("gpu_name")),
+            description="FLOP/s per dollar of GPUs at release, with trend lines",
+        )
         .mark_point(filled=True, opacity=0.6, color="grey")
         .encode(
             x=alt.X("release_date:T", title="Release date"),
             y=y,
             tooltip=[
-                "gpu:N",
+                alt.Tooltip("gpu_name:N", title="GPU"),
                 alt.Tooltip("release_date:T"),
                 alt.Tooltip("release_price_usd:Q", format="$,.0f"),
                 alt.Tooltip("tflop_per_s:Q", format=".1f"),
@@ -380,7 +393,10 @@ def ladder_chart(rungs: pl.DataFrame, order: list[str]) -> alt.LayerChart:
         scale=alt.Scale(type="log", nice=False, padding=20),
         title="USD per million output tokens (log scale)",
     )
-    base = alt.Chart(rungs, description="Cost per million tokens from physical floor to API price")
+    base = alt.Chart(
+        rungs.with_columns(gpu_label("accelerator").alias("accelerator_name")),
+        description="Cost per million tokens from physical floor to API price",
+    )
     span = base.mark_rule(color="lightgrey", strokeWidth=3).encode(
         y=y, x=alt.X("min(usd_per_mtok):Q"), x2="max(usd_per_mtok):Q"
     )
@@ -397,7 +413,7 @@ def ladder_chart(rungs: pl.DataFrame, order: list[str]) -> alt.LayerChart:
         tooltip=[
             "model:N",
             "rung:N",
-            "accelerator:N",
+            alt.Tooltip("accelerator_name:N", title="Accelerator"),
             "round:N",
             alt.Tooltip("usd_per_mtok:Q", format="$.4f"),
         ],
@@ -543,7 +559,13 @@ def inference_cost_chart(points: pl.DataFrame, order: list[str]) -> alt.Chart:
         alt.Chart(points, description="Cost per million output tokens: InferenceMAX, MLPerf, API")
         .mark_point(filled=True, size=90, opacity=0.9)
         .encode(
-            y=alt.Y("row:N", sort=order, title=None),
+            # "Model on GPU" in two lines: the GPU's name is long
+            y=alt.Y(
+                "row:N",
+                sort=order,
+                title=None,
+                axis=alt.Axis(labelExpr="split(datum.label, ' on ')", labelLimit=0),
+            ),
             x=alt.X(
                 "usd_per_mtok:Q",
                 scale=alt.Scale(type="log", nice=False, padding=10),
@@ -553,17 +575,19 @@ def inference_cost_chart(points: pl.DataFrame, order: list[str]) -> alt.Chart:
                 "measure:N",
                 sort=list(COST_MEASURES.values()),
                 title=None,
-                legend=alt.Legend(orient="bottom", columns=2, labelLimit=0),
+                legend=alt.Legend(orient="bottom", columns=1, labelLimit=0),
             ),
             shape=alt.Shape("measure:N", sort=list(COST_MEASURES.values()), legend=None),
             tooltip=["row:N", "measure:N", alt.Tooltip("usd_per_mtok:Q", format="$.3f")],
         )
         .properties(
-            height=alt.Step(16),
+            height=alt.Step(30),
             title=alt.Title(
                 "What a million output tokens costs, three ways",
-                subtitle="Sources: InferenceMAX runs, InferenceX $/GPU-hour, MLPerf Inference "
-                "v6.0, API price lists",
+                subtitle=[
+                    "Sources: InferenceMAX runs, InferenceX $/GPU-hour,",
+                    "MLPerf Inference v6.0, API price lists",
+                ],
             ),
         )
     )

@@ -17,7 +17,7 @@ from great_tables import GT
 
 from analysis.figures.capability import BENCHMARK_NAMES as _FIXED_NAMES
 from analysis.figures.capability import SOURCE_NAMES
-from analysis.figures.theme import PALETTE
+from analysis.figures.theme import PALETTE, named
 
 BENCHMARK_NAMES = {
     **_FIXED_NAMES,
@@ -177,7 +177,7 @@ def index_chart(index: pl.DataFrame, points: pl.DataFrame | None = None) -> alt.
     if points is not None and points.height:
         pts = _names(
             points.select("model_id", "date", "price", "score", "adjusted_price", "sample")
-        )
+        ).with_columns(named("model_id", "model").alias("model"))
         layers.append(
             alt.Chart(pts)
             .mark_point(filled=True, opacity=0.6, size=30)
@@ -185,7 +185,13 @@ def index_chart(index: pl.DataFrame, points: pl.DataFrame | None = None) -> alt.
                 x="date:T",
                 y=alt.Y("adjusted_price:Q", scale=alt.Scale(type="log")),
                 color=colour,
-                tooltip=["model_id:N", "date:T", "price:Q", "score:Q", "adjusted_price:Q"],
+                tooltip=[
+                    alt.Tooltip("model:N", title="Model"),
+                    "date:T",
+                    "price:Q",
+                    "score:Q",
+                    "adjusted_price:Q",
+                ],
             )
         )
     bench = benchmark_name(index["benchmark"][0]) if "benchmark" in index.columns else ""
@@ -229,7 +235,7 @@ def breaks_chart(
     labels = list(names.values())
 
     label = pl.col("segment").replace_strict(names, return_dtype=pl.String).alias("line")
-    pts = points.select("model", "date", "price", label)
+    pts = points.select(named("model", "model"), "date", "price", label)
     segment_trends = lines.select(label, "date", "price")
     whole_trend = whole.line().select(pl.lit("whole series").alias("line"), "date", "price")
     colour = alt.Color(
@@ -310,14 +316,18 @@ def forecast_chart(
         )
         layers.append(alt.Chart(lines).mark_line(strokeDash=[6, 4]).encode(x=x, y=y, color=colour))
     layers.append(
-        alt.Chart(series.select("model", "date", pl.col("price").alias("mean")))
+        alt.Chart(series.select(named("model", "model"), "date", pl.col("price").alias("mean")))
         .mark_point(filled=True, color="#000000", size=50)
         .encode(x=x, y=y, tooltip=["model:N", "date:T", alt.Tooltip("mean:Q", title="price")])
     )
     return alt.layer(*layers).properties(
         title=alt.Title(
             title or "Forecasts with 90% prediction intervals",
-            subtitle="black: observed; dashed: fitted trend; solid: median forecast; bands: 90% prediction interval",
+            # two lines: one is wider than the 1024 px window's column
+            subtitle=[
+                "black: observed; dashed: fitted trend;",
+                "solid: median forecast; bands: 90% prediction interval",
+            ],
         ),
         description="Observed staircase prices and two forecasts with prediction-interval bands on a log scale",
     )

@@ -12,6 +12,8 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
+from analysis.figures.theme import named
+
 DAY_NAMES = {
     "mon": "Mon",
     "tue": "Tue",
@@ -26,6 +28,7 @@ DAY_NAMES = {
 def cuts_chart(cuts: pl.DataFrame) -> alt.LayerChart:
     """Each new model's blended price beside its predecessor's (`price_war.cuts` with names),
     log scale: a line from the old price to the new one."""
+    cuts = cuts.with_columns(named("name", "model"), named("previous_name", "model"))
     old = cuts.select(
         "name",
         pl.col("previous_blended").alias("usd"),
@@ -66,7 +69,7 @@ def cuts_chart(cuts: pl.DataFrame) -> alt.LayerChart:
 def cuts_gt(cuts: pl.DataFrame) -> GT:
     """The cuts table: new and previous blended price, the factor, its span, per year, what the
     trend would have cut over the span, and the verdict."""
-    df = cuts.select(
+    df = cuts.with_columns(named("name", "model"), named("previous_name", "model")).select(
         "name",
         "date",
         "blended",
@@ -140,7 +143,7 @@ def tou_heatmap_chart(hourly: pl.DataFrame, model_name: str, source: str) -> alt
 def rises_gt(rises: pl.DataFrame) -> GT:
     """Each time-of-use rate over the flat card's (`time_of_use.rate_ratios`, CNY)."""
     return (
-        GT(rises)
+        GT(rises.with_columns(named("model_id", "model")))
         .cols_label(
             model_id="Model",
             card="Card",

@@ -7,7 +7,7 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
-from analysis.figures.theme import PALETTE
+from analysis.figures.theme import PALETTE, named
 
 BLENDED = "blended_3to1_usd_per_mtok"
 FOREIGN_AMOUNTS = [
@@ -22,7 +22,7 @@ def price_history_chart(history: pl.DataFrame, developers: list[str]) -> alt.Cha
     (legend in the order of `developers`)."""
     return (
         alt.Chart(
-            history,
+            history.with_columns(named("provider", "provider").alias("seller")),
             description="Blended (3:1) first-party list price per million tokens over time, by developer, log scale",
         )
         .mark_point(filled=True, opacity=0.7)
@@ -35,8 +35,8 @@ def price_history_chart(history: pl.DataFrame, developers: list[str]) -> alt.Cha
             ),
             color=alt.Color("developer:N", sort=list(developers), title="Developer"),
             tooltip=[
-                "name:N",
-                "provider:N",
+                alt.Tooltip("name:N", title="Model"),
+                alt.Tooltip("seller:N", title="Sold by"),
                 alt.Tooltip("date:T"),
                 "input_usd_per_mtok:Q",
                 "output_usd_per_mtok:Q",
@@ -52,7 +52,10 @@ def latest_gt(picks: pl.DataFrame) -> GT:
     (`list_prices.main_developer_picks`), grouped by developer."""
     usd = ["input_usd_per_mtok", "output_usd_per_mtok", BLENDED]
     return (
-        GT(picks, groupname_col="developer")
+        GT(
+            picks.with_columns(named("provider", "provider")),
+            groupname_col="developer",
+        )
         .cols_label(
             name="Model",
             provider="Sold by",
@@ -95,7 +98,7 @@ def discounts_gt(discounts: pl.DataFrame) -> GT:
     """Cached and batch prices as a share of the standard input price, grouped by kind of
     discount (`list_prices.top_discounts`)."""
     return (
-        GT(discounts, groupname_col="discount")
+        GT(discounts.with_columns(named("provider", "provider")), groupname_col="discount")
         .cols_label(
             provider="Provider",
             median_share="Price as a share of the standard input price (median)",
@@ -109,7 +112,7 @@ def non_usd_gt(foreign: pl.DataFrame) -> GT:
     """Prices quoted in another currency beside their USD conversion (`list_prices.non_usd_prices`)."""
     usd = [f"{c}_usd" for c in FOREIGN_AMOUNTS]
     return (
-        GT(foreign)
+        GT(foreign.with_columns(named("provider", "provider")))
         .cols_hide("source_id")
         .cols_label(
             name="Model",
@@ -180,7 +183,7 @@ def provider_chart(one: pl.DataFrame, model_name: str, kinds: list[str]) -> alt.
     ratio = one["x_cheapest"].max()
     return (
         alt.Chart(
-            one,
+            one.with_columns(named("provider", "provider").alias("seller")),
             description=f"Blended 3:1 list price of {model_name} at each provider in {month:%B %Y}, "
             f"log scale; the dearest is {ratio:.1f} times the cheapest",
         )
@@ -191,10 +194,15 @@ def provider_chart(one: pl.DataFrame, model_name: str, kinds: list[str]) -> alt.
                 scale=alt.Scale(type="log"),
                 title="USD per 1M tokens (3 input : 1 output, log scale)",
             ),
-            y=alt.Y("provider:N", sort=None, title=None),
-            color=alt.Color("kind:N", title=None, scale=alt.Scale(domain=list(kinds))),
+            y=alt.Y("seller:N", sort=None, title=None),
+            color=alt.Color(
+                "kind:N",
+                title=None,
+                scale=alt.Scale(domain=list(kinds)),
+                legend=alt.Legend(orient="bottom"),  # beside the points it leaves the column
+            ),
             tooltip=[
-                "provider:N",
+                alt.Tooltip("seller:N", title="Provider"),
                 alt.Tooltip("input_usd_per_mtok:Q", format=".3f"),
                 alt.Tooltip("output_usd_per_mtok:Q", format=".3f"),
                 alt.Tooltip(f"{BLENDED}:Q", format=".3f"),

@@ -6,6 +6,8 @@ imports its palette from here, so a chart built anywhere looks like the book's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import altair as alt
 import polars as pl
 
@@ -77,3 +79,35 @@ TRACKER_REFERENCE = r"\s*\(issues? \d+[^)]*\)"
 def reader_text(column: str) -> pl.Expr:
     """`column` without references to the project's issue tracker."""
     return pl.col(column).str.replace_all(TRACKER_REFERENCE, "")
+
+
+# Readers see names, not ids: one table of display names (analysis.report.names) serves prose,
+# tables, charts and the figure kit. Figures may neither import the report layer nor load data
+# (the layers contract), so the book's renderer (analysis.book.show, which every page imports)
+# hands this module that lookup with `use_names`; a figure built outside the book shows ids.
+def no_names(kind: str, key: str) -> str:
+    """The lookup before the book installs one: every id as it is."""
+    return key
+
+
+_namer: list[Callable[[str, str], str]] = [no_names]
+
+
+def use_names(namer: Callable[[str, str], str]) -> None:
+    """Make `namer(kind, id)` (kind: model, gpu or provider) the display-name lookup of figures."""
+    _namer[0] = namer
+
+
+def display_name(kind: str, key: str) -> str:
+    """The name a reader sees for id `key` of `kind` (the id where none is installed or known)."""
+    return _namer[0](kind, key)
+
+
+def display_names(kind: str, keys) -> list[str]:
+    """`display_name` of each id in `keys`, in order (for a legend's sort or a scale's domain)."""
+    return [display_name(kind, k) for k in keys]
+
+
+def named(column: str, kind: str) -> pl.Expr:
+    """`column`'s ids of `kind` as display names (nulls stay null)."""
+    return pl.col(column).map_elements(lambda key: display_name(kind, key), return_dtype=pl.String)

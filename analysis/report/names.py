@@ -7,9 +7,12 @@ tables, chart labels and the figure kit; ids stay in the data and its exports.
   sentence that starts with one keeps its own capitals ("gpt-4o" reads "GPT-4o");
 - a GPU: its `name` in the release's gpu_specs table ("h100" reads "NVIDIA H100 SXM5 80GB");
 - a provider: the name of the organisation in the curated developers table
-  (analysis/data/tables/developers.csv); a separate offer of a seller (a speed tier, a
-  marketplace's route to a seller: providers.csv's `seller`) reads as its seller's name, so a
-  marketplace-sold row is labelled by who sells it, not by the model's developer.
+  (analysis/data/tables/developers.csv), else its name in the curated provider names table
+  (analysis/data/tables/provider_names.csv: how the provider writes itself in the source that
+  lists it, "deepinfra-turbo" reads "DeepInfra Turbo"); a separate offer the tables do not name
+  (providers.csv's `seller`) reads as its seller's name. A row is labelled by its `provider`,
+  the seller of the offer, so a marketplace-sold row reads as the marketplace or the seller it
+  routes to (OpenRouter, "HuggingFace (cerebras)"), never as the model's developer.
 
 An id the tables do not name is shown as it is: never a guessed name.
 """
@@ -50,4 +53,15 @@ def _release_names(kind: str, version: str) -> dict[str, str]:
 
 @cache
 def _provider_names() -> dict[str, str]:
-    return {row["developer"]: row["name"] for row in lookup.read("developers") if row["name"]}
+    named = {row["provider"]: row["name"] for row in lookup.read("provider_names")}
+    developers = {row["developer"]: row["name"] for row in lookup.read("developers")}
+    return {**named, **developers}
+
+
+def known_ids(kind: str, version: str | None = None) -> set[str]:
+    """Every id of `kind` that has a display name other than itself (for the tests that look for
+    raw ids on the page)."""
+    if kind == "provider":
+        return {k for k, v in _provider_names().items() if v != k}
+    found = _release_names(kind, data.current_version(version))
+    return {k for k, v in found.items() if v != k}

@@ -312,3 +312,63 @@ def test_without_citeproc_the_pdf_loses_years_or_numbers_citations(tmp_path):
     assert re.search(r"Epoch AI \[1\]", text) and "H. Gundlach and others" in text, text[:800]
     entry = text[text.index("[1] B. Cottier") : text.index("[2] G. Appenzeller")]
     assert "2025" not in entry, entry
+
+
+# --- figures ---------------------------------------------------------------------------------
+# Quarto writes a chart cell's SVG output for Typst as an image in a figure of kind
+# "quarto-float-fig", caption below (quarto-cli's make_typst_figure; pandoc writes the image as
+# `#box(image(...))`).
+
+
+def quarto_figure(image: str, label: str, caption: str) -> str:
+    return (
+        f'#figure([\n#box(image("{image}"))\n], caption: figure.caption(\nposition: bottom, \n'
+        f'[\n{caption}\n]), \nkind: "quarto-float-fig", \nsupplement: "Figure", \n)\n<{label}>\n\n'
+    )
+
+
+def tall_chart_svg(rows: int = 60) -> str:
+    """A chart as the book draws it, 720 px wide and one 22 px row per category: with 60 rows
+    about 1,450 px tall, twice the A4 text area at the text width."""
+    import vl_convert as vlc
+
+    from analysis.book.show import sized
+    from analysis.figures import theme
+
+    spec = {
+        "$schema": "https://vega.github.io/schema/vega-lite/v5.json",
+        "data": {"values": [{"row": f"row {i:02d}", "usd": i + 1} for i in range(rows)]},
+        "mark": "bar",
+        "height": {"step": 22},
+        "encoding": {
+            "y": {"field": "row", "type": "nominal", "title": None},
+            "x": {"field": "usd", "type": "quantitative", "title": "USD"},
+        },
+    }
+    return vlc.vegalite_to_svg(sized(spec, theme.FIXED_WIDTH))
+
+
+def figure_problems(pdf: Pdf) -> list[str]:
+    """Words outside the text area or over each other, or no caption. Typst draws an SVG's text
+    as outlines, so the caption, under the chart, stands for it: a caption inside the text area
+    has the whole chart above it inside too."""
+    problems = layout_problems(pdf)
+    if not [w for w in pdf.words if w.text == "Caption-end"]:
+        problems.append("the caption's end is missing")
+    return problems
+
+
+def test_a_tall_chart_and_its_caption_stay_inside_the_text_area(tmp_path):
+    (tmp_path / "tall.svg").write_text(tall_chart_svg(), encoding="utf-8")
+    caption = "A tall faceted chart, its caption long enough for two lines of text. " * 2
+    body = "= Hardware\nSome text.\n\n" + quarto_figure(
+        "tall.svg", "fig-tall", caption + "Caption-end"
+    )
+    assert figure_problems(compile_book(body, tmp_path)) == []
+
+
+def test_without_the_header_the_tall_chart_runs_past_the_text_area(tmp_path):
+    """The control: the bug a real Quarto 1.10.18 render showed (the page number over a caption)."""
+    (tmp_path / "tall.svg").write_text(tall_chart_svg(), encoding="utf-8")
+    body = "= Hardware\nSome text.\n\n" + quarto_figure("tall.svg", "fig-tall", "A Caption-end")
+    assert figure_problems(compile_book(body, tmp_path, header=False)) != []

@@ -45,10 +45,17 @@ def test_coverage_chart_draws_one_strip_per_source_from_the_frame_it_is_given():
     chart = fig.coverage_chart(coverage, "token prices")
     spec = chart.to_dict()
     assert spec["mark"]["type"] == "rect"
-    assert spec["encoding"]["y"]["field"] == "source_id"
+    assert spec["encoding"]["y"]["field"] == "source"  # the id, cut where it is long
     assert spec["encoding"]["color"]["scale"]["type"] == "log"
     assert spec["title"] == "Coverage of token prices by source"
-    assert chart.data.equals(coverage)  # the figure kit's CSV is this frame
+    # the figure kit's CSV is this frame, with the label beside the id
+    assert chart.data.drop("source").equals(coverage)
+    assert chart.data["source"].to_list() == ["a", "b"]
+    long = coverage.with_columns(
+        pl.lit("hand-github.com-laisky-one-api-blob-6bf9cc9e").alias("source_id")
+    )
+    label = fig.coverage_chart(long, "token prices").data["source"][0]
+    assert label == "hand-github.com-laisky-on…" and len(label) == fig.SOURCE_LABEL_CHARS
 
 
 def test_sources_and_releases_tables_label_their_columns():

@@ -323,7 +323,7 @@ def test_inference_cost_chart_orders_rows_and_names_measures():
     assert spec["encoding"]["y"]["sort"] == ["m: API", "m on B200"]
     assert spec["encoding"]["x"]["scale"]["type"] == "log"
     assert spec["encoding"]["color"]["sort"] == list(hv.COST_MEASURES.values())
-    assert "Sources:" in spec["title"]["subtitle"]
+    assert " ".join(spec["title"]["subtitle"]).startswith("Sources: InferenceMAX runs")
 
 
 def test_training_scale_chart_is_log_log_with_points_and_lines():
@@ -368,3 +368,17 @@ def test_inference_cost_gt_shows_one_ownership_case_and_blanks_missing_runs():
     for text in ("trt fp4 c128", "B300", "$2.34", "$0.066", "9,781", "Sources:"):
         assert text in html
     assert "None" not in html
+
+
+def test_the_book_renderer_gives_figures_the_display_names():
+    from analysis.book import show
+    from analysis.figures import theme
+
+    theme.use_names(show.names.display_name)  # what importing show does once per process
+
+    # gpu_specs.csv: h100-sxm,NVIDIA H100 SXM5 80GB; provider_names.csv: deepinfra-turbo
+    assert hv.gpu_name("h100-sxm") == "NVIDIA H100 SXM5 80GB"
+    assert hv.gpu_name("h200-nvl") == "H200-NVL"  # gpu_specs has no h200-nvl: capitals, no guess
+    assert theme.display_name("provider", "deepinfra-turbo") == "DeepInfra Turbo"
+    frame = pl.DataFrame({"gpu_group": ["h100-sxm", None]})
+    assert frame.select(hv.gpu_label())["gpu_group"].to_list() == ["NVIDIA H100 SXM5 80GB", None]

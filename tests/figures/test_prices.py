@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 from analysis.figures import prices as fig
+from analysis.figures import theme
 from analysis.methods import dispersion
 from analysis.methods import list_prices as lp
 
@@ -58,7 +59,10 @@ def test_price_history_chart_draws_every_observation_coloured_by_developer(histo
     assert spec["encoding"]["y"]["field"] == fig.BLENDED
     assert spec["encoding"]["y"]["scale"]["type"] == "log"
     assert spec["encoding"]["color"]["sort"] == lp.DEVELOPERS
-    assert chart.data.equals(history)  # the figure kit's CSV is this frame
+    # the figure kit's CSV is this frame, with the seller's display name beside its id
+    assert chart.data.drop("seller").equals(history)
+    names = [theme.display_name("provider", p) for p in history["provider"]]
+    assert chart.data["seller"].to_list() == names
 
 
 def test_latest_table_groups_by_developer_and_prints_three_decimals(history):

@@ -43,3 +43,21 @@ def test_quotes_of_ids_print_names_capitals_as_written():
         "openai": "OpenAI",
         "anthropic": "Anthropic",
     }
+
+
+def test_a_provider_the_developers_table_does_not_name_reads_as_it_writes_itself():
+    # provider_names.csv, each read by hand from its source: OpenRouter's endpoints file of
+    # 2026-08-08 (provider_slug deepinfra/turbo -> provider_display_name "DeepInfra Turbo";
+    # amazon-bedrock -> "Amazon Bedrock") and Epoch's "Hardware prices.csv" (Vendor column).
+    assert names.display_name("provider", "deepinfra-turbo") == "DeepInfra Turbo"
+    assert names.display_name("provider", "bedrock") == "Amazon Bedrock"
+    assert names.display_name("provider", "amazon-web-services") == "Amazon Web Services"
+    # a marketplace's route to a seller reads as the source writes the route, naming the seller
+    assert names.display_name("provider", "huggingface-cerebras") == "HuggingFace (cerebras)"
+    assert "amazon-web-services" in names.known_ids("provider")
+
+
+def test_every_provider_name_quotes_where_it_is_written():
+    rows = names.lookup.read("provider_names")
+    assert len(rows) > 80
+    assert all(row["where"] for row in rows)
