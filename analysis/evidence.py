@@ -20,7 +20,6 @@ registry collects.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 
 import polars as pl
 
@@ -32,6 +31,7 @@ from analysis.chapters import (
     tokens_per_dollar,
     workload_costs,
 )
+from analysis.data.reads import memo
 from analysis.methods.claims import Evidence
 from analysis.report import results
 from analysis.report.quote import Quote, Quotes
@@ -83,18 +83,36 @@ def ledger(version: str | None = None) -> pl.DataFrame:
     return _ledger(results.version(version))
 
 
-@cache
+@memo
 def _ledger(v: str) -> pl.DataFrame:
     return claims_ledger.ledger(collect(v), v)
 
 
+@memo
+def _page_evidence(page: str, v: str) -> dict[str, Evidence]:
+    return PROVIDERS[page](v)
+
+
 def _claim(claim_id: str, version: str | None) -> dict | None:
-    rows = ledger(version).filter(pl.col("claim_id") == claim_id)
+    """The ledger's row of one claim, from the evidence of the first page that gives it (the
+    same Evidence and the same verdict rule as the whole ledger's), so a page quoting one
+    verdict runs, and reads the tables of, only the pages it needs, not every chapter."""
+    v = results.version(version)
+    evidence: dict[str, Evidence] = {}
+    for page in PROVIDERS:
+        found = _page_evidence(page, v)
+        if claim_id in found:
+            evidence = {claim_id: found[claim_id]}
+            break
+    rows = claims_ledger.ledger(evidence, v).filter(pl.col("claim_id") == claim_id)
     return rows.row(0, named=True) if rows.height else None
 
 
 NOT_HELD = "not judged here: this release's claims table does not hold the claim"
 
+# The summary and the token-prices page point to the ledger for the spread claim instead of
+# quoting its verdict: quoting it would make them import every chapter (through this module),
+# and the page tracker would then re-run them whenever any chapter's code or tables change.
 # Page slug -> {quote name: (claim_id, "verdict" or "finding")}: each quote a page's sentence
 # about a digest claim reads for the ledger's verdict (`verdict`) or verdict and evidence
 # (`finding`).
@@ -116,8 +134,6 @@ PAGE_VERDICTS: dict[str, dict[str, tuple[str, str]]] = {
         "ratio_verdict": ("opus-5-vs-grok-4.6-cost", "verdict"),
         "routing_verdict": ("deepseek-batch-routing-saving", "verdict"),
     },
-    "token-prices": {"spread_verdict": ("open-model-provider-spread", "verdict")},
-    "index": {"spread_verdict": ("open-model-provider-spread", "verdict")},
 }
 
 

@@ -31,7 +31,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from functools import cache
 from html import escape
 from pathlib import Path
 
@@ -47,6 +46,7 @@ from analysis.book.show import LEFT_OUT_CLASS, VEGA_BUNDLE, write_vega_bundle
 from analysis.data import cache as result_cache
 from analysis.data import reads
 from analysis.data.paths import ROOT
+from analysis.data.reads import memo
 from analysis.report.quote import PLACEHOLDER
 
 PREVIEW_DIR = "_preview"
@@ -380,7 +380,7 @@ class PageBodies:
                 path.unlink(missing_ok=True)
 
 
-@cache
+@memo
 def _html_exporter() -> HTMLExporter:
     """One exporter for every page: each new one compiles nbconvert's Jinja templates again."""
     return HTMLExporter(

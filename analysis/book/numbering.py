@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import jupytext
 import yaml
 
 from analysis.book import notebook as chapters
+from analysis.data.reads import memo
 
 KINDS = {"fig": "Figure", "tbl": "Table"}
 
@@ -106,7 +106,7 @@ def _sources_key(root: Path) -> tuple:
     return tuple((str(f), f.stat().st_mtime_ns) for f in files if f.exists())
 
 
-@cache
+@memo
 def _floats(root: Path, _key: tuple) -> tuple[tuple[str, Float], ...]:
     found = []
     for path, chapter_number in chapter_numbers(root).items():

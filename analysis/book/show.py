@@ -33,7 +33,6 @@ import os
 import re
 import tempfile
 from dataclasses import dataclass, field
-from functools import cache
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -44,6 +43,7 @@ import vl_convert as vlc
 from analysis.book import figure_kit
 from analysis.data.cache import cached
 from analysis.data.paths import ROOT
+from analysis.data.reads import memo
 from analysis.figures import theme  # registers and enables the house theme
 from analysis.report import names
 from analysis.report.quote import escape_markdown
@@ -263,7 +263,7 @@ def _render(kind: str, spec_json: str, scale: float, _converter: str, vl_version
     raise ValueError(f"unknown render kind {kind!r}")
 
 
-@cache
+@memo
 def _bundle_header() -> str:
     """The bundle's first line: the versions it is built from."""
     return (
@@ -272,7 +272,7 @@ def _bundle_header() -> str:
     )
 
 
-@cache
+@memo
 def _bundle_js() -> str:
     # The bundle declares top-level consts; the function scope keeps them off the global scope,
     # and the guard makes a second load harmless.
@@ -285,7 +285,7 @@ def _bundle_js() -> str:
     )
 
 
-@cache
+@memo
 def _versions() -> dict[str, str]:
     # Render with the Vega-Lite version Altair writes specs for (e.g. "v6.4.1" -> "6.4").
     major_minor = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])

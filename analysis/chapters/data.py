@@ -4,13 +4,13 @@ source covers, the released versions, and every count the prose quotes."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import polars as pl
 
 from analysis.data import info as datainfo
 from analysis.data import release as data
 from analysis.data.cache import cached
+from analysis.data.reads import memo
 from analysis.data.schema import TABLES
 from analysis.methods import coverage
 from analysis.report import results
@@ -110,7 +110,7 @@ def compute(version: str | None = None) -> DataChapter:
     return _compute(results.version(version))
 
 
-@cache
+@memo
 def release_tables(version: str) -> dict[str, pl.DataFrame]:
     """Every table of a release by name, as released: the data chapter describes the whole
     release, flagged rows included."""
@@ -126,7 +126,7 @@ def with_sources(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     }
 
 
-@cache
+@memo
 @cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> DataChapter:
     tables = release_tables(v)

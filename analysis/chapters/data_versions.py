@@ -5,13 +5,13 @@ estimate in each release beside the previous one, so a reader sees how the concl
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import polars as pl
 
 from analysis.data import changes
 from analysis.data import release as data
 from analysis.data.cache import cached
+from analysis.data.reads import memo
 from analysis.report import results, vintages
 from analysis.report.quote import Quote, Quotes, fmt_count
 
@@ -80,7 +80,7 @@ def release_changes(version: str) -> pl.DataFrame:
     return changes.changes(previous, version)
 
 
-@cache
+@memo
 @cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(version: str) -> DataVersions:
     names = releases_up_to(version)

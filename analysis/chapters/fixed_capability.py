@@ -12,12 +12,12 @@ estimates come from the registry (`analysis.report.estimates`), the shared table
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import polars as pl
 
 from analysis.data import release
 from analysis.data.cache import cached
+from analysis.data.reads import memo
 from analysis.figures.capability import BENCHMARK_NAMES
 from analysis.methods import fixed_capability as fc
 from analysis.methods import llmflation, sensitivity, trends
@@ -127,7 +127,7 @@ def _names(benchmarks) -> str:
     return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
 
 
-@cache
+@memo
 @cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> FixedCapability:
     token_prices, scores, models = results.token_tables(v)

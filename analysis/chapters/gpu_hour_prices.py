@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from functools import cache
 
 import polars as pl
 
 from analysis import data
 from analysis.data import gpu_evidence
 from analysis.data.cache import cached
+from analysis.data.reads import memo
 from analysis.figures import hardware as fig
 from analysis.methods import gpu_prices
 from analysis.methods.claims import Evidence, claim_row, claim_verdict
@@ -87,7 +87,7 @@ def compute(version: str | None = None) -> GpuHourPrices:
     return _compute(results.version(version))
 
 
-@cache
+@memo
 @cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> GpuHourPrices:
     prices = results.table("gpu_hour_prices", v)

@@ -9,12 +9,12 @@ fall on this page).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import polars as pl
 
 from analysis.data import release as data
 from analysis.data.cache import cached
+from analysis.data.reads import memo
 from analysis.methods import llmflation
 from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote, Quotes
@@ -73,7 +73,7 @@ def compute(version: str | None = None) -> Index:
     return _compute(results.version(version))
 
 
-@cache
+@memo
 @cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> Index:
     e = {name: estimates.estimate(key, v) for name, key in HEADLINES.items()}

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from functools import cache
 
 import polars as pl
 
 from analysis.data.cache import cached
+from analysis.data.reads import memo
 from analysis.methods import dispersion, list_prices, price_war, prices
 from analysis.methods import time_of_use as tou
 from analysis.methods.claims import Evidence, claim_row, untestable
@@ -138,7 +138,7 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
     return compute(version).evidence
 
 
-@cache
+@memo
 @cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> PriceWar:
     why = left_out.reason(NEEDS, v)

@@ -5,11 +5,11 @@ Diamond frontier factor to the book's quality-adjusted estimate."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import polars as pl
 
 from analysis.data.cache import cached
+from analysis.data.reads import memo
 from analysis.report import published, results
 from analysis.report.published import decomposition_sentence  # noqa: F401  (tests read it here)
 from analysis.report.quote import Quote, Quotes
@@ -25,7 +25,7 @@ class Published:
     q: Quotes
 
 
-@cache
+@memo
 @cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> Published:
     table = published.published_vs_reproduced(v)

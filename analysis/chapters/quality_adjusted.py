@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from functools import cache
 
 import polars as pl
 
 from analysis.data import release
 from analysis.data.cache import cached
+from analysis.data.reads import memo
 from analysis.figures.outlook import benchmark_name
 from analysis.methods import fixed_capability as fc
 from analysis.methods import gundlach, hedonic, outlook
@@ -461,7 +461,7 @@ def compute(version: str | None = None) -> QualityAdjusted:
     return _compute(results.version(version))
 
 
-@cache
+@memo
 @cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> QualityAdjusted:
     token_prices, scores, models = results.token_tables(v)

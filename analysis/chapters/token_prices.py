@@ -10,11 +10,11 @@ numbers come from the same cached result (`analysis.report.results.spread`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import polars as pl
 
 from analysis.data.cache import cached
+from analysis.data.reads import memo
 from analysis.methods import dispersion, list_prices, llmflation
 from analysis.report import estimates, results
 from analysis.report.quote import Quote, Quotes
@@ -40,7 +40,7 @@ def compute(version: str | None = None) -> TokenPrices:
     return _compute(results.version(version))
 
 
-@cache
+@memo
 @cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> TokenPrices:
     token_prices, _, models = results.token_tables(v)

@@ -18,11 +18,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import date
-from functools import cache
 
 import polars as pl
 
 from analysis.data.cache import cached
+from analysis.data.reads import memo
 from analysis.figures import hardware as fig
 from analysis.methods import inference_cost, tokens_per_dollar, training_scale
 from analysis.methods.claims import Evidence, claim_row, claim_verdict
@@ -114,7 +114,7 @@ def compute(version: str | None = None) -> TokensPerDollar:
     return _compute(results.version(version))
 
 
-@cache
+@memo
 @cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> TokensPerDollar:
     mlperf, prices = results.table("mlperf_results", v), results.table("gpu_hour_prices", v)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, replace
-from functools import cache
 
 import polars as pl
 
 from analysis.data import reads, workloads
 from analysis.data.importers import aa_index_runs
 from analysis.data.paths import SHARED_SOURCES
+from analysis.data.reads import memo
 from analysis.data.workloads import Offer, Workload
 from analysis.methods import bill
 from analysis.report import estimates, left_out, results
@@ -106,7 +106,7 @@ def _one(bills: list[bill.DailyBill], model_id: str) -> bill.DailyBill:
     return next(b for b in bills if b.model_id == model_id)
 
 
-@cache
+@memo
 def _compute(v: str) -> WorkloadCosts:
     q = Quotes(SLUG)
     q["version"] = Quote(v)

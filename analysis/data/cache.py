@@ -98,10 +98,12 @@ def cached(func: F) -> F:
         if found and isinstance(entry, _Entry):
             reads.replay(entry.reads)
             return entry.value
-        value = func(*args, **kwargs)
-        # Every read of the process so far, not only those inside the call: a read memoised in
-        # the process before the call (functools.cache) happens only once, and must not be lost.
-        _store(path, _Entry(value, reads.snapshot()))
+        # The reads made inside the call: the package's memos (reads.memo) record theirs again
+        # on every hit, so a read memoised before the call is not lost, and the reads of
+        # whatever else the process did first (another chapter's) do not ride along.
+        with reads.capture() as made:
+            value = func(*args, **kwargs)
+        _store(path, _Entry(value, made))
         return value
 
     wrapper.__wrapped__ = func

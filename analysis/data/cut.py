@@ -62,15 +62,14 @@ def next_version(root: Path, today: date | None = None) -> str:
 def _write_table(stage: Path, base_dir: Path, table: str, rows: pl.DataFrame | None) -> None:
     """Copy the base release's CSV and append the new rows; write it whole if old rows changed."""
     src, dest = base_dir / f"{table}.csv", stage / f"{table}.csv"
+    if rows is None:  # untouched: the base's bytes, even from before a column was added
+        shutil.copyfile(src, dest)
+        return
     columns = TABLES[table].column_names
     with src.open(encoding="utf-8", newline="") as fh:
         same_columns = next(csv.reader(fh), []) == columns
     if not same_columns:  # a base from before a column was added: rewrite with every column
-        frame = data_mod.read_table_csv(src, table) if rows is None else rows
-        frame.select(columns).write_csv(dest, date_format="%Y-%m-%d", line_terminator="\n")
-        return
-    if rows is None:
-        shutil.copyfile(src, dest)
+        rows.select(columns).write_csv(dest, date_format="%Y-%m-%d", line_terminator="\n")
         return
     old = data_mod.read_table_csv(src, table)
     if rows.height >= old.height and rows.head(old.height).equals(old):
@@ -89,12 +88,18 @@ def _write_table(stage: Path, base_dir: Path, table: str, rows: pl.DataFrame | N
 
 
 def _descriptor(stage: Path, base_descriptor: dict, version: str, description: str) -> dict:
+    # A table copied unchanged from the base keeps the base's resource (its schema describes
+    # those bytes, which may predate a column added since).
+    base_resources = {r.get("hash"): r for r in base_descriptor.get("resources", [])}
     resources = []
     for t in (t for t in TABLE_ORDER if (stage / f"{t}.csv").exists()):
         path = stage / f"{t}.csv"
+        file_hash = data_mod.sha256(path)
+        kept = base_resources.get(f"sha256:{file_hash}")
         resources.append(
-            resource_descriptor(t, path.name, data_mod.sha256(path))
-            | {"bytes": path.stat().st_size}
+            kept
+            if kept is not None and kept.get("name") == t
+            else resource_descriptor(t, path.name, file_hash) | {"bytes": path.stat().st_size}
         )
     # The base's build_inputs describe the base's build, not this version: it is the base plus
     # rows entered or downloaded since (previous_version says which base).

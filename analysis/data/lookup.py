@@ -13,10 +13,10 @@ from __future__ import annotations
 import csv
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
 from analysis.data.errors import DataError, Problem
+from analysis.data.reads import memo
 from analysis.data.schema import SLUG
 
 TABLES_DIR = Path(__file__).parent / "tables"
@@ -99,7 +99,7 @@ def read_checked(spec: Spec, path: Path | None = None) -> list[dict[str, str]]:
     return rows
 
 
-@cache
+@memo
 def read(name: str) -> tuple[dict[str, str], ...]:
     """The rows of one registered table (checked once per process)."""
     return tuple(read_checked(SPECS[name]))

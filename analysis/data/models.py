@@ -50,13 +50,13 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import polars as pl
 
 from analysis.data import lookup
 from analysis.data.errors import DataError, Problem, fail
+from analysis.data.reads import memo
 from analysis.data.schema import SLUG, TABLES
 
 CATALOG_PATH = Path(__file__).parent / "tables" / "model_catalog.csv"
@@ -268,7 +268,7 @@ RULES: list[Rule] = [
 ]
 
 
-@cache
+@memo
 def normalize(name: str) -> str:
     """Deterministic base slug of a model name (rules in `RULES`); '' when nothing is left."""
     s = name
@@ -346,7 +346,7 @@ def load_catalog(path: Path = CATALOG_PATH) -> Catalog:
     return Catalog(entries, exact, by_slug, dated)
 
 
-@cache
+@memo
 def catalog() -> Catalog:
     return load_catalog()
 

@@ -21,6 +21,7 @@ hit, so a chapter whose result comes from `_cache/` still records what that resu
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -36,11 +37,16 @@ READS_SUFFIX = ".reads.json"
 
 _reads: dict[str, dict] = {}
 _paused = 0
+_captures: list[dict[str, dict]] = []  # open `capture()` blocks, innermost last
 
 
 def record(key: str, **fields) -> None:
     """Note one read (`fields` say what was read and its checksum or value)."""
-    if _paused or _reads.get(key) == fields:
+    if _paused:
+        return
+    for got in _captures:
+        got[key] = fields
+    if _reads.get(key) == fields:
         return
     _reads[key] = fields
     _write()
@@ -59,6 +65,38 @@ def replay(reads: dict[str, dict]) -> None:
 
 def clear() -> None:
     _reads.clear()
+
+
+@contextmanager
+def capture():
+    """The reads made inside the block, also those a memo replays (a dict, filled as it runs)."""
+    got: dict[str, dict] = {}
+    _captures.append(got)
+    try:
+        yield got
+    finally:
+        _captures.pop()
+
+
+def memo(func):
+    """`functools.cache` that records again, on every hit, the reads its first call made, so a
+    result computed on one page and kept on disk (analysis.data.cache) carries exactly the reads
+    it was made from, whichever memoised reads the process had made before."""
+
+    @functools.cache
+    def first(*args, **kwargs):
+        with capture() as got:
+            value = func(*args, **kwargs)
+        return value, got
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        value, got = first(*args, **kwargs)
+        replay(got)
+        return value
+
+    wrapper.cache_clear = first.cache_clear
+    return wrapper
 
 
 @contextmanager

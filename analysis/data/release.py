@@ -17,7 +17,6 @@ import os
 import re
 from dataclasses import dataclass
 from datetime import date
-from functools import cache
 from pathlib import Path
 
 import polars as pl
@@ -25,6 +24,7 @@ import polars as pl
 from analysis.data import files, paths, reads, rules
 from analysis.data.descriptor import descriptor_problems
 from analysis.data.errors import DataError, Problem, fail
+from analysis.data.reads import memo
 from analysis.data.schema import TABLE_ORDER, TABLES
 
 VERSION_ENV = "BOOK_DATA_VERSION"
@@ -174,7 +174,7 @@ def _described(path: Path, table: str) -> tuple[list[str] | None, str | None]:
     return columns, desc.get("version")
 
 
-@cache
+@memo
 def _load_cached(table: str, version: str, root: str) -> pl.DataFrame:
     refs = {}
     for _cols, target, (key,) in TABLES[table].foreign_keys:

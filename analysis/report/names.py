@@ -19,11 +19,10 @@ An id the tables do not name is shown as it is: never a guessed name.
 
 from __future__ import annotations
 
-from functools import cache
-
 from analysis.data import lookup
 from analysis.data import providers as provider_table
 from analysis.data import release as data
+from analysis.data.reads import memo
 
 KINDS = ("model", "gpu", "provider")
 
@@ -44,14 +43,14 @@ def names(kind: str, keys, version: str | None = None) -> dict[str, str]:
     return {key: display_name(kind, key, version) for key in dict.fromkeys(keys)}
 
 
-@cache
+@memo
 def _release_names(kind: str, version: str) -> dict[str, str]:
     table, key = {"model": ("models", "model_id"), "gpu": ("gpu_specs", "gpu")}[kind]
     rows = data.load(table, version).select(key, "name").drop_nulls()
     return dict(zip(rows[key].to_list(), rows["name"].to_list(), strict=True))
 
 
-@cache
+@memo
 def _provider_names() -> dict[str, str]:
     named = {row["provider"]: row["name"] for row in lookup.read("provider_names")}
     developers = {row["developer"]: row["name"] for row in lookup.read("developers")}

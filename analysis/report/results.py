@@ -8,12 +8,12 @@ Each function takes a data version (None: the current one) and caches its result
 from __future__ import annotations
 
 from datetime import date
-from functools import cache
 
 import polars as pl
 
 from analysis import data
 from analysis.data import gpu_evidence
+from analysis.data.reads import memo
 from analysis.methods import (
     dispersion,
     gpu_prices,
@@ -45,7 +45,7 @@ def release_date(v: str | None = None) -> date:
 FLAGGED_TABLES = ("token_prices", "gpu_hour_prices", "benchmark_scores")
 
 
-@cache
+@memo
 def _cleaned(name: str, v: str, keep: tuple[str, ...]) -> tuple[pl.DataFrame, dict[str, int]]:
     return prices.clean(_loaded(name, v), keep=keep)
 
@@ -92,7 +92,7 @@ def token_tables(v: str | None = None) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
     return table("token_prices", v), table("benchmark_scores", v), table("models", v)
 
 
-@cache
+@memo
 def _epoch(v: str, bootstrap: bool) -> pl.DataFrame:
     return fc.reproduce_epoch(*token_tables(v), bootstrap=bootstrap)
 
@@ -102,7 +102,7 @@ def epoch(v: str | None = None, *, bootstrap: bool = False) -> pl.DataFrame:
     return _epoch(version(v), bootstrap)
 
 
-@cache
+@memo
 def _extension(v: str, include_reasoning: bool) -> pl.DataFrame:
     return fc.extension_trends(*token_tables(v), include_reasoning=include_reasoning)
 
@@ -127,7 +127,7 @@ def trend_row(trends: pl.DataFrame, benchmark: str, threshold_model: str) -> dic
     return rows.row(0, named=True)
 
 
-@cache
+@memo
 def _a16z(v: str) -> tuple[pl.DataFrame, dict]:
     token_prices, scores, _ = token_tables(v)
     return llmflation.reproduce_a16z(token_prices, scores, through=release_date(v), data_version=v)
@@ -138,7 +138,7 @@ def a16z(v: str | None = None) -> tuple[pl.DataFrame, dict]:
     return _a16z(version(v))
 
 
-@cache
+@memo
 def _hedonic(v: str, date_from: str) -> pl.DataFrame:
     return hedonic.hedonic_table(*token_tables(v), date_from=date_from, data_version=v)
 
@@ -148,7 +148,7 @@ def hedonic_fits(v: str | None = None, *, date_from: str = "latest") -> pl.DataF
     return _hedonic(version(v), date_from)
 
 
-@cache
+@memo
 def _spread(v: str, keep: tuple[str, ...]) -> dict:
     token_prices = table("token_prices", v, keep=keep)
     return dispersion.summary(token_prices, table("models", v), table("claims", v), data_version=v)
@@ -160,7 +160,7 @@ def spread(v: str | None = None, *, keep: tuple[str, ...] = ()) -> dict:
     return _spread(version(v), tuple(keep))
 
 
-@cache
+@memo
 def _gpu_declines(v: str, keep: tuple[str, ...], evidence: str) -> pl.DataFrame:
     rows = gpu_prices_of(v, evidence, keep=keep)
     return gpu_prices.decline_rates(rows, data_version=v).with_columns(
@@ -187,7 +187,7 @@ def gpu_panel_evidence(
     return gpu_prices.panel_evidence(rows, gpu_group, pricing)
 
 
-@cache
+@memo
 def _gpu_index(v: str) -> tuple[pl.DataFrame, dict]:
     prices = table("gpu_hour_prices", v)
     w = gpu_prices.hedonic_window(prices)
@@ -220,7 +220,7 @@ def gpu_index_evidence(v: str | None = None) -> dict:
     }
 
 
-@cache
+@memo
 def _mlperf_costs(v: str) -> pl.DataFrame:
     per_acc = tokens_per_dollar.mlperf_per_accelerator(table("mlperf_results", v))
     return tokens_per_dollar.mlperf_usd_per_mtok(

@@ -446,3 +446,15 @@ def test_the_cisco_evidence_names_the_heterogeneous_systems_it_holds():
     assert "(C (x8) and D (x8); AMD and NVIDIA)" in text
     assert text.endswith("1 of them Cisco's, 1 mixing vendors")
     assert tpd.mixed_systems_text(rows.head(0)).startswith("This release holds no heterogeneous")
+
+
+def test_a_pages_verdict_quote_is_the_whole_ledgers_row():
+    """A page quoting one claim's verdict runs only the pages it needs (evidence._claim), and
+    says exactly what the whole ledger says of that claim: verdict and evidence."""
+    whole = evidence.ledger()
+    quoted = {cid for page in evidence.PAGE_VERDICTS.values() for cid, _ in page.values()}
+    assert len(quoted) >= 10
+    for cid in sorted(quoted):
+        row = whole.filter(pl.col("claim_id") == cid).row(0, named=True)
+        one = evidence._claim(cid, None)
+        assert (one["verdict"], one["evidence"]) == (row["verdict"], row["evidence"]), cid

@@ -187,3 +187,31 @@ def test_a_fresh_process_finds_the_result(cache_folder, tmp_path):
         assert done.stdout.strip() == "6"
     assert calls.read_text().count("called") == 1
     shutil.rmtree(cache_folder)
+
+
+def test_a_stored_result_carries_its_own_reads_and_the_memoised_ones_it_used(cache_folder):
+    """A result stored on disk replays the reads its call made, including a read memoised
+    before the call (reads.memo records it again on a hit), but not the reads the process made
+    for something else first (another chapter's tables)."""
+    from analysis.data import reads
+
+    @reads.memo
+    def memoised_table() -> str:
+        reads.record("table:memoised", sha256="m")
+        return "m"
+
+    @cache.cached
+    def uses_the_memo(x: int) -> str:
+        return memoised_table() * x
+
+    reads.clear()
+    reads.record("table:other-page", sha256="o")  # read before, for something else
+    memoised_table()  # memoised before the cached call
+    reads.clear()  # a fresh record: what the call itself depends on
+    reads.record("table:other-page", sha256="o")
+    assert uses_the_memo(2) == "mm"
+    stored = next(cache_folder.rglob("*.pickle"))
+    reads.clear()
+    assert uses_the_memo(2) == "mm"  # served from disk
+    assert set(reads.snapshot()) == {"table:memoised"}, stored
+    reads.clear()

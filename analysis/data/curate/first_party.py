@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 
 import polars as pl
 
 from analysis.data import lookup, providers
 from analysis.data.importers.common import slug as make_slug
+from analysis.data.reads import memo
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class Developer:
     own_providers: frozenset[str]
 
 
-@cache
+@memo
 def developers() -> tuple[Developer, ...]:
     out = []
     for r in lookup.read("developers"):
@@ -39,7 +39,7 @@ def developers() -> tuple[Developer, ...]:
     return tuple(out)
 
 
-@cache
+@memo
 def developer_of(organization: str | None) -> str | None:
     """Canonical developer id of an organisation as a source writes it: the first organisation of
     a comma-separated list (Epoch lists the lead developer first), matched against the developer
@@ -54,7 +54,7 @@ def developer_of(organization: str | None) -> str | None:
     return out or None
 
 
-@cache
+@memo
 def _own(developer: str) -> frozenset[str]:
     for d in developers():
         if d.developer == developer:

@@ -31,13 +31,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from functools import cache
 
 import polars as pl
 
 from analysis.data import lookup, models
 from analysis.data.curate import models_table
 from analysis.data.curate.first_party import is_first_party
+from analysis.data.reads import memo
 
 
 def per_distinct(fn, dtype: pl.DataType):
@@ -172,7 +172,7 @@ def namespace(source_id: str, source_model_name: str) -> str | None:
 # --------------------------------------------------------------------------------------------
 
 
-@cache
+@memo
 def _families() -> tuple[tuple[re.Pattern, str], ...]:
     return tuple((re.compile(r["pattern"]), r["developer"]) for r in lookup.read("model_families"))
 
@@ -336,7 +336,7 @@ def resolve_name(source_id: str, name: str, hint: str | None, known: Known) -> d
     return out
 
 
-@cache
+@memo
 def _catalog_names() -> dict[str, str]:
     e = models.catalog().entries
     return dict(zip(e["model_id"], e["name"], strict=True))

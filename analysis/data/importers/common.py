@@ -9,12 +9,12 @@ import datetime as dt
 import math
 import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import polars as pl
 
 from analysis.data.errors import fail
+from analysis.data.reads import memo
 from analysis.data.schema import TABLES
 
 # What an importer may say about a model (see analysis/importers/__init__.py); nulls where silent.
@@ -43,7 +43,7 @@ class Provenance:
     sha256: str
 
 
-@cache
+@memo
 def _provenance_table(sources_dir: Path, folder: str) -> dict[str, Provenance]:
     tsv = sources_dir / folder / "_PROVENANCE.tsv"
     if not tsv.exists():
