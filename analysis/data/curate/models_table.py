@@ -270,7 +270,8 @@ def first_listings(token_prices: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     from analysis.data.curate.flags import MONTHLY_SOURCES
 
     lf = token_prices.lazy() if isinstance(token_prices, pl.DataFrame) else token_prices
-    day = pl.min_horizontal("date", pl.coalesce("valid_from", "date"))
+    names = lf.collect_schema().names()
+    day = pl.min_horizontal("date", "valid_from") if "valid_from" in names else pl.col("date")
     listed = (
         pl.when(pl.col("source_id").is_in(list(MONTHLY_SOURCES)))
         .then(pl.col("date").dt.month_end())
