@@ -45,3 +45,21 @@ def test_an_untagged_run_takes_the_one_tag_of_the_same_offer():
     )  # fmt: skip
     got = fold_quantization(df).collect()["quantization"].to_list()
     assert got == ["fp8", "fp8", None, None, None, "fp8", "bf16", None]
+
+
+def test_a_run_its_source_still_shows_overlaps_a_later_tagged_run():
+    # the library's newest snapshot (2026-07-24) still lists the untagged price; OpenRouter's
+    # fp8 endpoint is first seen on 2026-08-08 at that price: one offer
+    jul, aug = date(2026, 7, 24), date(2026, 8, 8)
+    df = runs(
+        [
+            run("glm-4.6", "novita", "litellm", None, 0.6, 2.2, date(2026, 1, 1), jul),
+            run("glm-4.6", "novita", "openrouter", "fp8", 0.6, 2.2, aug, aug),
+        ]
+    )
+    assert fold_quantization(df).collect()["quantization"].to_list() == [None, "fp8"]
+    got = fold_quantization(df, {"litellm": jul, "openrouter": aug}).collect()
+    assert got["quantization"].to_list() == ["fp8", "fp8"]
+    # a run its source stopped showing before the tagged run began stays apart
+    got = fold_quantization(df, {"litellm": date(2026, 8, 1), "openrouter": aug}).collect()
+    assert got["quantization"].to_list() == [None, "fp8"]
