@@ -16,7 +16,8 @@ CSV or from program output, and give the file (`raw_file`, a path under `sources
 - `subject`: model id, GPU id or MLPerf system name; `seller`: provider or MLPerf submitter.
 - `price_kind`: empty for any standard kind; `peak`/`off-peak`/`promotional` to demand that kind.
   `hour_utc` records the hour the fact is about (peak or off-peak on that day).
-- `qualifiers`: `column=value;...` filters on the loaded table (e.g. `scenario=Offline`).
+- `qualifiers`: `column=value;...` filters on the loaded table (e.g. `scenario=Offline`; for
+  token prices on the offers in force, e.g. `quantization=fp8`).
 - `known_wrong_in`: `<version>: <audit class>` (several separated by `|`) for a release in which
   the fact is known to fail (issue 19). On that release the fact is a strict xfail, so a fix
   shows up as an XPASS failure: then remove the version from the column.
@@ -115,7 +116,7 @@ def _standard_offers(prices: pl.DataFrame, fact: dict[str, str]) -> pl.DataFrame
 def check_token_price(fact: dict[str, str]) -> None:
     prices = _table("token_prices")
     on = date.fromisoformat(fact["date"])
-    rows = _standard_offers(price_in_force(prices, on), fact)
+    rows = _qualify(_standard_offers(price_in_force(prices, on), fact), fact["qualifiers"])
     hits = [v for v in rows[fact["field"]].to_list() if _close(v, fact["value"])]
     shown = _describe(rows, ["price_kind", fact["field"], "valid_from", "valid_to", "source_id"])
     where = f"{fact['subject']} at {fact['seller']} on {on} ({fact['raw_file']} {fact['locator']})"

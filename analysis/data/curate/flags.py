@@ -283,18 +283,21 @@ def before_release(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
     No API sells a model before it exists; such a date is the source's error (or the release
     date's: the models table notes where sources disagree). Sources that date prices by month
     are compared by month. Not evaluable where the model is unresolved or has no release date,
-    or only the date OpenRouter listed it (a listing date, not a release), and for rows still on
-    a moving alias (`alias_of` the row's own id) or on a catalog entry that is one (its name
+    or only a listing date (OpenRouter's, or a first listing: an upper bound, not a release),
+    and for rows still on a moving alias (`alias_of` the row's own id) or on a catalog entry that is one (its name
     says "moving alias": `deepseek-chat`, `deepseek-reasoner`, `gpt-4`): the alias's release
     date is one snapshot's (deepseek-chat's 2025-12-01 is V3.2's), not that of the model the
     alias pointed at on the row's date (issue 19, class 7).
     """
-    from analysis.data.curate.models_table import LISTING_DATE_SOURCES
+    from analysis.data.curate.models_table import LISTING_DATE_SOURCES, is_listing_date
 
     rel = models.select(
         "model_id",
         "release_date",
         "release_date_source_id",
+        (is_listing_date() if "release_date_note" in models.columns else pl.lit(False)).alias(
+            "_listing"
+        ),
         "resolved",
         (
             pl.col("name").str.to_lowercase().str.contains("moving alias")
@@ -308,6 +311,7 @@ def before_release(prices: pl.DataFrame, models: pl.DataFrame) -> Result:
         & df["resolved"].fill_null(False)
         & ~df["release_date_source_id"].is_in(list(LISTING_DATE_SOURCES)).fill_null(False)
         & ~df["_moving"].fill_null(False)
+        & ~df["_listing"].fill_null(False)  # a first listing bounds the release from above
     )
     if "alias_of" in df.columns:
         evaluable = evaluable & ~(df["alias_of"] == df["model_id"]).fill_null(False)

@@ -859,6 +859,8 @@ def identify(
         ref.drop("alias_of"),
         info_under_own_id(info_ids, set(ref["model_id"].drop_nulls()) - moving),
     )
+    if "token_prices" in out:  # the labelled last resort: a first listing bounds the release
+        out["models"] = models_table.date_by_first_listing(out["models"], out["token_prices"])
     # First party: one verdict per seller and model (the model's developer from the table).
     dev = out["models"].select("model_id", "developer")
     if prior is not None:  # a release's model keeps the developer the release gave it

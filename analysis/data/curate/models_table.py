@@ -244,6 +244,132 @@ def label_listing_dates(table: pl.DataFrame) -> pl.DataFrame:
     )  # fmt: skip
 
 
+# The last resort (issue 19, class 8): where no source dates a model, the first date any source
+# the build reads lists it (the earliest snapshot of a price library's history that holds it) is
+# an upper bound on its release, labelled so in release_date_note. Never a release date to judge
+# prices against (`before_release`), never evidence against another source's date.
+FIRST_LISTING = "first listing"
+# A month-day in an id without a year (gpt-4-0613): the snapshot is no older than its family's
+# release and no newer than its first listing; where exactly one such month-day falls between
+# the two, that is its date.
+MONTH_DAY = re.compile(r"^(?P<family>.+)-(?P<m>0[1-9]|1[0-2])(?P<d>0[1-9]|[12]\d|3[01])$")
+MOVING_ID = re.compile(r"-latest(?:-\d+k)?$")
+
+
+def is_listing_date() -> pl.Expr:
+    """A release date that is only a listing (a marketplace's listing date or a first listing):
+    an upper bound on the release, not a release date."""
+    note = pl.col("release_date_note").fill_null("")
+    return note.str.starts_with(FIRST_LISTING) | note.str.starts_with("listing date")
+
+
+def first_listings(token_prices: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    """model_id, the first date a price row lists it, and the source of that row (ties: the
+    first source id). A source that dates prices by month lists a model somewhere in that month:
+    its listing counts from the month's last day, so the bound stays an upper bound."""
+    from analysis.data.curate.flags import MONTHLY_SOURCES
+
+    lf = token_prices.lazy() if isinstance(token_prices, pl.DataFrame) else token_prices
+    names = lf.collect_schema().names()
+    day = pl.min_horizontal("date", "valid_from") if "valid_from" in names else pl.col("date")
+    listed = (
+        pl.when(pl.col("source_id").is_in(list(MONTHLY_SOURCES)))
+        .then(pl.col("date").dt.month_end())
+        .otherwise(day)
+    )
+    return (
+        lf.filter(pl.col("model_id").is_not_null())
+        .select("model_id", "source_id", listed.alias("_listed"))
+        .drop_nulls("_listed")
+        .sort("model_id", "_listed", "source_id")
+        .group_by("model_id", maintain_order=True)
+        .agg(pl.col("_listed").first(), pl.col("source_id").first().alias("_listed_by"))
+        .collect()
+    )
+
+
+def month_day_date(model_id: str, family_date: date | None, listed: date) -> date | None:
+    """The date of a month-day id (`-0613`) when exactly one such month-day falls between its
+    family's release (a lower bound: a snapshot is no older than its family) and its first
+    listing (an upper bound); else None. Never after the first listing."""
+    m = MONTH_DAY.match(model_id)
+    if m is None or family_date is None:
+        return None
+    fits = []
+    for year in range(family_date.year, listed.year + 1):
+        try:
+            d = date(year, int(m["m"]), int(m["d"]))
+        except ValueError:
+            continue
+        if family_date <= d <= listed:
+            fits.append(d)
+    return fits[0] if len(fits) == 1 else None
+
+
+def date_by_first_listing(
+    table: pl.DataFrame, token_prices: pl.DataFrame | pl.LazyFrame
+) -> pl.DataFrame:
+    """Release dates for the models nothing dates (issue 19, class 8, the labelled last resort).
+
+    - A month-day id (`gpt-4-0613`) whose family is dated by a release source (not a listing,
+      not a moving alias) takes the one month-day between the family's release and the id's
+      first listing, where there is exactly one; its source is the family's, the note says how.
+    - Else the first listing (`first_listings`), with its source and a note saying it is a first
+      listing, an upper bound on the release date. A marketplace listing date
+      (`LISTING_DATE_SOURCES`) later than the first listing gives way to it (a tighter bound).
+    Moving aliases (`-latest`, a name the models table calls a moving alias) stay undated: their
+    release would be one snapshot's."""
+    if table.is_empty():
+        return table
+    first = first_listings(token_prices)
+    moving = pl.col("model_id").str.contains(MOVING_ID.pattern) | pl.col("name").fill_null(
+        ""
+    ).str.to_lowercase().str.contains("moving alias")
+    listing = is_listing_date()
+    family_ok = table.filter(pl.col("release_date").is_not_null() & ~listing & ~moving).select(
+        pl.col("model_id").alias("_family"),
+        pl.col("release_date").alias("_fam_date"),
+        pl.col("release_date_source_id").alias("_fam_src"),
+    )
+    out = (
+        table.join(first, on="model_id", how="left")
+        .with_columns(pl.col("model_id").str.extract(MONTH_DAY.pattern, 1).alias("_family"))
+        .join(family_ok, on="_family", how="left")
+    )
+    md = [
+        month_day_date(i, f, first) if first is not None and f is not None else None
+        for i, f, first in zip(out["model_id"], out["_fam_date"], out["_listed"], strict=True)
+    ]
+    out = out.with_columns(pl.Series("_md_date", md, dtype=pl.Date))
+    open_ = (
+        pl.col("release_date").is_null() | (listing & (pl.col("_listed") < pl.col("release_date")))
+    ) & ~moving
+    by_md = open_ & pl.col("_md_date").is_not_null()
+    by_first = open_ & ~by_md & pl.col("_listed").is_not_null()
+    md_note = pl.format(
+        "month-day in the id, year fixed by {}'s release ({}, {}) and the first listing ({}, {})",
+        "_family",
+        "_fam_src",
+        "_fam_date",
+        "_listed_by",
+        "_listed",
+    )
+    first_note = pl.format(
+        FIRST_LISTING
+        + " ({}, {}): an upper bound on the release date; no source dates the release",
+        "_listed_by",
+        "_listed",
+    )
+    return out.with_columns(
+        pl.when(by_md).then("_md_date").when(by_first).then("_listed")
+        .otherwise("release_date").alias("release_date"),
+        pl.when(by_md).then("_fam_src").when(by_first).then("_listed_by")
+        .otherwise("release_date_source_id").alias("release_date_source_id"),
+        pl.when(by_md).then(md_note).when(by_first).then(first_note)
+        .otherwise("release_date_note").alias("release_date_note"),
+    ).select(table.columns)  # fmt: skip
+
+
 def build_models_curated(refs: pl.DataFrame, model_info: pl.DataFrame | None) -> pl.DataFrame:
     """The `models` table of a curated release.
 

@@ -196,6 +196,56 @@ def fold_regions(prices: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyF
     return out if isinstance(prices, pl.LazyFrame) else out.collect()
 
 
+def fold_quantization(
+    prices: pl.DataFrame | pl.LazyFrame, newest: dict[str, date] | None = None
+) -> pl.LazyFrame:
+    """One offer split by quantization (issue 19, class 5): a run with no quantization tag takes
+    the tag another run of the same offer states (same model, seller, price kind, tier, offer
+    words, region and currency) where that seller's runs of the offer state exactly one tag and
+    a tagged run shows the same prices on overlapping dates: the same offer seen by a source
+    that states the quantization (OpenRouter's endpoints) and one that does not (the price
+    libraries), so one spell. Where the seller's runs state two tags (fp8 and bf16 endpoints) an
+    untagged run could be either and stays its own; so does one at another price or date.
+    A run its source's newest snapshot still shows (`newest`: source -> date) runs on."""
+    key = [c for c in OFFER if c != "quantization"]
+    last = pl.coalesce("last_seen", "date")
+    still = (
+        pl.col("source_id")
+        .cast(pl.String)
+        .replace_strict(newest or {}, default=None, return_dtype=pl.Date)
+    )
+    lf = (
+        prices.lazy()
+        .with_row_index("_q")
+        .with_columns(
+            pl.when(last >= still).then(pl.lit(date(2100, 1, 1))).otherwise(last).alias("_qend")
+        )
+    )
+    tagged = lf.filter(pl.col("quantization").is_not_null())
+    one_tag = (
+        tagged.group_by(key)
+        .agg(pl.col("quantization").n_unique().alias("_tags"))
+        .filter(pl.col("_tags") == 1)
+        .drop("_tags")
+    )
+    same = pl.all_horizontal([pl.col(c).eq_missing(pl.col(f"{c}_t")) for c in FACT])
+    folded = (
+        lf.filter(pl.col("quantization").is_null())
+        .join(one_tag, on=key, how="inner", nulls_equal=True)
+        .join(tagged, on=key, how="inner", suffix="_t", nulls_equal=True)
+        .filter(
+            same & (pl.col("date_t") <= pl.col("_qend")) & (pl.col("_qend_t") >= pl.col("date"))
+        )
+        .group_by("_q")
+        .agg(pl.col("quantization_t").first().alias("_tag"))
+    )
+    return (
+        lf.join(folded, on="_q", how="left", maintain_order="left")
+        .with_columns(pl.coalesce("quantization", "_tag").alias("quantization"))
+        .drop("_q", "_qend", "_tag")
+    )
+
+
 def fold_reported(prices: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
     """A `reported` run (a timeline citing the seller's page) at exactly the prices of a `list`
     run of the same offer is the same fact: it becomes evidence of the list price (its kind
@@ -355,12 +405,12 @@ def _curate(
     absent = [c for c in EXTRA if c not in prices.collect_schema()]
     prices = prices.with_columns(pl.lit(None, pl.Float64).alias(c) for c in absent)
     lf = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
-    lf = mark_copies(fold_reported(lf))
     snaps = snapshot_dates(lf)
     # A table of dated price points ends at its own last date (`_historical_rows`).
     table_end = {s: d[-1] for s, d in snaps.items()}
     # A source's newest snapshot: as given (its retrieval date), else the rows' largest date.
     newest = table_end | (newest or {})
+    lf = mark_copies(fold_reported(fold_quantization(lf, newest)))
     names = lf.collect_schema()
     cols = [
         c for c in names if c not in ("valid_from", "valid_to", "row_id", "source_ids", "_copy")

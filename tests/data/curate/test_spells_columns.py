@@ -104,7 +104,10 @@ def _stale_row(key, spell: Spell, obs):
 def reference(prices: pl.DataFrame, newest=None):
     prices = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
     snaps = snapshot_dates(prices)
-    newest = newest or {s: d[-1] for s, d in snaps.items()}
+    # the same pre-step as the column walk: one offer split by quantization is one offer
+    table_end = {s: d[-1] for s, d in snaps.items()}
+    prices = spells.fold_quantization(prices, table_end | (newest or {})).collect()
+    newest = newest or table_end
     groups, historical = {}, {}
     for row in prices.iter_rows(named=True):
         end = row["last_seen"] or row["date"]
