@@ -436,3 +436,23 @@ def test_every_figure_of_the_book_names_its_sources_by_publisher_and_year(previe
         if not image.startswith("Source: ") or not all(n in image for n in shown):
             problems.append(f"{record['id']}: image's source line {image[:120]!r}")
     assert not problems, "\n".join(problems)
+
+
+def test_sources_of_reads_the_rows_before_they_are_aggregated(tiny_book, kit):
+    rows = pl.DataFrame(
+        {
+            "month": [1, 1, 2],
+            "usd": [3.0, 1.0, 2.0],
+            "source_id": ["epoch-llm-price-trends", "epoch-llm-price-trends", None],
+            "source_ids": [None, "epoch-llm-price-trends;artificial-analysis", None],
+        }
+    )
+    assert data.sources_of(rows) == ["epoch-llm-price-trends", "artificial-analysis"]
+    medians = rows.group_by("month").agg(pl.col("usd").median()).sort("month")
+    with pytest.raises(ValueError, match=r"frame 1 of 1 has no source column.*before they were"):
+        data.sources_of(medians)  # an aggregate no longer says where its rows came from
+    charts.show(line_chart(medians), "prices-trend", data.sources_of(rows))
+    record = json.loads((kit / "prices" / "prices-trend.json").read_text())
+    # sources.csv by hand: epoch-llm-price-trends is Epoch AI's, retrieved 2025-03-13.
+    assert record["sources"][0] == "Epoch AI (2025)"
+    assert [s["id"] for s in record["source_records"]] == data.sources_of(rows)
