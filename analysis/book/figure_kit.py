@@ -380,13 +380,11 @@ def chart_sources(chart: Renderable, version: str) -> list[dict[str, str]]:
 
 
 def source_names(sources: list[dict[str, str]]) -> list[str]:
-    """ "Publisher (year)" for each source, the year it was retrieved; one entry per publisher
-    and year."""
+    """ "Publisher (year)" for each source, the year it was retrieved, or "Publisher (n.d.)"
+    (APA's "no date") where the sources table gives no date; one entry per publisher and year."""
     return list(
         dict.fromkeys(
-            f"{s['publisher']} ({s['retrieved'][:4]})"
-            if s["retrieved"][:4].isdigit()
-            else s["publisher"]
+            f"{s['publisher']} ({s['retrieved'][:4] if s['retrieved'][:4].isdigit() else 'n.d.'})"
             for s in sources
         )
     )

@@ -163,9 +163,10 @@ def show(
 
     `name` makes the HTML element id readable (`vega-<name>-<n>`); the counter keeps ids unique
     when a page shows the same chart twice. It is also the figure's name in the figure kit,
-    written when `BOOK_FIGURE_KIT` is set. `sources` (source ids of the data release) names the
-    chart's sources on its kit images; without it they are read from the chart's data (columns
-    `source_id`, `source`, `sources`, `*_source`).
+    written when `BOOK_FIGURE_KIT` is set. `sources` (source ids of the data release, taken from
+    the rows the chart was computed from with `analysis.data.sources_of`) names the chart's
+    sources on its kit images and record; without it they are read from the chart's data
+    (columns `source_id`, `source`, `sources`, `*_source`).
     """
     spec = chart.to_dict()
     slug = re.sub(r"[^a-z0-9]+", "-", (name or "chart").lower()).strip("-") or "chart"

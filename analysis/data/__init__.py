@@ -20,6 +20,7 @@ from analysis.data.release import (
     releases,
     select_rows,
     sha256,
+    sources_of,
     tables,
     version_dir,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "releases",
     "select_rows",
     "sha256",
+    "sources_of",
     "tables",
     "version_dir",
 ]

@@ -212,6 +212,34 @@ def select_rows(
     return _rows(table, key, values, columns, v, root)
 
 
+def sources_of(*frames: pl.DataFrame) -> list[str]:
+    """The source ids of the rows in `frames`, in order of first appearance: their `source_id`
+    column, `source_ids` (';'-separated, the curated tables), and the `source`, `sources` and
+    `*_source` columns a method keeps on its rows. A page passes the rows a figure was computed
+    from to `show(..., sources=...)`, so the figure names the sources that fed it.
+
+    A frame with no such column (an aggregate, which no longer says where its rows came from) is
+    refused: its sources must be taken from the rows before aggregating.
+    """
+    ids: list[str] = []
+    for number, frame in enumerate(frames, start=1):
+        columns = [c for c in frame.columns if SOURCE_COLUMN.match(c)]
+        if not columns:
+            raise ValueError(
+                f"sources_of: frame {number} of {len(frames)} has no source column "
+                f"(source_id, source_ids, source, sources or *_source; it has "
+                f"{', '.join(frame.columns)}): pass the rows the figure was computed from, "
+                "before they were aggregated"
+            )
+        for column in columns:
+            for cell in frame.get_column(column).drop_nulls().cast(pl.String).to_list():
+                ids += [part.strip() for part in cell.split(";") if part.strip()]
+    return list(dict.fromkeys(ids))
+
+
+SOURCE_COLUMN = re.compile(r"^(source_id|source_ids|source|sources|.+_source)$")
+
+
 def _rows(table, key, values, columns, v, root) -> pl.DataFrame:
     frame = _load_cached(table, v, str(data_dir(root)))
     wanted = [str(x) for x in values]

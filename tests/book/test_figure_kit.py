@@ -10,6 +10,7 @@ import struct
 import subprocess
 import sys
 from datetime import date
+from html import unescape
 from pathlib import Path
 
 import altair as alt
@@ -392,3 +393,66 @@ def test_the_book_and_figure_citations_read_back_through_pandoc(tiny_book):
         assert item["issued"] == {"date-parts": [[int(version[:4])]]}
     block = figure_kit.cite_block(version)._repr_markdown_()
     assert book.bibtex in block and "Tiny authors. \\(" in block
+
+
+# ---------------------------------------------------------------------------------------------
+# Every figure of the book, as the offline preview's kit holds it, names its sources
+
+
+def test_every_figure_of_the_book_names_its_sources_by_publisher_and_year(preview_site):
+    """Each record and image names the publisher and year of every source it lists, as the
+    release's sources table gives them (read here straight from the release's sources.csv),
+    never only "the book's data release"; each record's caption is filled."""
+    table = {
+        row["source_id"]: row
+        for row in pl.read_csv(data.version_dir() / "sources.csv", infer_schema=False).to_dicts()
+    }
+    records = [json.loads(p.read_text()) for p in figure_kit.record_files(preview_site / "figures")]
+    assert len(records) >= 26, "the preview's kit holds every figure of the book"
+    problems = []
+    for record in records:
+        name = record["id"].split("/", 1)[1]
+        svg = (preview_site / "figures" / record["chapter"] / f"{name}.svg").read_text()
+        image = unescape(" ".join(svg_texts(svg, "source-line")))
+        if "the book's data release" in image or "the book's data release" in json.dumps(record):
+            problems.append(f"{record['id']}: only the book's data release")
+        if not record.get("caption"):
+            problems.append(f"{record['id']}: no caption")
+        if not record["source_records"]:
+            problems.append(f"{record['id']}: no sources")
+        expected = []
+        for source in record["source_records"]:
+            row = table.get(source["id"])
+            if row is None:
+                problems.append(f"{record['id']}: source {source['id']} not in sources.csv")
+                continue
+            # The year the source was read; "n.d." (APA's "no date") where the table has none.
+            year = row["retrieved"][:4] if row["retrieved"] else "n.d."
+            expected.append(f"{row['publisher']} ({year})")
+        expected = list(dict.fromkeys(expected))
+        if record["sources"] != expected:
+            problems.append(f"{record['id']}: sources {record['sources']} != {expected}")
+        shown = expected[:5] if len(expected) > 6 else expected  # the image lists up to six
+        if not image.startswith("Source: ") or not all(n in image for n in shown):
+            problems.append(f"{record['id']}: image's source line {image[:120]!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_sources_of_reads_the_rows_before_they_are_aggregated(tiny_book, kit):
+    rows = pl.DataFrame(
+        {
+            "month": [1, 1, 2],
+            "usd": [3.0, 1.0, 2.0],
+            "source_id": ["epoch-llm-price-trends", "epoch-llm-price-trends", None],
+            "source_ids": [None, "epoch-llm-price-trends;artificial-analysis", None],
+        }
+    )
+    assert data.sources_of(rows) == ["epoch-llm-price-trends", "artificial-analysis"]
+    medians = rows.group_by("month").agg(pl.col("usd").median()).sort("month")
+    with pytest.raises(ValueError, match=r"frame 1 of 1 has no source column.*before they were"):
+        data.sources_of(medians)  # an aggregate no longer says where its rows came from
+    charts.show(line_chart(medians), "prices-trend", data.sources_of(rows))
+    record = json.loads((kit / "prices" / "prices-trend.json").read_text())
+    # sources.csv by hand: epoch-llm-price-trends is Epoch AI's, retrieved 2025-03-13.
+    assert record["sources"][0] == "Epoch AI (2025)"
+    assert [s["id"] for s in record["source_records"]] == data.sources_of(rows)
