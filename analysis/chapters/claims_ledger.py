@@ -18,7 +18,7 @@ import polars as pl
 
 from analysis.methods import claims as cl
 from analysis.methods.claims import Evidence
-from analysis.report import left_out, results
+from analysis.report import left_out, names, results
 from analysis.report.quote import Quote, Quotes
 
 SLUG = "claims-ledger"
@@ -498,7 +498,7 @@ def cuts_sentence(rows: pl.DataFrame) -> str:
             "a release built with it tests it here."
         )
     r = row.row(0, named=True)
-    return f"The ledger rates it {r['verdict']}: {r['evidence']}"
+    return f"The ledger rates it {r['verdict']}: {names.in_text(r['evidence'])}"
 
 
 def ledger_row(rows: pl.DataFrame, claim_id: str) -> dict | None:
@@ -514,7 +514,7 @@ def agent_quotes(rows: pl.DataFrame) -> dict[str, Quote]:
     q = {}
     if share:
         q["verdict_agent_bill_share"] = Quote(share["verdict"])
-        q["evidence_agent_bill_share"] = Quote(share["evidence"])
+        q["evidence_agent_bill_share"] = Quote(names.in_text(share["evidence"]))
     if ratio:
         q["verdict_opus_grok_ratio"] = Quote(ratio["verdict"])
     return q
@@ -607,10 +607,10 @@ def own_quotes(
     q.update(
         {
             "n_deepseek_claims": Quote(len(DEEPSEEK_CLAIMS), "count"),
-            "deepseek_largest": Quote(big["model_id"] if big else "none"),
+            "deepseek_largest": Quote(big["model_id"], "model") if big else Quote("none"),
             "deepseek_largest_trillion": Quote(big["parameters_b"] / 1000 if big else 0, "number"),
-            "opus_id": Quote(OPUS),
-            "grok_id": Quote(GROK),
+            "opus_name": Quote(OPUS, "model"),
+            "grok_name": Quote(GROK, "model"),
         }
     )
     if "deepseek" not in absent:
@@ -651,7 +651,8 @@ def claimed_text(value: float, high: float | None, unit: str, kind: str) -> str:
 
 
 def evidence_text(row: dict) -> str:
-    """Value (interval), n and window, then the evidence's sentence."""
+    """Value (interval), n and window, then the evidence's sentence, with display names for the
+    ids the chapters' sentences name (`names.in_text`; the ledger's CSV keeps the ids)."""
     parts = []
     if row["evidence_value"] is not None:
         value = Quote(row["evidence_value"], "number").text
@@ -671,7 +672,7 @@ def evidence_text(row: dict) -> str:
         text += f" Like-for-like: {row['like_for_like']}"
     if row["estimate_id"]:
         text += f" The book's estimate `{row['estimate_id']}`."
-    return text
+    return names.in_text(text)
 
 
 def section_link(section: str) -> str:
