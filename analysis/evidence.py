@@ -33,7 +33,7 @@ from analysis.chapters import (
 )
 from analysis.data.reads import memo
 from analysis.methods.claims import Evidence
-from analysis.report import results
+from analysis.report import names, results
 from analysis.report.quote import Quote, Quotes
 
 
@@ -149,7 +149,7 @@ def finding(claim_id: str, version: str | None = None) -> Quote:
     row = _claim(claim_id, version)
     if row is None:
         return Quote(NOT_HELD)
-    return Quote(f"{row['verdict']} ({row['evidence'].rstrip('.')})")
+    return Quote(f"{row['verdict']} ({names.in_text(row['evidence']).rstrip('.')})")
 
 
 def with_verdicts(slug: str, q: Quotes, version: str | None = None) -> Quotes:

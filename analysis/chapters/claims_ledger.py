@@ -18,7 +18,7 @@ import polars as pl
 
 from analysis.methods import claims as cl
 from analysis.methods.claims import Evidence
-from analysis.report import left_out, results
+from analysis.report import left_out, names, results
 from analysis.report.quote import Quote, Quotes
 
 SLUG = "claims-ledger"
@@ -38,7 +38,7 @@ MEMO_CLAIMS = [
 ]
 
 # This page's claims: the digest's agent workload and DeepSeek's company news.
-AGENT_CLAIMS = ["agent-bill-output-share", "opus-5-vs-grok-4.6-cost"]
+RATIO_CLAIM = "opus-5-vs-grok-4.6-cost"
 DEEPSEEK_CLAIMS = [
     "deepseek-2t-model",
     "deepseek-raise",
@@ -47,6 +47,16 @@ DEEPSEEK_CLAIMS = [
     "deepseek-revenue-10x",
 ]
 REVENUE_HEADLINE = "deepseek-revenue-10x"
+# The quote of each claim's words the page prints -> its claim id.
+CLAIM_QUOTES = {
+    "claim_agent_bill_share": "agent-bill-output-share",
+    "claim_opus_grok_ratio": RATIO_CLAIM,
+    "claim_deepseek_2t_model": "deepseek-2t-model",
+    "claim_deepseek_raise": "deepseek-raise",
+    "claim_deepseek_revenue_before": "deepseek-revenue-before",
+    "claim_deepseek_revenue_after": "deepseek-revenue-after",
+    "claim_deepseek_revenue_10x": REVENUE_HEADLINE,
+}
 OPUS, GROK = "claude-opus-5", "grok-4.6"  # the two models of opus-5-vs-grok-4.6-cost
 DEEPSEEK = "deepseek"  # the developer id of DeepSeek's models in the models table
 # Powers of ten the claims table's units name (unit column: "billion USD (approximate)").
@@ -457,7 +467,7 @@ def compute(evidence: dict[str, Evidence], version: str | None = None) -> Claims
     claims = results.table("claims", v)
     absent = left_out.reasons(NEEDS, v)
     q = Quotes(SLUG)
-    for part in (count_quotes(rows, v), rule_quotes(), type_quotes(claims)):
+    for part in (count_quotes(rows, v), rule_quotes(), type_quotes(claims), agent_quotes(rows)):
         q.update(part)
     q.update(own_quotes(claims, results.table("models", v), absent, v))
     q["cuts_sentence"] = Quote(cuts_sentence(rows))
@@ -488,12 +498,26 @@ def cuts_sentence(rows: pl.DataFrame) -> str:
             "a release built with it tests it here."
         )
     r = row.row(0, named=True)
-    return f"The ledger rates it {r['verdict']}: {r['evidence']}"
+    return f"The ledger rates it {r['verdict']}: {names.in_text(r['evidence'])}"
 
 
-def quote_key(claim_id: str) -> str:
-    """A claim id as a quote name: `opus-5.5-input-price` -> `opus_5_5_input_price`."""
-    return claim_id.replace("-", "_").replace(".", "_")
+def ledger_row(rows: pl.DataFrame, claim_id: str) -> dict | None:
+    """The ledger's row of one claim, or None when the release's claims table lacks it."""
+    found = rows.filter(pl.col("claim_id") == claim_id)
+    return found.row(0, named=True) if found.height else None
+
+
+def agent_quotes(rows: pl.DataFrame) -> dict[str, Quote]:
+    """The ledger's verdict and evidence of the agent workload's claims, for the page's agent
+    section (those of them the release holds)."""
+    share, ratio = ledger_row(rows, BILL_SHARE), ledger_row(rows, RATIO_CLAIM)
+    q = {}
+    if share:
+        q["verdict_agent_bill_share"] = Quote(share["verdict"])
+        q["evidence_agent_bill_share"] = Quote(names.in_text(share["evidence"]))
+    if ratio:
+        q["verdict_opus_grok_ratio"] = Quote(ratio["verdict"])
+    return q
 
 
 def count_quotes(rows: pl.DataFrame, v: str) -> dict[str, Quote]:
@@ -520,16 +544,6 @@ def count_quotes(rows: pl.DataFrame, v: str) -> dict[str, Quote]:
         "n_untestable": Quote(n[cl.UNTESTABLE], "count"),
         "n_tested": Quote(rows.height - n[cl.UNTESTABLE], "count"),
         "n_modules": Quote(n_pages, "count"),
-        # One verdict everywhere: every claim's verdict and evidence, for any sentence of the
-        # book that discusses it (`quote_key`).
-        **{
-            f"verdict_{quote_key(r['claim_id'])}": Quote(r["verdict"])
-            for r in rows.iter_rows(named=True)
-        },
-        **{
-            f"evidence_{quote_key(r['claim_id'])}": Quote(r["evidence"])
-            for r in rows.iter_rows(named=True)
-        },
         "missing": Quote(
             "Every claim has its evidence from a chapter in this rendering."
             if missing.height == 0
@@ -584,18 +598,19 @@ def own_quotes(
     sections the release can show: `absent` names the others)."""
     big = largest_model(models, DEEPSEEK)
     held = set(claims["claim_id"])
+    # Each claim's words under a name of its own (`CLAIM_QUOTES`), for the sections that quote it.
     q = {
-        f"claim_{quote_key(cid)}": Quote(cl.claim_row(claims, cid)["claim"])
-        for cid in AGENT_CLAIMS + DEEPSEEK_CLAIMS
+        name: Quote(cl.claim_row(claims, cid)["claim"])
+        for name, cid in CLAIM_QUOTES.items()
         if cid in held
     }
     q.update(
         {
             "n_deepseek_claims": Quote(len(DEEPSEEK_CLAIMS), "count"),
-            "deepseek_largest": Quote(big["model_id"] if big else "none"),
+            "deepseek_largest": Quote(big["model_id"], "model") if big else Quote("none"),
             "deepseek_largest_trillion": Quote(big["parameters_b"] / 1000 if big else 0, "number"),
-            "opus_id": Quote(OPUS),
-            "grok_id": Quote(GROK),
+            "opus_name": Quote(OPUS, "model"),
+            "grok_name": Quote(GROK, "model"),
         }
     )
     if "deepseek" not in absent:
@@ -636,7 +651,8 @@ def claimed_text(value: float, high: float | None, unit: str, kind: str) -> str:
 
 
 def evidence_text(row: dict) -> str:
-    """Value (interval), n and window, then the evidence's sentence."""
+    """Value (interval), n and window, then the evidence's sentence, with display names for the
+    ids the chapters' sentences name (`names.in_text`; the ledger's CSV keeps the ids)."""
     parts = []
     if row["evidence_value"] is not None:
         value = Quote(row["evidence_value"], "number").text
@@ -656,7 +672,7 @@ def evidence_text(row: dict) -> str:
         text += f" Like-for-like: {row['like_for_like']}"
     if row["estimate_id"]:
         text += f" The book's estimate `{row['estimate_id']}`."
-    return text
+    return names.in_text(text)
 
 
 def section_link(section: str) -> str:

@@ -14,6 +14,7 @@ from analysis.data.reads import memo
 from analysis.data.schema import TABLES
 from analysis.methods import coverage
 from analysis.report import results
+from analysis.report.names import in_text
 from analysis.report.quote import Quote, Quotes
 
 SLUG = "data"
@@ -54,8 +55,13 @@ def tables_summary(report: dict) -> pl.DataFrame:
 
 
 def release_rows(releases: list[data.Release]) -> pl.DataFrame:
-    """One row per released version."""
-    return pl.DataFrame([r.__dict__ for r in releases]).select(RELEASE_COLUMNS)
+    """One row per released version, its description (immutable, written with ids) shown with
+    display names (`in_text`); versions.json keeps the text as released."""
+    return (
+        pl.DataFrame([r.__dict__ for r in releases])
+        .select(RELEASE_COLUMNS)
+        .with_columns(pl.col("description").map_elements(in_text, return_dtype=pl.String))
+    )
 
 
 # ------------------------------------------------------------------ quotes

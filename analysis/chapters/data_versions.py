@@ -13,6 +13,7 @@ from analysis.data import release as data
 from analysis.data.cache import cached
 from analysis.data.reads import memo
 from analysis.report import results, vintages
+from analysis.report.names import display_name, in_text
 from analysis.report.quote import Quote, Quotes, fmt_count
 
 SLUG = "data-versions"
@@ -64,7 +65,12 @@ def release_table(names: list[str]) -> pl.DataFrame:
     """version, released and description of the releases `names`, oldest first."""
     return pl.DataFrame(
         [
-            {"version": r.version, "released": r.released, "description": r.description}
+            {
+                "version": r.version,
+                "released": r.released,
+                # immutable text written with ids: the reader sees display names
+                "description": in_text(r.description),
+            }
             for r in data.releases()
             if r.version in names
         ]
@@ -96,7 +102,14 @@ def _compute(version: str) -> DataVersions:
             "version": Quote(version),
             "n_releases": Quote(len(names), "count"),
             "first_release": Quote(names[0]),
-            "changed": Quote(change_sentence(previous, table, new_models, new_providers)),
+            "changed": Quote(
+                change_sentence(
+                    previous,
+                    table,
+                    [display_name("model", m, version) for m in new_models],
+                    [display_name("provider", p) for p in new_providers],
+                )
+            ),
             "moved_share": Quote(MOVED, "share"),
             "n_moved": Quote(moved(vintage).height, "count"),
             "n_estimates": Quote(vintage.filter(pl.col("data_version") == version).height, "count"),

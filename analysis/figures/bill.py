@@ -125,7 +125,7 @@ def leaderboard_gt(board: pl.DataFrame) -> GT:
     tokens (`bill.leaderboard_costs`), USD."""
     df = board.select(
         "run",
-        "model_id",
+        named("model_id", "model"),
         (pl.col("input_tokens") / 1e6).alias("input_mtok"),
         (pl.col("output_tokens") / 1e6).alias("output_mtok"),
         "published_output",

@@ -19,12 +19,20 @@ An id the tables do not name is shown as it is: never a guessed name.
 
 from __future__ import annotations
 
+import re
+
 from analysis.data import lookup
 from analysis.data import providers as provider_table
 from analysis.data import release as data
 from analysis.data.reads import memo
 
 KINDS = ("model", "gpu", "provider")
+
+# An id in running text: a run of lower-case letters, digits and `._+-` not inside a path or a
+# word, that holds a hyphen, a dot or a digit; a bare word ("together", "modal", "seed" are
+# providers' ids) is left as written, since it may be an ordinary word.
+ID_IN_TEXT = re.compile(r"(?<![\w/])[a-z0-9][a-z0-9._+-]*+(?![\w/])")
+SLUG_LIKE = re.compile(r"[-.\d]")
 
 
 def display_name(kind: str, key: str, version: str | None = None) -> str:
@@ -64,3 +72,19 @@ def known_ids(kind: str, version: str | None = None) -> set[str]:
         return {k for k, v in _provider_names().items() if v != k}
     found = _release_names(kind, data.current_version(version))
     return {k for k, v in found.items() if v != k}
+
+
+def in_text(text: str, version: str | None = None) -> str:
+    """`text` with each model, GPU and provider id in it (`ID_IN_TEXT`) replaced by its display
+    name: for text written once and kept as written, such as a release's description or a
+    claim's evidence, so that the reader sees names while the stored text keeps its ids."""
+    named = {}
+    for kind in reversed(KINDS):  # a model's name wins over a provider's of the same id
+        named.update({key: display_name(kind, key, version) for key in known_ids(kind, version)})
+
+    def name(match: re.Match) -> str:
+        word = match.group(0).rstrip("._+-")  # a sentence's full stop is not part of the id
+        shown = named.get(word, word) if SLUG_LIKE.search(word) else word
+        return shown + match.group(0)[len(word) :]
+
+    return ID_IN_TEXT.sub(name, text)
