@@ -267,8 +267,9 @@ def a16z_gt(fits_frame: pl.DataFrame) -> GT:
 # A threshold's row in the trend charts is keyed "Benchmark: Model (score)" (one model can set
 # thresholds on several benchmarks, and each keeps its own row) and labelled with what follows
 # the benchmark's name, which the colour or the shape gives: the label fits the 1024 px window's
-# column. The tooltip keeps the whole key.
-ROW_AXIS = alt.Axis(labelExpr="split(datum.label, ': ')[1]", labelLimit=230)
+# column (215 px: a 222 px label, "GPT-4 Turbo preview (Nov 2023) (42.4)", ran 6 px past the
+# left edge at 541 px). The tooltip keeps the whole key.
+ROW_AXIS = alt.Axis(labelExpr="split(datum.label, ': ')[1]", labelLimit=215)
 
 
 def _series_names(df: pl.DataFrame) -> pl.DataFrame:
