@@ -163,6 +163,13 @@ def trends(obs: pl.DataFrame, benchmark: str, *, bootstrap: bool = False) -> pl.
 # ---------------------------------------------------------------------------------------------
 
 EPOCH_SOURCE = "epoch-llm-price-trends"
+
+
+def epoch_rows(token_prices: pl.DataFrame) -> pl.DataFrame:
+    """Epoch's own price rows (the dataset behind its published table)."""
+    return token_prices.filter(pl.col("source_id") == EPOCH_SOURCE)
+
+
 EPOCH_BENCHMARKS = ["mmlu", "gpqa-diamond", "humaneval", "math-500", "arena-elo", "math-level-5"]
 # What Epoch's page states, for comparison with the reproduction (Cottier et al. 2025): the price
 # of GPT-4-level performance on GPQA Diamond fell about 40x per year, and rates range from about

@@ -256,3 +256,12 @@ def test_a_model_s_level_first_reached_and_cheapest_by_a_day():
         date(2022, 6, 1),
     )
     assert (row["cheapest_model"], row["cheapest_price"]) == ("f", 1.0)
+
+
+def test_epoch_rows_are_the_rows_of_epochs_own_dataset():
+    import polars as pl
+
+    from analysis.methods import fixed_capability as fc
+
+    frame = pl.DataFrame({"source_id": ["epoch-llm-price-trends", "litellm-rocry", None]})
+    assert fc.epoch_rows(frame)["source_id"].to_list() == ["epoch-llm-price-trends"]
