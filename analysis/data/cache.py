@@ -21,8 +21,9 @@ A result is found again only when everything it was computed from is the same:
 - the arguments: their values (polars frames by their schema and row hashes), so other inputs
   are a miss. A call with an argument the cache cannot key (an arbitrary object) is not cached.
 
-A result is stored with the data reads made so far (analysis.data.reads) and a hit replays them,
-so a chapter served from the cache still records which tables it depends on.
+A result is stored with the data reads its call made (analysis.data.reads; the package's memos
+replay theirs on every hit) and a hit replays them, so a chapter served from the cache still
+records which tables it depends on, and no other chapter's.
 
 A cache file that cannot be read (truncated, corrupt, from an older Python) is ignored and
 rewritten. Files are written to a temporary name and renamed, so two kernels writing the same
