@@ -202,7 +202,6 @@ def write_entry(chart: Renderable, name: str | None) -> KitEntry | None:
 
 
 SPEC_SUFFIX = ".vl.json"
-SOURCE_COLUMNS = re.compile(r"^(source_id|source|sources|source_ids|.+_source)$")
 SOURCE_LINE_FONT_SIZE = 11
 SOURCE_LINE_CHAR_WIDTH = 0.55  # of the font size: wider than Helvetica's average, so lines fit
 SOURCE_FALLBACK = "Source: the book's data release, whose data chapter lists every source"
@@ -363,8 +362,8 @@ def chart_sources(chart: Renderable, version: str) -> list[dict[str, str]]:
         for _, rows in chart_data(chart.spec):
             for row in rows:
                 for column, value in row.items():
-                    if isinstance(value, str) and SOURCE_COLUMNS.match(column):
-                        ids += [part for part in re.split(r"[;,|\s]+", value) if part]
+                    if isinstance(value, str) and data.SOURCE_COLUMN.match(column):
+                        ids += data.split_source_ids(value)
     ids = list(dict.fromkeys(ids))
     columns = ["publisher", "title", "url", "retrieved"]
     try:  # only these sources' rows: a page does not depend on sources its figures do not name

@@ -348,8 +348,6 @@ def bill_share_evidence(aa: pl.DataFrame) -> Evidence:
     )
 
 
-WORKLOAD_PAGE = "chapters/workload-costs.qmd"
-SEC_WORKLOAD = f"{WORKLOAD_PAGE}#sec-workload-costs-presets"
 PRESET_NOTE = (
     "the preset's token counts are the book's illustration of such a workload, not a survey, "
     "so the share moves with them"

@@ -233,11 +233,18 @@ def sources_of(*frames: pl.DataFrame) -> list[str]:
             )
         for column in columns:
             for cell in frame.get_column(column).drop_nulls().cast(pl.String).to_list():
-                ids += [part.strip() for part in cell.split(";") if part.strip()]
+                ids += split_source_ids(cell)
     return list(dict.fromkeys(ids))
 
 
+# The columns that name a row's sources, in the tables and in what methods keep of them; one
+# cell may list several ids (the curated tables join them with ';').
 SOURCE_COLUMN = re.compile(r"^(source_id|source_ids|source|sources|.+_source)$")
+
+
+def split_source_ids(cell: str) -> list[str]:
+    """The source ids one cell lists (ids are slugs: ';', ',', '|' or spaces separate them)."""
+    return [part for part in re.split(r"[;,|\s]+", cell) if part]
 
 
 def _rows(table, key, values, columns, v, root) -> pl.DataFrame:
