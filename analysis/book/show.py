@@ -151,6 +151,7 @@ class RenderedChart:
             id=self.element_id,
             spec=json.dumps(self.html_spec, separators=(",", ":")).replace("</", "<\\/"),
             bundle=VEGA_BUNDLE.as_posix(),
+            patch=_patch_option(follow_patch(self.html_spec)),
             png=fallback,
             alt=alt_text,
         ) + (figure_kit.links_html(self.kit, self.element_id) if self.kit else "")
@@ -293,6 +294,46 @@ def _versions() -> dict[str, str]:
     return {"vl_version": major_minor}
 
 
+def follow_patch(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """A JSON Patch (RFC 6902) of the chart's compiled Vega, for vega-embed's `patch` option:
+    an input bound to a param with an `expr` shows the expression's value again whenever a
+    signal the expression names changes (a picked preset), and the reader's edits in between.
+
+    Vega-Lite compiles such a param to a signal evaluated once (`init`), so the input would
+    keep its first value after the preset changes; Vega's `on` handlers re-evaluate it on each
+    change without overwriting edits, as an `update` expression would. Empty (no patch) for a
+    chart without such a param. Each operation is preceded by a `test` of the signal's name, so
+    a compile that differs in the browser fails the chart visibly instead of patching another
+    signal."""
+    if not any("bind" in p and "expr" in p for p in spec.get("params") or []):
+        return []
+    signals = vlc.vegalite_to_vega(spec, vl_version=_versions()["vl_version"]).get("signals", [])
+    names = [s["name"] for s in signals]
+    ops: list[dict[str, Any]] = []
+    for i, s in enumerate(signals):
+        if "bind" not in s or "init" not in s:
+            continue
+        named = [
+            n for n in names if n != s["name"] and re.search(rf"\b{re.escape(n)}\b", s["init"])
+        ]
+        ops += [
+            {"op": "test", "path": f"/signals/{i}/name", "value": s["name"]},
+            {
+                "op": "add",
+                "path": f"/signals/{i}/on",
+                "value": [{"events": [{"signal": n} for n in named], "update": s["init"]}],
+            },
+        ]
+    return ops
+
+
+def _patch_option(ops: list[dict[str, Any]]) -> str:
+    """The vega-embed option line for `ops`, or nothing (the embed of most charts unchanged)."""
+    if not ops:
+        return ""
+    return ",\n        patch: " + json.dumps(ops, separators=(",", ":")).replace("</", "<\\/")
+
+
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
@@ -374,7 +415,7 @@ _EMBED_HTML = """\
     .then(function () {{
       return vegaEmbed("#{id}", spec, {{
         renderer: "svg",
-        actions: {{export: true, source: false, compiled: false, editor: false}}
+        actions: {{export: true, source: false, compiled: false, editor: false}}{patch}
       }});
     }})
     .catch(function (error) {{

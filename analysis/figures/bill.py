@@ -173,47 +173,50 @@ def leaderboard_gt(board: pl.DataFrame) -> GT:
     )
 
 
+# The calculator's inputs: column of `bill.effective_rates` -> (param, label, maximum, step).
+CALCULATOR_INPUTS = {
+    "input_tokens": ("p_input", "Input tokens per request ", 200_000, 500),
+    "output_tokens": ("p_output", "Output tokens ", 20_000, 100),
+    "reasoning_tokens": ("p_reasoning", "Reasoning tokens ", 50_000, 500),
+    "cache_hit_share": ("p_hit", "Cache-hit share ", 1, 0.05),
+    "requests_per_day": ("p_requests", "Requests per day ", 500_000, 1000),
+}
+
+
 def calculator_chart(rates: pl.DataFrame, default: str) -> alt.LayerChart:
-    """An interactive bill calculator (`bill.effective_rates`): pick a preset; untick "preset's
-    tokens" to bill your own tokens per request, cache-hit share and requests per day at each
-    offer's average rates. Works offline: the data are embedded and the inputs are Vega
-    bindings. An offer without a rate for a bucket the reader gives tokens shows "no rate",
-    never a zero."""
-    first = rates.filter(pl.col("workload") == default).row(0, named=True)
+    """An interactive bill calculator (`bill.effective_rates`): pick a preset and the inputs
+    show its tokens per request, cache-hit share and requests per day; edit them and each
+    offer's bill follows at the offer's average rates. The bill is always that of the values
+    the inputs show. Works offline: the data are embedded and the inputs are Vega bindings. An
+    offer without a rate for a bucket the reader gives tokens shows "no rate", never a zero."""
+    presets = {
+        r["workload"]: {column: r[column] for column in CALCULATOR_INPUTS}
+        for r in rates.unique("workload", maintain_order=True).iter_rows(named=True)
+    }
     df = rates.with_columns(offer_name().alias("offer_name"))
     preset = alt.param(
         name="preset",
         value=default,
-        bind=alt.binding_select(
-            options=rates["workload"].unique(maintain_order=True).to_list(), name="Workload "
-        ),
+        bind=alt.binding_select(options=list(presets), name="Workload "),
     )
-    own = alt.param(name="own", value=True, bind=alt.binding_checkbox(name="Preset's tokens "))
-
-    def slider(name, label, hi, step, value):
-        return alt.param(
-            name=name, value=value, bind=alt.binding_range(min=0, max=hi, step=step, name=label)
+    table = alt.param(name="presets", value=presets)  # each preset's inputs, from its file
+    # A bound param with an expression starts at the picked preset's value and takes it again
+    # at each pick (`analysis.book.show` makes it follow); the reader's edits hold in between.
+    inputs = {
+        column: alt.param(
+            name=name,
+            value=presets[default][column],
+            expr=f"presets[preset].{column}",
+            bind=alt.binding_range(min=0, max=hi, step=step, name=label),
         )
-
-    p_in = slider("p_input", "Input tokens per request ", 200_000, 500, first["input_tokens"])
-    p_out = slider("p_output", "Output tokens ", 20_000, 100, first["output_tokens"])
-    p_rea = slider("p_reasoning", "Reasoning tokens ", 50_000, 500, first["reasoning_tokens"])
-    p_hit = slider("p_hit", "Cache-hit share ", 1, 0.05, first["cache_hit_share"])
-    p_req = slider("p_requests", "Requests per day ", 500_000, 1000, first["requests_per_day"])
-    pick = "own ? datum.{col} : {param}"
-    tokens = {
-        "i": pick.format(col="input_tokens", param="p_input"),
-        "o": pick.format(col="output_tokens", param="p_output"),
-        "r": pick.format(col="reasoning_tokens", param="p_reasoning"),
-        "h": pick.format(col="cache_hit_share", param="p_hit"),
-        "n": pick.format(col="requests_per_day", param="p_requests"),
+        for column, (name, label, hi, step) in CALCULATOR_INPUTS.items()
     }
+    i, o, r, h, n = (name for name, *_ in CALCULATOR_INPUTS.values())
 
     def part(tok: str, rate: str) -> str:
         # a bucket with tokens and no rate makes the bill NaN ("no rate"), never zero
         return f"(({tok}) > 0 ? (isValid(datum.{rate}) ? ({tok}) * datum.{rate} : NaN) : 0)"
 
-    i, o, r, h, n = (tokens[k] for k in "iorhn")
     bill = (
         f"30 * ({n}) / 1e6 * ("
         + " + ".join(
@@ -252,8 +255,8 @@ def calculator_chart(rates: pl.DataFrame, default: str) -> alt.LayerChart:
     labels = base.mark_text(align="left", dx=4).encode(x=alt.value(0), text="label:N")
     return (
         alt.layer(bars, labels)
-        .add_params(preset, own, p_in, p_out, p_rea, p_hit, p_req)
+        .add_params(preset, table, *inputs.values())
         .properties(
-            width=480, title="A workload's bill per 30 days (pick a preset, or untick to edit)"
+            width=480, title="A workload's bill per 30 days (pick a preset, then edit its inputs)"
         )
     )

@@ -174,3 +174,26 @@ def test_description_and_title_are_found_in_layers(chart):
     rendered = charts.show(layered.properties(title="Layered"))
     assert rendered.description == "Prices fall"
     assert rendered.title == "Layered"
+
+
+def test_a_bound_param_with_an_expression_follows_it_in_the_browser():
+    """Vega-Lite evaluates a bound param's `expr` once (`init`); the embed's patch adds an `on`
+    handler re-evaluating it whenever a signal it names changes, and only for such params."""
+    pick = alt.param(name="pick", value="a", bind=alt.binding_select(options=["a", "b"]))
+    table = alt.param(name="table", value={"a": 1, "b": 2})
+    follows = alt.param(
+        name="follows", value=1, expr="table[pick]", bind=alt.binding_range(min=0, max=5)
+    )
+    plain = alt.param(name="plain", value=3, bind=alt.binding_range(min=0, max=5))
+    chart = alt.Chart(alt.Data(values=[{"x": 1}])).mark_point().encode(x="x:Q")
+    spec = chart.add_params(pick, table, follows, plain).to_dict()
+    ops = charts.follow_patch(spec)
+    tests = [op for op in ops if op["op"] == "test"]
+    adds = [op for op in ops if op["op"] == "add"]
+    assert [op["value"] for op in tests] == ["follows"]
+    (add,) = adds
+    assert add["path"] == tests[0]["path"].replace("/name", "/on")
+    (handler,) = add["value"]
+    assert handler["update"] == "table[pick]"
+    assert sorted(e["signal"] for e in handler["events"]) == ["pick", "table"]
+    assert charts.follow_patch(chart.add_params(pick, plain).to_dict()) == []
