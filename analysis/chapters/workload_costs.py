@@ -14,9 +14,8 @@ from dataclasses import dataclass, replace
 
 import polars as pl
 
-from analysis.data import reads, workloads
-from analysis.data.importers import aa_index_runs
-from analysis.data.paths import SHARED_SOURCES
+from analysis.data import workloads
+from analysis.data.errors import fail
 from analysis.data.reads import memo
 from analysis.data.workloads import Offer, Workload
 from analysis.methods import bill
@@ -65,6 +64,11 @@ NEEDS = left_out.Needs(
     rows=("token_prices", lambda p: p.filter(pl.col("model_id") == "claude-opus-5.5")),
     scope="chapter",
 )
+# The leaderboard section: the runs' token counts (and their snapshot's published costs).
+LEADERBOARD_NEEDS = left_out.Needs(
+    "Artificial Analysis Intelligence Index runs' token counts",
+    tables=("aa_index_runs", "aa_snapshots"),
+)
 
 
 @dataclass(frozen=True)
@@ -73,10 +77,11 @@ class WorkloadCosts:
     bills: pl.DataFrame | None  # bill.bills_frame of every preset, one row per offer
     fixed: bill.FixedCapabilityBill | None
     rates: pl.DataFrame | None  # bill.effective_rates: the interactive calculator's data
-    leaderboard: pl.DataFrame | None  # bill.leaderboard_costs (None without the raw scrape)
+    leaderboard: pl.DataFrame | None  # bill.leaderboard_costs (None: see leaderboard_left_out)
     sources: list[str]  # source ids of the price rows billed (the figures' source line)
     q: Quotes
     left_out: str | None = None
+    leaderboard_left_out: str | None = None  # why the release cannot show the leaderboard runs
 
     @property
     def shown(self) -> bool:
@@ -84,7 +89,7 @@ class WorkloadCosts:
 
     @property
     def with_leaderboard(self) -> bool:
-        """The raw scrape the leaderboard runs are read from was at hand."""
+        """The release holds the leaderboard runs' token counts."""
         return self.leaderboard is not None
 
 
@@ -201,54 +206,56 @@ def _compute(v: str) -> WorkloadCosts:
     ids = {i for r in frame["row_ids"] for i in r.split(";")}
     sources = sorted(set(prices.filter(pl.col("row_id").is_in(list(ids)))["source_id"]))
     rates = bill.effective_rates(frame, [chat, agent, nightly])
-    board = leaderboard(v, prices, windows)
+    board_left_out = left_out.reason(LEADERBOARD_NEEDS, v)
+    board = None if board_left_out else bill.leaderboard_costs(prices, windows, leaderboard_runs(v))
     _leaderboard_quotes(q, board)
-    return WorkloadCosts(v, frame, fixed, rates, board, sources, q)
+    return WorkloadCosts(
+        v, frame, fixed, rates, board, sources, q, leaderboard_left_out=board_left_out
+    )
 
 
-def leaderboard_runs(v: str, sources_dir=None) -> list[bill.PublishedRun]:
-    """LEADERBOARD_RUNS as the raw scrape states them (tokens, published cost), named by the
-    book's model ids through the release's aa_snapshots rows of the same snapshot."""
-    sources_dir = sources_dir or SHARED_SOURCES
-    path = aa_index_runs.snapshot_file(sources_dir, LEADERBOARD_SNAPSHOT)
-    reads.record_folder(path.parent)  # an input of the page, outside the release
-    records = aa_index_runs.read_runs(path, list(LEADERBOARD_RUNS))
-    names = results.table("aa_snapshots", v).filter(pl.col("snapshot_date") == LEADERBOARD_SNAPSHOT)
-    model_of = dict(zip(names["source_model_name"], names["model_id"], strict=True))
-    return [
-        bill.PublishedRun(
-            r["name"],
-            model_of[r["name"]],
-            LEADERBOARD_RUNS[r["name"]],
-            LEADERBOARD_SNAPSHOT,
-            r["input_tokens"],
-            r["output_tokens"],
-            r["published_input"],
-            r["published_output"],
-            r["published_total"],
-            r["aa_input_rate"],
-            r["aa_output_rate"],
+def leaderboard_runs(v: str) -> list[bill.PublishedRun]:
+    """LEADERBOARD_RUNS as release `v` holds them: each run's tokens (`aa_index_runs`) and its
+    published cost, the rates AA priced it at and the book's model id (the `aa_snapshots` row
+    of the same snapshot and entry)."""
+    runs = results.table("aa_index_runs", v).filter(pl.col("snapshot_date") == LEADERBOARD_SNAPSHOT)
+    snapshot = results.table("aa_snapshots", v).filter(
+        pl.col("snapshot_date") == LEADERBOARD_SNAPSHOT
+    )
+    joined = runs.join(snapshot, on=["snapshot_date", "aa_model_id", "source_id"], suffix="_aa")
+    out = []
+    for name, provider in LEADERBOARD_RUNS.items():
+        rows = joined.filter(pl.col("source_model_name") == name)
+        if rows.height != 1:
+            raise fail(
+                f"aa_index_runs.csv (data version {v})", None, "source_model_name", name,
+                f"{rows.height} runs of {LEADERBOARD_SNAPSHOT} with their aa_snapshots row; "
+                "expected one",
+            )  # fmt: skip
+        r = rows.row(0, named=True)
+        out.append(
+            bill.PublishedRun(
+                name,
+                r["model_id"],
+                provider,
+                LEADERBOARD_SNAPSHOT,
+                r["input_tokens"],
+                r["output_tokens"],
+                r["index_cost_input_usd"],
+                r["index_cost_output_usd"],
+                r["index_cost_usd"],
+                r["input_usd_per_mtok"],
+                r["output_usd_per_mtok"],
+            )
         )
-        for r in records
-    ]
-
-
-def leaderboard(v: str, prices: pl.DataFrame, windows: pl.DataFrame) -> pl.DataFrame | None:
-    """`bill.leaderboard_costs` of the runs, where the raw scrape is at hand (no release holds
-    the token counts), else None."""
-    if not aa_index_runs.snapshot_file(SHARED_SOURCES, LEADERBOARD_SNAPSHOT).exists():
-        return None
-    return bill.leaderboard_costs(prices, windows, leaderboard_runs(v))
+    return out
 
 
 def _leaderboard_quotes(q: Quotes, board: pl.DataFrame | None) -> None:
-    """The reproduction's numbers, and the paragraph that states them (one sentence saying what
-    is missing where the raw scrape is not at hand)."""
+    """The reproduction's numbers, and the paragraph that states them (placeholders where the
+    release cannot show the section: its page shows why instead)."""
     if board is None:
-        q["lb_text"] = Quote(
-            "The reproduction reads the leaderboard's token counts from its raw scrape, which is "
-            "in no released data version: render the book beside the raw sources to see it."
-        )
+        q.leave_out()
         return
     q["lb_snapshot"] = Quote(LEADERBOARD_SNAPSHOT, "day")
     q["lb_n"] = Quote(board.height, "count")

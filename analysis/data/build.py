@@ -53,6 +53,7 @@ SOURCE_OPTIONAL_TABLES = {
     "inference_benchmarks",
     "tco_assumptions",
     "aa_snapshots",
+    "aa_index_runs",
     "tou_windows",
 }
 

@@ -892,6 +892,32 @@ _table(
     )
 )
 
+_table(
+    Table(
+        "aa_index_runs",
+        "Artificial Analysis Intelligence Index runs: tokens",
+        "The tokens one run of Artificial Analysis's Intelligence Index used, per model entry and "
+        "snapshot, as the leaderboard payload states them (breakdowns."
+        "intelligence_index_token_counts): a real workload. What AA published the run cost, and "
+        "the rates it priced it at, are in the aa_snapshots row of the same snapshot_date and "
+        "aa_model_id. AA rounds each count, so output_tokens is answer_tokens + reasoning_tokens "
+        "within one token.",
+        [
+            _req("snapshot_date", "date", "Day the leaderboard was read"),
+            _req("aa_model_id", "string", "AA's id of the model entry (as in aa_snapshots)"),
+            _req("source_model_name", "string", "The model's name on AA"),
+            _count("input_tokens", "Input tokens of the run", required=True),
+            _count("output_tokens", "Output tokens of the run, reasoning included", required=True),
+            _count("answer_tokens", "Of the output tokens, the answers", required=True),
+            _count("reasoning_tokens", "Of the output tokens, reasoning", required=True),
+            SOURCE,
+            LOCATOR,
+        ],
+        ["snapshot_date", "aa_model_id", "source_id"],
+        [SOURCE_FK],
+    )
+)
+
 TABLE_ORDER = [
     "sources",
     "models",
@@ -904,6 +930,7 @@ TABLE_ORDER = [
     "inference_benchmarks",
     "tco_assumptions",
     "aa_snapshots",
+    "aa_index_runs",
     "tou_windows",
     "gpu_specs",
     "fx_rates",
@@ -972,6 +999,16 @@ CHECKS: list[Check] = [
         # 2026-11-30 holds 66 RunPod zero quotes (runpod_daily.csv, secure cloud, 2026-07/08).
         after_version="2026-11-30",
         needs=("flags",),
+    ),
+    Check(
+        "aa_index_runs",
+        "output_tokens",
+        "constraint-error: sum: output_tokens must be answer_tokens + reasoning_tokens (within "
+        "the one token AA's rounding of each count leaves)",
+        lambda: (
+            (pl.col("output_tokens") - pl.col("answer_tokens") - pl.col("reasoning_tokens")).abs()
+            > 1
+        ),
     ),
 ]
 

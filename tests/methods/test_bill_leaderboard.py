@@ -13,15 +13,13 @@ lines 529-533: input 5.0, output 30.0, input_cached 0.50 (no from_date: in force
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 from datetime import date
 
 import polars as pl
 import pytest
 
 from analysis.data.errors import DataError
-from analysis.data.importers import aa_index_runs
+from analysis.data.importers import aa_leaderboards
 from analysis.methods import bill
 
 RUN = bill.PublishedRun(
@@ -101,51 +99,17 @@ def test_a_run_on_a_day_no_card_is_in_force_is_an_error():
 
 
 def test_the_raw_file_states_the_numbers_typed_above(sources_dir):
-    path = aa_index_runs.snapshot_file(sources_dir, dt.date(2026, 7, 10))
-    (r,) = aa_index_runs.read_runs(path, ["GPT-5.6 Sol (high)"])
-    assert (r["input_tokens"], r["output_tokens"]) == (RUN.input_tokens, RUN.output_tokens)
-    assert (r["published_input"], r["published_output"], r["published_total"]) == (
+    """The build's importer reads the raw file's run and published cost as typed in RUN."""
+    path = sources_dir / aa_leaderboards.FOLDER / "2026-07-10_llms.json"
+    _, entries = aa_leaderboards.parse_snapshot(path)
+    (e,) = [e for e in entries if e["source_model_name"] == "GPT-5.6 Sol (high)"]
+    assert (e["run"]["input_tokens"], e["run"]["output_tokens"]) == (
+        RUN.input_tokens,
+        RUN.output_tokens,
+    )
+    assert (e["index_cost_input_usd"], e["index_cost_output_usd"], e["index_cost_usd"]) == (
         RUN.published_input,
         RUN.published_output,
         RUN.published_total,
     )
-    assert (r["aa_input_rate"], r["aa_output_rate"]) == (5, 30)
-
-
-def _llms(tmp_path, models) -> object:
-    path = tmp_path / "2026-07-10_llms.json"
-    path.write_text(json.dumps({"meta": {}, "models": models}), encoding="utf-8")
-    return path
-
-
-def _model(name, counts, **pricing):
-    return {
-        "name": name,
-        "pricing": {
-            "price_1m_input_tokens": 1,
-            "price_1m_output_tokens": 2,
-            "intelligence_index_cost_input": 1.0,
-            "intelligence_index_cost_output": 2.0,
-            "intelligence_index_cost_total": 3.0,
-        }
-        | pricing,
-        "breakdowns": {"intelligence_index_token_counts": counts},
-    }
-
-
-COUNTS = {"inputTokens": 10, "answerTokens": 1, "reasoningTokens": 2, "outputTokens": 3}
-
-
-def test_the_reader_keeps_the_order_asked_and_refuses_what_it_cannot_read(tmp_path):
-    path = _llms(tmp_path, [_model("a", COUNTS), _model("b", COUNTS), _model("c", None)])
-    assert [r["name"] for r in aa_index_runs.read_runs(path, ["b", "a"])] == ["b", "a"]
-    with pytest.raises(DataError, match=r"'z'.*no model of this name"):
-        aa_index_runs.read_runs(path, ["z"])
-    with pytest.raises(DataError, match=r"c: intelligence_index_token_counts.*no run"):
-        aa_index_runs.read_runs(path, ["c"])
-    bad = _llms(tmp_path, [_model("a", COUNTS | {"outputTokens": 4})])
-    with pytest.raises(DataError, match=r"answerTokens \+ reasoningTokens"):
-        aa_index_runs.read_runs(bad, ["a"])
-    text = _llms(tmp_path, [_model("a", COUNTS, intelligence_index_cost_input="1.0")])
-    with pytest.raises(DataError, match=r"published_input.*must be a number"):
-        aa_index_runs.read_runs(text, ["a"])
+    assert (e["input_usd_per_mtok"], e["output_usd_per_mtok"]) == (5, 30)

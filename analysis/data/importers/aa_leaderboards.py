@@ -29,6 +29,13 @@ What is produced:
   that shows it and again whenever it changes (AA re-scored); a repeat of the same value is not a
   new observation. Intelligence-index values AA marks `..._is_estimated` are AA's estimates, not
   measurements: kept in aa_snapshots (flagged), left out of benchmark_scores.
+- `aa_index_runs`: the tokens each entry's Intelligence Index run used
+  (`breakdowns.intelligence_index_token_counts`: `inputTokens`, `outputTokens` = `answerTokens`
+  + `reasoningTokens`), one row per entry that states them (319, 355, 353, 80 and 128 in the
+  five snapshots). AA rounds each count: 48 entries of 2026-04-10 and 49 of 2026-05-01 state an
+  output one token above answer + reasoning, so the sum must hold within one token. What AA
+  published the run cost stays in the entry's aa_snapshots row (`index_cost_*`). Read by
+  "What a workload costs" (`analysis.methods.bill.leaderboard_costs`).
 - `model_info`: name, creator, release date, open weights, total and active parameters
   (billions) and `reasoning_model`, from the newest snapshot naming the model; a field that
   snapshot leaves null is taken from the newest earlier snapshot that states it, in a row of its
@@ -157,6 +164,7 @@ def _entry(path: Path, where: str, m: dict) -> dict:
             raise fail(path, None, f"{where}.evaluations.{key}", value, "must be a fraction 0-1")
         scores[key] = float(value)
     return {
+        "run": _run(path, f"{where}.breakdowns.intelligence_index_token_counts", m),
         "aa_model_id": m["id"],
         "aa_slug": m["slug"],
         # AA writes one name with a trailing space; the locator keeps the exact entry.
@@ -186,6 +194,34 @@ def _entry(path: Path, where: str, m: dict) -> dict:
     }  # fmt: skip
 
 
+# intelligence_index_token_counts key -> aa_index_runs column
+RUN_COUNTS = {
+    "inputTokens": "input_tokens",
+    "outputTokens": "output_tokens",
+    "answerTokens": "answer_tokens",
+    "reasoningTokens": "reasoning_tokens",
+}
+
+
+def _run(path: Path, where: str, m: dict) -> dict | None:
+    """The entry's index run tokens, or None where it states none."""
+    counts = _get(m, "breakdowns", "intelligence_index_token_counts")
+    if not counts:
+        return None
+    if not isinstance(counts, dict):
+        raise fail(path, None, where, counts, "expected an object of token counts")
+    run = {}
+    for key, column in RUN_COUNTS.items():
+        value = _whole(path, f"{where}.{key}", counts.get(key))
+        if value is None:
+            raise fail(path, None, f"{where}.{key}", None, "required with the other counts")
+        run[column] = value
+    if abs(run["output_tokens"] - run["answer_tokens"] - run["reasoning_tokens"]) > 1:
+        raise fail(path, None, f"{where}.outputTokens", run["output_tokens"],
+                   "must be answerTokens + reasoningTokens (within one token)")  # fmt: skip
+    return run
+
+
 def _whole(path: Path, where: str, value: object) -> int | None:
     number_ = number(path, None, where, value)
     if number_ is None:
@@ -200,7 +236,7 @@ def build(sources_dir: Path, key: list[str] | None = None) -> dict[str, pl.DataF
     paths = sorted((sources_dir / FOLDER).glob("*_llms.json"))
     if not paths:
         raise fail(sources_dir / FOLDER, None, None, None, "no <date>_llms.json snapshot")
-    snaps, prices, scores, info = [], [], [], {}
+    snaps, runs, prices, scores, info = [], [], [], [], {}
     for path in paths:
         day, entries = parse_snapshot(path)
         for e in entries:
@@ -209,7 +245,7 @@ def build(sources_dir: Path, key: list[str] | None = None) -> dict[str, pl.DataF
             hint = model_hint(e["source_model_name"])
             s = e["scores"]
             snaps.append(
-                {k: v for k, v in e.items() if k not in ("scores", "index")}
+                {k: v for k, v in e.items() if k not in ("scores", "index", "run")}
                 | base
                 | {
                     "snapshot_date": day,
@@ -220,6 +256,12 @@ def build(sources_dir: Path, key: list[str] | None = None) -> dict[str, pl.DataF
                     "source_locator": loc,
                 }
             )
+            if e["run"] is not None:
+                runs.append(
+                    e["run"]
+                    | base
+                    | {"snapshot_date": day, "aa_model_id": e["aa_model_id"], "source_locator": loc}
+                )
             prices += _price_row(e, base, day, hint, loc)
             scores += _score_rows(e, base, day, hint, loc)
             info.setdefault(e["source_model_name"], []).append(_info(e, hint, loc))
@@ -227,6 +269,7 @@ def build(sources_dir: Path, key: list[str] | None = None) -> dict[str, pl.DataF
         "aa_snapshots": frame("aa_snapshots", snaps, drop=("model_id",)).sort(
             "snapshot_date", "source_model_name"
         ),
+        "aa_index_runs": frame("aa_index_runs", runs).sort("snapshot_date", "source_model_name"),
         "token_prices": _token_prices(prices, key),
         "benchmark_scores": _scores(scores),
         "model_info": pl.DataFrame(

@@ -163,3 +163,81 @@ def test_model_facts_the_newest_snapshot_leaves_null_come_from_the_newest_that_s
         (None, True, f"{FOLDER}/2026-07-01_llms.json@c0ffee000000#models[0] (Magistral Medium 1.2)"),
         (dt.date(2025, 9, 18), None, f"{FOLDER}/2026-07-10_llms.json@c0ffee000000#models[0] (Magistral Medium 1.2)"),
     ]  # fmt: skip
+
+
+COUNTS = {"inputTokens": 10, "answerTokens": 1, "reasoningTokens": 2, "outputTokens": 3}
+
+
+def with_run(m: dict, counts) -> dict:
+    return m | {"breakdowns": {"intelligence_index_token_counts": counts}}
+
+
+def test_an_index_run_is_one_row_of_its_tokens_and_an_entry_without_one_none(tree):
+    t = _build(
+        tree,
+        {
+            "2026-07-10": [
+                with_run(model("a", FABLE), COUNTS),
+                with_run(model("b", "Opus"), None),
+                model("c", "Sonnet"),
+            ]
+        },
+    )
+    (row,) = t["aa_index_runs"].to_dicts()
+    assert (row["snapshot_date"], row["aa_model_id"], row["source_model_name"]) == (
+        dt.date(2026, 7, 10),
+        "a",
+        FABLE,
+    )
+    assert [row[c] for c in ("input_tokens", "output_tokens", "answer_tokens")] == [10, 3, 1]
+    assert row["reasoning_tokens"] == 2
+    assert row["source_locator"].endswith(f"#models[0] ({FABLE})")
+    assert "run" not in t["aa_snapshots"].columns
+
+
+def test_an_index_run_output_may_be_one_token_off_its_parts_not_two(tree):
+    # AA rounds each count: 2026-04-10_llms.json states 48 runs with outputTokens one above
+    # answerTokens + reasoningTokens (e.g. 58,369,032 against 5,689,828 + 52,679,203).
+    one_off = with_run(model("a", "Opus"), COUNTS | {"outputTokens": 4})
+    assert _build(tree, {"2026-07-10": [one_off]})["aa_index_runs"]["output_tokens"][0] == 4
+    two_off = with_run(model("a", "Opus"), COUNTS | {"outputTokens": 5})
+    with pytest.raises(DataError) as err:
+        _build(tree, {"2026-07-01": [two_off]})
+    p = err.value.problems[0]
+    assert p.column == "models[0].breakdowns.intelligence_index_token_counts.outputTokens"
+    assert p.value == "5" and "answerTokens + reasoningTokens" in p.rule
+
+
+@pytest.mark.parametrize(
+    ("counts", "column", "rule"),
+    [
+        (COUNTS | {"inputTokens": "ten"}, "inputTokens", "number"),
+        (COUNTS | {"inputTokens": 10.5}, "inputTokens", "whole number"),
+        ({k: v for k, v in COUNTS.items() if k != "answerTokens"}, "answerTokens", "required"),
+        ([1, 2], "intelligence_index_token_counts", "object"),
+    ],
+)
+def test_an_index_run_it_cannot_read_names_the_entry_and_count(tree, counts, column, rule):
+    with pytest.raises(DataError) as err:
+        _build(tree, {"2026-07-10": [with_run(model("a", "Opus"), counts)]})
+    p = err.value.problems[0]
+    assert p.column.startswith("models[0].breakdowns.intelligence_index_token_counts")
+    assert p.column.endswith(column) and rule in p.rule, (p.column, p.rule)
+
+
+def test_real_index_runs_match_the_raw_files(sources_dir):
+    """Counted by hand with `json` over the five files: entries with
+    breakdowns.intelligence_index_token_counts, 319, 355, 353, 80 and 128."""
+    runs = aa_leaderboards.build(sources_dir)["aa_index_runs"]
+    counts = dict(runs.group_by("snapshot_date").len().iter_rows())
+    assert [counts[dt.date.fromisoformat(d)] for d in SNAPSHOT_DAYS] == [319, 355, 353, 80, 128]
+    # 2026-07-10_llms.json lines 64158-64161: GPT-5.6 Sol (high)'s run.
+    sol = runs.filter(
+        pl.col("snapshot_date") == dt.date(2026, 7, 10),
+        pl.col("source_model_name") == "GPT-5.6 Sol (high)",
+    ).row(0, named=True)
+    assert (sol["input_tokens"], sol["output_tokens"]) == (340_868_286, 21_248_736)
+    assert (sol["answer_tokens"], sol["reasoning_tokens"]) == (4_569_051, 16_679_685)
+
+
+SNAPSHOT_DAYS = ("2026-04-10", "2026-05-01", "2026-06-01", "2026-07-01", "2026-07-10")
