@@ -80,6 +80,21 @@ def test_negative_price(valid):
     assert "minimum" in p.rule
 
 
+def test_an_index_run_whose_output_is_not_its_parts(valid):
+    # The fixture's run: 300 output = 100 answer + 200 reasoning. 301 is AA's rounding; 302 not.
+    replace_cell(valid, "aa_index_runs", 1, "output_tokens", "301")
+    assert validate_folder(valid) == []
+    replace_cell(valid, "aa_index_runs", 1, "output_tokens", "302")
+    p = only_problem(valid)
+    assert (Path(p.file).name, p.row, p.column, p.value) == (
+        "aa_index_runs.csv",
+        1,
+        "output_tokens",
+        "302",
+    )
+    assert "answer_tokens + reasoning_tokens" in p.rule
+
+
 def test_unknown_currency(valid):
     replace_cell(valid, "token_prices", 2, "currency", "XBT")
     p = only_problem(valid)

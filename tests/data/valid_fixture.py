@@ -84,6 +84,10 @@ VALID = {
         "model_id,snapshot_date,aa_model_id,aa_slug,source_model_name,intelligence_index,input_usd_per_mtok,output_usd_per_mtok,source_id,source_locator",
         "gpt-4o,2026-04-10,abc-123,gpt-4o,GPT-4o,30.5,2.5,10,epoch-llm-price-trends,x.json@abc#models[0]",
     ],
+    "aa_index_runs": [
+        "snapshot_date,aa_model_id,source_model_name,input_tokens,output_tokens,answer_tokens,reasoning_tokens,source_id,source_locator",
+        "2026-04-10,abc-123,GPT-4o,1000,300,100,200,epoch-llm-price-trends,x.json@abc#models[0]",
+    ],
     # The curated releases' link from each row to every source row behind it.
     "observations": [
         "table,row_id,source_id,source_name,source_locator,date,last_seen",
