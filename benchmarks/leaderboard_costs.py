@@ -26,6 +26,7 @@ import polars as pl
 from analysis.chapters import workload_costs as chapter
 from analysis.data import release as data
 from analysis.methods import bill, prices
+from analysis.report import left_out
 
 
 def reproduce(version: str | None = None) -> pl.DataFrame:
@@ -40,6 +41,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--version")
     args = ap.parse_args()
+    why = left_out.reason(chapter.LEADERBOARD_NEEDS, data.current_version(args.version))
+    if why:  # an older release: say which release has the runs, no traceback
+        raise SystemExit(why.replace("this section is left out", "there is nothing to reproduce"))
     table = reproduce(args.version)
     print(f"Artificial Analysis Intelligence Index run cost, {chapter.LEADERBOARD_SNAPSHOT}, USD")
     head = f"{'run':50} {'out pub':>9} {'out book':>9} {'in pub':>9} {'in list':>9} {'tot pub':>9} {'tot list':>9} {'hit':>5}"
