@@ -40,7 +40,7 @@ BOOK_FILES = {
 }
 # Fixtures that run pages: any test using one is a `book` test, wherever it lives.
 BOOK_FIXTURES = {"preview_site", "executed_page", "book_tables"}
-BROWSER_FILES = {"book/test_site_browser.py"}
+BROWSER_FILES = {"book/test_site_browser.py", "book/test_calculator_browser.py"}
 # Files whose `executed_page` runs are their own (older releases, never the preview's).
 OWN_RUN_FILES = {"book/test_older_releases.py"}
 PREVIEW_GROUP = "preview"
