@@ -133,10 +133,11 @@ def test_a_second_release_on_one_day_renders(tmp_path: Path, monkeypatch):
     from analysis.report import results
 
     root = tmp_path / "data"
-    # A new version holds every table the schema has now: it is cut from the latest release.
+    # A new version holds every table the latest release holds (the schema may have gained a
+    # table no release holds yet, as aa_index_runs did before its release was cut).
     base = data.latest_version()
-    assert data.tables(base) == TABLE_ORDER
-    tables = {t: data.load(t, base) for t in TABLE_ORDER}
+    assert set(data.tables(base)) <= set(TABLE_ORDER)
+    tables = {t: data.load(t, base) for t in data.tables(base)}
     day = str(data.version_date(base))
     second = f"{day}.3" if base == f"{day}.2" else f"{day}.2"
     build.write_version(tables, root, second, "another release on the same day")
