@@ -23,6 +23,7 @@ from analysis import evidence
 from analysis.book import notebook
 from analysis.data.paths import ROOT
 from analysis.methods import claims as rule
+from analysis.report import verdicts
 
 # Phrases a sentence words a verdict with, each read as the ledger's verdict; the first that
 # matches decides (so "not supported" and "neither confirm nor refute" are read before
@@ -158,10 +159,10 @@ QUOTE = re.compile(r"`\{python\}\s+q\.([a-z_][a-z0-9_]*)`")
 
 @pytest.mark.parametrize("qmd", PAGES, ids=[p.stem for p in PAGES])
 def test_every_quoted_verdict_is_read_for_its_claim(qmd, ledger):
-    """A sentence quoting the ledger's verdict of a claim (`evidence.PAGE_VERDICTS`) is one the
+    """A sentence quoting the ledger's verdict of a claim (`verdicts.PAGE_VERDICTS`) is one the
     test reads for that claim: it names the claim, or follows a sentence of its paragraph that
     does; else a typed verdict in its place would go unchecked."""
-    quoted = evidence.PAGE_VERDICTS.get(notebook.chapter_slug(qmd), {})
+    quoted = verdicts.PAGE_VERDICTS.get(notebook.chapter_slug(qmd), {})
     texts = dict(zip(ledger["claim_id"], ledger["claim"], strict=True))
     raw = qmd.read_text(encoding="utf-8").splitlines()
     unread, previous = [], set()
