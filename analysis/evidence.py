@@ -7,9 +7,12 @@ each is imported here by name, so import-linter sees the claims ledger's depende
 claims-ledger page, its figure-kit CSV and `python -m analysis claims` print.
 
 One verdict everywhere: a page sentence that discusses a digest claim quotes the ledger's verdict
-(and, where it says so, its evidence), never a verdict of its own. `PAGE_VERDICTS` names, per
-page, each such quote and its claim; the page's setup cell adds them to its chapter's quotes with
-`with_verdicts(slug, c.q)`, so the prose reads `q.spread_verdict` like any other quote.
+(and, where it says so, its evidence), never a verdict of its own.
+`analysis.report.verdicts.PAGE_VERDICTS` names, per page, each such quote and its claim; the
+page's setup cell adds them to its chapter's quotes with `with_verdicts(slug, c.q)`, so the prose
+reads `q.routing_verdict` like any other quote. A page whose claims' evidence is all built in the
+report layer (`verdicts.EVIDENCE`: the summary and token-prices, on the spread claim) calls
+`verdicts.with_verdicts` instead, and so depends on no chapter but its own.
 tests/chapters/test_claims_consistency.py reads every page for a sentence that disagrees.
 
 It sits above the chapter modules (a layer of its own, between the book and the chapters): a
@@ -33,8 +36,8 @@ from analysis.chapters import (
 )
 from analysis.data.reads import memo
 from analysis.methods.claims import Evidence
-from analysis.report import names, results
-from analysis.report.quote import Quote, Quotes
+from analysis.report import results, verdicts
+from analysis.report.quote import Quotes
 
 
 def workload_evidence(version: str | None = None) -> dict[str, Evidence]:
@@ -68,8 +71,8 @@ def collect(
     id."""
     found: dict[str, Evidence] = {}
     owner: dict[str, str] = {}
-    for page, claim_evidence in providers.items():
-        for cid, e in claim_evidence(version).items():
+    for page, gives in providers.items():
+        for cid, e in gives(version).items():
             if e.claim_id != cid:
                 raise ValueError(f"{page}: evidence filed under {cid!r} is for {e.claim_id!r}")
             if cid in found:
@@ -94,73 +97,22 @@ def _page_evidence(page: str, v: str) -> dict[str, Evidence]:
 
 
 def _claim(claim_id: str, version: str | None) -> dict | None:
-    """The ledger's row of one claim, from the evidence of the first page that gives it (the
-    same Evidence and the same verdict rule as the whole ledger's), so a page quoting one
-    verdict runs, and reads the tables of, only the pages it needs, not every chapter."""
+    """The ledger's row of one claim (`verdicts.ledger_row`: the same Evidence and the same
+    verdict rule as the whole ledger's), from the report layer's evidence where it is built
+    there, else from the first page that gives it, so a page quoting one verdict runs, and reads
+    the tables of, only what it needs, not every chapter."""
     v = results.version(version)
-    evidence: dict[str, Evidence] = {}
+    if claim_id in verdicts.EVIDENCE:
+        return verdicts.row(claim_id, v)
     for page in PROVIDERS:
         found = _page_evidence(page, v)
         if claim_id in found:
-            evidence = {claim_id: found[claim_id]}
-            break
-    rows = claims_ledger.ledger(evidence, v).filter(pl.col("claim_id") == claim_id)
-    return rows.row(0, named=True) if rows.height else None
-
-
-NOT_HELD = "not judged here: this release's claims table does not hold the claim"
-
-# The summary and the token-prices page point to the ledger for the spread claim instead of
-# quoting its verdict: quoting it would make them import every chapter (through this module),
-# and the page tracker would then re-run them whenever any chapter's code or tables change.
-# Page slug -> {quote name: (claim_id, "verdict" or "finding")}: each quote a page's sentence
-# about a digest claim reads for the ledger's verdict (`verdict`) or verdict and evidence
-# (`finding`).
-PAGE_VERDICTS: dict[str, dict[str, tuple[str, str]]] = {
-    "price-war": {
-        "gemini_doubling_verdict": ("gemini-3.8-flash-price-doubling", "verdict"),
-        "routing_verdict": ("deepseek-batch-routing-saving", "verdict"),
-        "rise_verdict": ("deepseek-api-price-rise", "verdict"),
-        "flash_cny_verdict": ("deepseek-flash-idle-price-cny", "verdict"),
-        "flash_usd_verdict": ("deepseek-flash-idle-price-usd", "verdict"),
-        "glm_price_verdict": ("glm-5.3-flash-price", "verdict"),
-        "glm_discount_verdict": ("glm-5.3-flash-discount", "verdict"),
-        "spread_verdict": ("open-model-provider-spread", "verdict"),
-        "sub_cent_verdict": ("sub-cent-token-rates", "verdict"),
-    },
-    "quality-adjusted": {"deepseek_rise_finding": ("deepseek-api-price-rise", "finding")},
-    "workload-costs": {
-        "agent_share_verdict": ("agent-bill-output-share", "verdict"),
-        "ratio_verdict": ("opus-5-vs-grok-4.6-cost", "verdict"),
-        "routing_verdict": ("deepseek-batch-routing-saving", "verdict"),
-    },
-}
-
-
-def verdict(claim_id: str, version: str | None = None) -> Quote:
-    """The ledger's verdict of one claim, for a page sentence that discusses it."""
-    row = _claim(claim_id, version)
-    return Quote(row["verdict"] if row else NOT_HELD)
-
-
-def finding(claim_id: str, version: str | None = None) -> Quote:
-    """The ledger's verdict of one claim and its evidence in one phrase: "supported (the
-    evidence's sentence)"."""
-    row = _claim(claim_id, version)
-    if row is None:
-        return Quote(NOT_HELD)
-    return Quote(f"{row['verdict']} ({names.in_text(row['evidence']).rstrip('.')})")
+            return verdicts.ledger_row(claim_id, found[claim_id], v)
+    return verdicts.ledger_row(claim_id, None, v)
 
 
 def with_verdicts(slug: str, q: Quotes, version: str | None = None) -> Quotes:
-    """The page's quotes `q` and, named as `PAGE_VERDICTS[slug]` says, the ledger's verdict (or
-    finding) of each claim the page discusses; a left-out page's quotes stay left out."""
-    quote = {"verdict": verdict, "finding": finding}
-    extra = {
-        name: quote[kind](claim_id, version)
-        for name, (claim_id, kind) in PAGE_VERDICTS[slug].items()
-    }
-    out = Quotes(slug, {**q, **extra})
-    if q._leaves_out:  # the page's prose still runs, reading placeholders for what it lacks
-        out.leave_out()
-    return out
+    """The page's quotes `q` and, named as `verdicts.PAGE_VERDICTS[slug]` says, the
+    ledger's verdict (or finding) of each claim the page discusses, whichever layer builds its
+    evidence; a left-out page's quotes stay left out."""
+    return verdicts.with_verdicts(slug, q, version, row_of=_claim)

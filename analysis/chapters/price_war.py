@@ -23,11 +23,12 @@ import polars as pl
 
 from analysis.data.cache import cached
 from analysis.data.reads import memo
-from analysis.methods import dispersion, list_prices, price_war, prices
+from analysis.methods import list_prices, price_war, prices
 from analysis.methods import time_of_use as tou
 from analysis.methods.claims import Evidence, claim_row, untestable
-from analysis.report import estimates, left_out, results
+from analysis.report import estimates, left_out, results, verdicts
 from analysis.report.quote import Quote, Quotes
+from analysis.report.verdicts import TOU_MODEL, TOU_PROVIDER, TOU_SOURCE, WORKLOAD
 
 SLUG = "price-war"
 PAGE = "chapters/price-war.qmd"
@@ -47,21 +48,17 @@ PREDECESSORS = {
 # the robustness check.
 TREND = "a16z-full-window"
 FRONTIER_TREND = "hedonic-gpqa-frontier"
-# A stated workload, millions of tokens a month: an assistant reading three tokens for each
-# one it writes (the 3:1 blend the book uses), with no cache hits.
-WORKLOAD = tou.Workload("assistant, 3:1", input_mtok=300.0, output_mtok=100.0)
+# The stated workload (`verdicts.WORKLOAD`: 300M input and 100M output tokens a month)
+# and the time-of-use rate card, provider and model: the routing claim's evidence is built in
+# the report layer (`verdicts.batch_routing`), and this page reads the same offer.
 SCHEDULED_MODEL = "gemini-3.8-flash"
-# Time of use: the rate-card copy that states the weekend rule, and the claims' model.
-TOU_SOURCE = "deepseek-tou-dsh-meter"
-TOU_PROVIDER = "deepseek"
-TOU_MODEL = "deepseek-v4-pro"
 TOU_MODELS = ["deepseek-v4-flash", "deepseek-v4-pro"]
 # The day the section reads the cards on: the date of the digests' batch-routing claim.
-TOU_CLAIM = "deepseek-batch-routing-saving"
+TOU_CLAIM = verdicts.ROUTING_CLAIM
 TOU_CURRENCIES = ["USD", "CNY"]
 RISE_CURRENCY = "CNY"  # the flat card survives in the CNY table only
 RISE_BUCKETS = ("input", "output")  # cache-hit rates are a few fen: ratios of them mislead
-OPEN_MODEL_CLAIM = dispersion.CLAIM_ID
+OPEN_MODEL_CLAIM = verdicts.SPREAD_CLAIM
 SUB_CENT_CLAIM = "sub-cent-token-rates"
 CNY_CLAIM = "deepseek-flash-idle-price-cny"
 # DeepSeek's Flash models: V4 Flash, and V4.1 Flash (API name deepseek-flash) from 2026-09-10.
@@ -78,9 +75,9 @@ NEEDS = left_out.Needs(
 SECTIONS = {
     "cuts": f"{PAGE}#sec-price-war-cuts",
     "gemini": f"{PAGE}#sec-price-war-gemini",
-    "tou": f"{PAGE}#sec-price-war-tou",
+    "tou": verdicts.ROUTING_SECTION,
     "cny": f"{PAGE}#sec-price-war-cny",
-    "spread": f"{PAGE}#sec-price-war-spread",
+    "spread": verdicts.SPREAD_SECTION,
 }
 CLAIM_IDS = [
     "opus-5.5-input-price",
@@ -168,9 +165,9 @@ def _compute(v: str) -> PriceWar:
     evidence.update(price_claims(token_prices, claims))
 
     evidence.update(gemini_section(token_prices, claims, q))
-    evidence.update(tou_section(token_prices, windows, claims, q))
+    evidence.update(tou_section(token_prices, windows, claims, q, v))
     evidence.update(cny_section(token_prices, fx_rates, claims, named, q))
-    evidence.update(spread_section(token_prices, models, claims, named, q))
+    evidence.update(spread_section(v, named, q))
     evidence.update(lowest_section(token_prices, claims, named, q))
     evidence.update(glm_evidence(token_prices, claims))
     missing = set(CLAIM_IDS) ^ set(evidence)
@@ -198,10 +195,22 @@ def _left_out(v: str, why: str) -> PriceWar:
         tou_on=None,
         tou_model_name=TOU_MODEL,
         tou_source=TOU_SOURCE,
-        evidence=untestable(CLAIM_IDS, results.table("claims", v), why, SECTIONS["cuts"]),
+        evidence=left_out_evidence(v, why),
         q=q,
         left_out=why,
     )
+
+
+def left_out_evidence(v: str, why: str) -> dict[str, Evidence]:
+    """The claims of `CLAIM_IDS` the claims table holds, for a data version without the autumn
+    sources: untestable for `why`, but those whose evidence the report layer builds
+    (`verdicts.EVIDENCE`) keep that evidence, so the ledger says one thing of them."""
+    claims = results.table("claims", v)
+    mine = [c for c in CLAIM_IDS if c not in verdicts.EVIDENCE]
+    out = untestable(mine, claims, why, SECTIONS["cuts"])
+    built = {c: verdicts.EVIDENCE[c](v) for c in CLAIM_IDS if c in verdicts.EVIDENCE}
+    out.update({c: e for c, e in built.items() if e is not None})
+    return {c: out[c] for c in CLAIM_IDS if c in out}
 
 
 # ------------------------------------------------------------------ the cuts
@@ -337,15 +346,15 @@ def gemini_section(
 
 
 def tou_section(
-    token_prices: pl.DataFrame, windows: pl.DataFrame, claims: pl.DataFrame, q: Quotes
+    token_prices: pl.DataFrame, windows: pl.DataFrame, claims: pl.DataFrame, q: Quotes, v: str
 ) -> dict[str, Evidence]:
-    on = claim_row(claims, TOU_CLAIM)["claim_date"]
+    # The routing claim's evidence and the offer it reads (one computation with the ledger's).
+    routing = verdicts.batch_routing(v)
+    on, offer, saving = routing.on, routing.offer, routing.saving
     start = tou.regime_start(windows, TOU_SOURCE)
     flat_on = tou.flat_card_day(windows, TOU_SOURCE)
-    offer = tou.offer_on(token_prices, windows, TOU_SOURCE, TOU_PROVIDER, TOU_MODEL, "USD", on)
     live, schedule, peak, off = offer.windows, offer.schedule, offer.peak, offer.off_peak
     hourly = tou.hourly_prices(schedule, peak, off, WORKLOAD)
-    saving = tou.routing_saving(schedule, peak, off, WORKLOAD)
 
     # Peak / off-peak multiples, every bucket, both currencies.
     multiples = []
@@ -444,20 +453,7 @@ def tou_section(
             n=live.height,
             window=window,
         ),
-        "deepseek-batch-routing-saving": Evidence(
-            "deepseek-batch-routing-saving",
-            100 * saving.saving_from_spread,
-            f"{TOU_MODEL}, USD card in force on {on}, workload of {WORKLOAD.input_mtok:g}M input and "
-            f"{WORKLOAD.output_mtok:g}M output tokens a month: moving it off-peak saves "
-            f"{saving.saving_from_spread:.1%} if it was spread evenly over the week's hours "
-            f"({saving.peak_hours_per_week} of {tou.HOURS_PER_WEEK} are peak), "
-            f"{saving.saving_from_peak:.0%} if it all ran in peak hours.",
-            SECTIONS["tou"],
-            low=100 * saving.saving_from_spread,
-            high=100 * saving.saving_from_peak,
-            n=tou.HOURS_PER_WEEK,
-            window=window,
-        ),
+        TOU_CLAIM: routing.evidence,
         "deepseek-api-price-rise": Evidence(
             "deepseek-api-price-rise",
             pro_rise,
@@ -614,25 +610,15 @@ def _flash_card_evidence(token_prices: pl.DataFrame, claim: dict, newest: dict) 
 # ------------------------------------------------------------------ the spread of open models
 
 
-def spread_section(
-    token_prices: pl.DataFrame,
-    models: pl.DataFrame,
-    claims: pl.DataFrame,
-    named: dict[str, str],
-    q: Quotes,
-) -> dict[str, Evidence]:
+def spread_section(v: str, named: dict[str, str], q: Quotes) -> dict[str, Evidence]:
     """The provider spread of open models in the newest month of the data (dispersion's
-    baseline selection)."""
-    threshold = dispersion.claim_value(claims, OPEN_MODEL_CLAIM)
-    provider_prices = dispersion.provider_prices(token_prices, models)
-    spreads = dispersion.spreads(provider_prices)
-    newest = spreads["month"].max()
-    check = dispersion.claim_check(spreads.filter(pl.col("month") == newest), threshold)
-    top = check["ratio_max_model"]
+    baseline selection), as the ledger's evidence builds it (`verdicts.open_model_spread`)."""
+    spread = verdicts.open_model_spread(v)
+    check, top = spread.check, spread.check["ratio_max_model"]
     q.update(
         {
-            "spread_month": Quote(newest, "month"),
-            "spread_claim": Quote(threshold, "stated_factor"),
+            "spread_month": Quote(spread.month, "month"),
+            "spread_claim": Quote(spread.threshold, "stated_factor"),
             "spread_n_models": Quote(check["n_models"], "count"),
             "spread_median": Quote(check["ratio_median"], "number"),
             "spread_p90": Quote(check["ratio_p90"], "number"),
@@ -642,21 +628,7 @@ def spread_section(
             "spread_share": Quote(check["share_reaching"], "share"),
         }
     )
-    return {
-        OPEN_MODEL_CLAIM: Evidence(
-            OPEN_MODEL_CLAIM,
-            check["ratio_max"],
-            f"Dearest over cheapest provider's blended 3:1 list price of each open model with two "
-            f"or more providers in {newest:%B %Y}: median {check['ratio_median']:.3g}, largest "
-            f"{check['ratio_max']:.3g} ({top}); {check['n_model_months_reaching']} of "
-            f"{check['n_models']} models reach {threshold:g}x.",
-            SECTIONS["spread"],
-            low=check["ratio_median"],
-            high=check["ratio_max"],
-            n=check["n_models"],
-            window=f"{newest:%Y-%m}",
-        )
-    }
+    return {OPEN_MODEL_CLAIM: spread.evidence}
 
 
 # ------------------------------------------------------------------ the lowest rates

@@ -469,6 +469,9 @@ class RoutingSaving:
     routed_per_day: float  # every request at the cheapest instant, or at the batch rate if less
     bound: float  # 1 - routed / dearest: the most routing can save
     typical: float  # 1 - routed / profile: what it saves for this dispatch profile
+    # Share of the profile's requests sent in hours dearer than the week's cheapest (peak hours):
+    # what sets `typical` apart from one workload to another.
+    dear_share: float
 
 
 def routing_saving(
@@ -507,7 +510,9 @@ def routing_saving(
     one = replace(workload, compare=(replace(offer, batch_share=0.0),))
     profile = workload_bills(token_prices, windows, one, start)[0].per_day
     dearest = max(week)
-    return RoutingSaving(dearest, profile, routed, 1 - routed / dearest, 1 - routed / profile)
+    weights = [workload.dispatch_hours_utc[at.hour] for at in instants]
+    dear = sum(w for w, c in zip(weights, week, strict=True) if c > min(week)) / sum(weights)
+    return RoutingSaving(dearest, profile, routed, 1 - routed / dearest, 1 - routed / profile, dear)
 
 
 # --------------------------------------------------------------------------------------------

@@ -162,6 +162,16 @@ def test_each_page_records_the_tables_it_read_with_their_checksums(real_run):
     # Each page imports its own chapter module; the token page's code does not include the GPU one.
     assert "chapters/gpu_hour_prices.py" in gpu["code"]
     assert "chapters/gpu_hour_prices.py" not in tokens["code"]
+    # The summary and token-prices quote the spread claim's ledger verdict through the report
+    # layer (analysis.report.verdicts), so each depends on its own chapter module only, never on
+    # every chapter (analysis.evidence), nor on the sources or time-of-use tables it reads.
+    for record, own in ((index, "chapters/index.py"), (tokens, "chapters/token_prices.py")):
+        assert "report/verdicts.py" in record["code"] and "evidence.py" not in record["code"]
+        assert {m for m in record["code"] if m.startswith("chapters/")} == {
+            "chapters/__init__.py",
+            own,
+        }
+        assert not {"table:sources", "table:tou_windows"} & set(record["reads"])
 
 
 def test_a_gpu_only_release_reruns_exactly_the_pages_that_read_gpu_hour_prices(

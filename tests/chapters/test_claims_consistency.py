@@ -21,8 +21,10 @@ import pytest
 
 from analysis import evidence
 from analysis.book import notebook
+from analysis.data import workloads
 from analysis.data.paths import ROOT
 from analysis.methods import claims as rule
+from analysis.report import verdicts
 
 # Phrases a sentence words a verdict with, each read as the ledger's verdict; the first that
 # matches decides (so "not supported" and "neither confirm nor refute" are read before
@@ -63,6 +65,14 @@ MENTIONS = {
     "h100-cloud-price-settled": r"\bthe level is\b",
     "h100-cloud-price-drawdown": r"\bthe drawdown is\b",
 }
+
+# Claims whose pages state the evidence's own figures (percentages): a sentence that discusses one
+# states only the claim's number and the ledger evidence's (its value, low and high, each to the
+# precision the page prints it), or names the workload its own figure is for (a preset's name),
+# so two pages cannot give two typical savings for one claim without saying whose each is.
+FIGURES = {"deepseek-batch-routing-saving"}
+PERCENT = re.compile(r"(\d+(?:\.\d+)?)%")
+WORKLOAD_NAMES = [workloads.read(p).name for p in sorted(workloads.WORKLOADS_DIR.glob("*.yaml"))]
 
 # Sections that state the verdict rule, whose examples name claims without judging them.
 RULE_SECTIONS = {"sec-claims-ledger-rule"}
@@ -139,6 +149,40 @@ def disagreements(lines: list[str], ledger: pl.DataFrame, page: str) -> list[str
     return out
 
 
+def _printed_as(x: str, value: float | None) -> bool:
+    """`x` (a percentage as printed: "17", "17.2") is `value` rounded to the digits printed."""
+    if value is None:
+        return False
+    decimals = len(x.partition(".")[2])
+    return abs(float(x) - value) <= 0.5 * 10**-decimals + 1e-9
+
+
+def figure_disagreements(lines: list[str], ledger: pl.DataFrame, page: str) -> list[str]:
+    """Each sentence discussing a claim of `FIGURES` (by name, or following a sentence of its
+    paragraph that names it) that prints a percentage which is neither the claim's number nor
+    one of the ledger evidence's, and names no workload, as `page:line: claim: ...`."""
+    rows = {r["claim_id"]: r for r in ledger.iter_rows(named=True)}
+    texts = {cid: r["claim"] for cid, r in rows.items()}
+    out, previous = [], set()
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            previous = set()
+            continue
+        named = claims_named(line, texts)
+        for cid in sorted((named or previous) & FIGURES):
+            r = rows[cid]
+            known = [r[k] for k in ("claimed", "claimed_high", "evidence_value", "evidence_low", "evidence_high")]  # fmt: skip
+            stray = [x for x in PERCENT.findall(line) if not any(_printed_as(x, v) for v in known)]
+            if stray and not any(name in line for name in WORKLOAD_NAMES):
+                out.append(
+                    f"{page}:{n}: {cid}: {', '.join(x + '%' for x in stray)} is not the ledger's "
+                    f"evidence ({r['evidence_value']:.3g}%, {r['evidence_high']:.3g}%) and the "
+                    f"sentence names no workload it is for: {line.strip()[:160]}"
+                )
+        previous = named or previous
+    return out
+
+
 @pytest.fixture(scope="module")
 def ledger() -> pl.DataFrame:
     return evidence.ledger()
@@ -153,15 +197,21 @@ def test_every_page_words_the_ledgers_verdict(qmd, ledger):
     assert not found, "\n".join(found)
 
 
+@pytest.mark.parametrize("qmd", PAGES, ids=[p.stem for p in PAGES])
+def test_every_page_states_the_ledgers_figures_or_names_its_workload(qmd, ledger):
+    found = figure_disagreements(rendered_lines(qmd), ledger, qmd.name)
+    assert not found, "\n".join(found)
+
+
 QUOTE = re.compile(r"`\{python\}\s+q\.([a-z_][a-z0-9_]*)`")
 
 
 @pytest.mark.parametrize("qmd", PAGES, ids=[p.stem for p in PAGES])
 def test_every_quoted_verdict_is_read_for_its_claim(qmd, ledger):
-    """A sentence quoting the ledger's verdict of a claim (`evidence.PAGE_VERDICTS`) is one the
+    """A sentence quoting the ledger's verdict of a claim (`verdicts.PAGE_VERDICTS`) is one the
     test reads for that claim: it names the claim, or follows a sentence of its paragraph that
     does; else a typed verdict in its place would go unchecked."""
-    quoted = evidence.PAGE_VERDICTS.get(notebook.chapter_slug(qmd), {})
+    quoted = verdicts.PAGE_VERDICTS.get(notebook.chapter_slug(qmd), {})
     texts = dict(zip(ledger["claim_id"], ledger["claim"], strict=True))
     raw = qmd.read_text(encoding="utf-8").splitlines()
     unread, previous = [], set()
@@ -214,3 +264,61 @@ def test_the_wording_and_the_naming_rules():
         "The data confirms this."
     ]
     assert disagreements(["", "The data confirms this."], ledger, "p") == []
+
+
+def _copy_with(page: Path, old: str, new: str, tmp_path: Path) -> Path:
+    """A temporary copy of `page` with one sentence replaced."""
+    text = page.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    copy = tmp_path / page.name
+    copy.write_text(text.replace(old, new), encoding="utf-8")
+    return copy
+
+
+def test_a_contradictory_spread_verdict_in_a_copy_of_the_summary_fails(ledger, tmp_path):
+    """The summary quotes the spread claim's verdict from the report layer; a typed verdict that
+    disagrees, in a temporary copy of the page, is found."""
+    row = ledger.filter(pl.col("claim_id") == "open-model-provider-spread").row(0, named=True)
+    assert row["verdict"] == rule.SUPPORTED
+    copy = _copy_with(
+        ROOT / "index.qmd",
+        "rates it `{python} q.spread_verdict`",
+        "rates it contradicted",
+        tmp_path,
+    )
+    assert disagreements(rendered_lines(ROOT / "index.qmd"), ledger, "index.qmd") == []
+    found = disagreements(rendered_lines(copy), ledger, copy.name)
+    assert len(found) == 1
+    assert (
+        "open-model-provider-spread: the page says 'contradicted', the ledger 'supported'"
+        in (found[0])
+    )
+    print("\n".join(found))  # shown with pytest -s
+
+
+def test_a_typical_saving_without_its_workload_in_a_copy_of_a_page_fails(ledger, tmp_path):
+    """The workload page's own typical routing saving (the chat assistant's), put in the claim's
+    sentence without naming its workload, is found; the ledger's figure there is not."""
+    page = ROOT / "chapters" / "workload-costs.qmd"
+    old = next(
+        line
+        for line in page.read_text(encoding="utf-8").splitlines()
+        if "q.routing_verdict" in line
+    )
+    bad = (
+        "The digests' saving of `{python} q.claim_routing` from routing is the bound; routing "
+        "typically saves `{python} q.routing_typical`, and the claims ledger rates the claim "
+        "`{python} q.routing_verdict`."
+    )
+    good = bad.replace("q.routing_typical", "q.routing_ledger_typical")
+    found = figure_disagreements(
+        rendered_lines(_copy_with(page, old, bad, tmp_path)), ledger, page.name
+    )
+    assert len(found) == 1 and "deepseek-batch-routing-saving: 14% is not the ledger's" in found[0]
+    print("\n".join(found))  # shown with pytest -s
+    assert (
+        figure_disagreements(
+            rendered_lines(_copy_with(page, old, good, tmp_path)), ledger, page.name
+        )
+        == []
+    )

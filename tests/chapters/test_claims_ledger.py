@@ -21,7 +21,7 @@ from analysis.data import release as data
 from analysis.data.paths import ROOT
 from analysis.methods import claims as rule
 from analysis.methods.claims import Evidence, verdict
-from analysis.report import results
+from analysis.report import results, verdicts
 
 OWN = {
     "anthropic-openai-cuts-hours-apart",
@@ -452,9 +452,51 @@ def test_a_pages_verdict_quote_is_the_whole_ledgers_row():
     """A page quoting one claim's verdict runs only the pages it needs (evidence._claim), and
     says exactly what the whole ledger says of that claim: verdict and evidence."""
     whole = evidence.ledger()
-    quoted = {cid for page in evidence.PAGE_VERDICTS.values() for cid, _ in page.values()}
+    quoted = {cid for page in verdicts.PAGE_VERDICTS.values() for cid, _ in page.values()}
     assert len(quoted) >= 10
     for cid in sorted(quoted):
         row = whole.filter(pl.col("claim_id") == cid).row(0, named=True)
         one = evidence._claim(cid, None)
         assert (one["verdict"], one["evidence"]) == (row["verdict"], row["evidence"]), cid
+
+
+def test_claims_built_in_the_report_layer_are_one_computation_with_the_chapters():
+    """The spread and routing claims' evidence is built once (analysis.report.verdicts); the
+    price-war chapter gives that same evidence to the ledger, and a page quoting the verdict
+    through the report layer alone (the summary, token-prices) gets the whole ledger's row."""
+    from analysis.chapters import price_war
+
+    whole = evidence.ledger()
+    chapter = price_war.claim_evidence()
+    assert set(verdicts.EVIDENCE) == {"open-model-provider-spread", "deepseek-batch-routing-saving"}
+    for cid, build in verdicts.EVIDENCE.items():
+        assert chapter[cid] == build(results.version())
+        row = whole.filter(pl.col("claim_id") == cid).row(0, named=True)
+        one = verdicts.row(cid)
+        assert (one["verdict"], one["evidence"], one["evidence_value"]) == (
+            row["verdict"],
+            row["evidence"],
+            row["evidence_value"],
+        ), cid
+    with pytest.raises(LookupError, match="'deepseek-api-price-rise': its evidence is a chapter's"):
+        verdicts.row("deepseek-api-price-rise")
+
+
+def test_a_release_without_the_autumn_sources_keeps_the_report_layers_evidence():
+    """On a release the price-war page leaves out (no time-of-use cards), the chapter gives the
+    report layer's evidence for the claims built there that the release holds, so the ledger and
+    the summary agree: the spread is judged on the release's newest month; the routing claim,
+    which that release's claims table lacks, is left out by both."""
+    from analysis.chapters import price_war
+
+    old = "2026-12-01"
+    if old not in [r.version for r in data.releases()]:
+        pytest.skip(f"needs release {old}")
+    page = price_war.compute(old)
+    assert not page.shown
+    spread = page.evidence["open-model-provider-spread"]
+    assert spread == verdicts.EVIDENCE["open-model-provider-spread"](old)
+    assert spread.testable and spread.value is not None
+    assert "deepseek-batch-routing-saving" not in page.evidence
+    assert verdicts.batch_routing(old) is None
+    assert verdicts.row("deepseek-batch-routing-saving", old) is None

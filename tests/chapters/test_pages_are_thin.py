@@ -22,6 +22,7 @@ from analysis import evidence
 from analysis.book import notebook
 from analysis.chapters import claims_ledger
 from analysis.data.paths import ROOT
+from analysis.report import verdicts
 
 MAX_SETUP_LINES = 10
 INLINE_QUOTE = re.compile(r"^q\.([a-z_][a-z0-9_]*)(?:\.(ci|n_text|window|start|end))?$")
@@ -123,7 +124,7 @@ def page_quotes(slug: str):
         return claims_ledger.compute(evidence.collect()).q
     q = importlib.import_module(f"analysis.chapters.{slug.replace('-', '_')}").compute().q
     # A page that discusses digest claims adds the ledger's verdicts to its quotes.
-    return evidence.with_verdicts(slug, q) if slug in evidence.PAGE_VERDICTS else q
+    return evidence.with_verdicts(slug, q) if slug in verdicts.PAGE_VERDICTS else q
 
 
 @pytest.mark.parametrize(

@@ -51,6 +51,11 @@ def test_batch_and_routing_savings_by_hand(c):
     # f = 5/7 x 26/114 of requests pay twice; routed / profile = 1 / (1 + f).
     f = 5 / 7 * 26 / 114
     assert c.q.routing_typical.value == pytest.approx(f / (1 + f))
+    assert c.q.routing_dear_share.value == pytest.approx(f)
+    # The ledger's workload spreads its tokens evenly over the week: 35 of 168 hours are peak
+    # (5 weekdays x 1-4 and 6-10 UTC), so it saves 1 - 1 / (1 + 35/168) at twice the rate.
+    assert c.q.routing_ledger_dear_share.value == pytest.approx(35 / 168)
+    assert c.q.routing_ledger_typical.value == pytest.approx(1 - 1 / (1 + 35 / 168))
 
 
 def test_the_scheduled_doubling_by_hand(c):
@@ -74,7 +79,7 @@ def test_the_fixed_capability_bill_starts_at_gpt4_launch_prices(c):
 
 def test_claim_values_for_the_ledger(c):
     values = chapter.claim_values()
-    assert values["routing_saving_bound"] == pytest.approx(0.5)
+    assert set(values) == {"agent_output_and_reasoning_share", "frontier_cost_ratio"}
     assert values["agent_output_and_reasoning_share"] == c.q.agent_output_share.value
     assert c.q.claim_output_share.value == pytest.approx(0.6)  # "~60% of the bill"
 

@@ -202,6 +202,9 @@ def test_routing_saving_bound_and_profile():
     # dearest instant: 168 x 2 = 336 a day; cheapest 168 x 1; spread 203 (above)
     assert saving.bound == pytest.approx(0.5)
     assert saving.typical == pytest.approx(1 - 168 / 203)
+    assert saving.dear_share == pytest.approx(35 / 168)  # an even spread: 35 peak hours of 168
+    noon = replace(WORKLOAD, dispatch_hours_utc=(0,) * 12 + (1,) + (0,) * 11)  # off-peak only
+    assert bill.routing_saving(PRICES, WINDOWS, noon, WORKLOAD.date).dear_share == 0
 
 
 def test_output_share_and_cost_ratio():
