@@ -120,7 +120,8 @@ def model_scores(benchmark_scores: pl.DataFrame, benchmark: str) -> pl.DataFrame
 
 
 def first_prices(token_prices: pl.DataFrame) -> pl.DataFrame:
-    """Each model's earliest blended 3:1 USD list price: (model_id, price_date, price, selection)."""
+    """Each model's earliest blended 3:1 USD list price: (model_id, price_date, price, selection,
+    and the `sources` of the rows it was taken from where they name theirs)."""
     col = "blended_usd_per_mtok_3to1"
     listed = token_prices.filter(
         (pl.col("price_kind") == "list")
@@ -133,7 +134,11 @@ def first_prices(token_prices: pl.DataFrame) -> pl.DataFrame:
         .group_by("model_id", maintain_order=True)
         .first()
         .select(
-            "model_id", pl.col("date").alias("price_date"), pl.col(col).alias("price"), "selection"
+            "model_id",
+            pl.col("date").alias("price_date"),
+            pl.col(col).alias("price"),
+            "selection",
+            *([prices.SOURCES] if prices.SOURCES in per_date.columns else []),
         )
     )
 
@@ -173,9 +178,10 @@ def observations_from_scores(
         "release": pl.coalesce("release_date", "price_date"),
         "price": pl.col("price_date"),
     }[date_from]
+    first = first_prices(token_prices)
+    kept = [prices.SOURCES] if prices.SOURCES in first.columns else []  # the price's rows
     return (
-        first_prices(token_prices)
-        .join(
+        first.join(
             scores_by_model.select("model_id", "score", "score_source"), on="model_id", how="inner"
         )
         .join(models.select("model_id", "release_date", "open_weights"), on="model_id", how="left")
@@ -190,6 +196,7 @@ def observations_from_scores(
             "release_date",
             "selection",
             "score_source",
+            *kept,
         )
         .sort("date", "model_id")
     )
@@ -372,6 +379,13 @@ class ReferenceIndex:
     reference: float  # the reference sample's median score
     by_month: pl.DataFrame  # `price_index` of each sample, stacked
     adjusted: pl.DataFrame  # the reference sample's prices moved to the reference score
+    samples: tuple[str, ...] = ()  # the samples fitted, in order
+
+    def fitted_rows(self) -> pl.DataFrame:
+        """The observations the drawn indexes were fitted on: the rows of every sample."""
+        return pl.concat([sample(self.observations, name) for name in self.samples]).unique(
+            maintain_order=True
+        )
 
 
 def reference_index(
@@ -394,7 +408,7 @@ def reference_index(
     adjusted = quality_adjusted_prices(reference_obs, reference).with_columns(
         pl.lit(reference_sample).alias("sample")
     )
-    return ReferenceIndex(obs, reference, index, adjusted)
+    return ReferenceIndex(obs, reference, index, adjusted, tuple(samples))
 
 
 def cheapest_reaching(obs: pl.DataFrame, score: float, by: date) -> dict:
