@@ -32,6 +32,7 @@ import statsmodels.formula.api as smf
 from analysis.data.gpus import gpu_family
 from analysis.methods import windows
 from analysis.methods.claims import claim_row
+from analysis.methods.prices import joined_sources
 from analysis.methods.trends import (
     DAYS_PER_YEAR,
     InsufficientData,
@@ -119,7 +120,8 @@ def monthly_panel(
 ) -> pl.DataFrame:
     """One row per GPU group x provider x pricing x month: the median of that provider's quotes.
 
-    Columns: gpu_group, provider, pricing, month, usd_per_gpu_hour, n_quotes.
+    Columns: gpu_group, provider, pricing, month, usd_per_gpu_hour, n_quotes, and `sources`
+    (those of the quotes, where the rows name theirs).
     """
     stats = CENTRAL_STATISTICS if statistics is None else statistics
     rows = prices.filter(pl.col("statistic").is_in(stats), pl.col("usd_per_gpu_hour") > 0)
@@ -128,7 +130,7 @@ def monthly_panel(
     return (
         rows.with_columns(gpu_group_expr(by_family), month_expr().alias("month"))
         .group_by("gpu_group", "provider", "pricing", "month")
-        .agg(pl.col("usd_per_gpu_hour").median(), pl.len().alias("n_quotes"))
+        .agg(pl.col("usd_per_gpu_hour").median(), pl.len().alias("n_quotes"), *joined_sources(rows))
         .sort("gpu_group", "pricing", "provider", "month")
     )
 
@@ -160,7 +162,9 @@ def monthly_median_across_providers(
     return (
         panel.group_by("gpu_group", "pricing", "month")
         .agg(
-            pl.col("usd_per_gpu_hour").median(), pl.col("provider").n_unique().alias("n_providers")
+            pl.col("usd_per_gpu_hour").median(),
+            pl.col("provider").n_unique().alias("n_providers"),
+            *joined_sources(panel),
         )
         .sort("gpu_group", "pricing", "month")
     )
@@ -190,7 +194,11 @@ def history_series(
         panel = panel.filter(pl.col("month") >= since)
     return (
         panel.group_by("gpu_group", "pricing", "month")
-        .agg(pl.col("usd_per_gpu_hour").median(), pl.col("provider").n_unique().alias("n_sources"))
+        .agg(
+            pl.col("usd_per_gpu_hour").median(),
+            pl.col("provider").n_unique().alias("n_sources"),
+            *joined_sources(panel),
+        )
         .sort("gpu_group", "pricing", "month")
     )
 
