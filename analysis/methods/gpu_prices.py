@@ -306,6 +306,14 @@ def fitted_rates(
     return rows
 
 
+def decline_panel(
+    prices: pl.DataFrame, gpu_group: str, pricing: str, *, by_family: bool = True
+) -> pl.DataFrame:
+    """The provider-months `decline_rates` fits one group's decline on (with their `sources`)."""
+    panel = monthly_panel(prices, by_family=by_family)
+    return panel.filter(pl.col("gpu_group") == gpu_group, pl.col("pricing") == pricing)
+
+
 def decline_rates(
     prices: pl.DataFrame,
     *,
