@@ -335,7 +335,8 @@ def price_index(
     """Quality-adjusted price by month: the fitted price of a model scoring `score` (default the
     sample's median score), with a `level` confidence band (robust, t(n-3)).
 
-    Columns: month, score, price, ci_low, ci_high, benchmark, sample.
+    Columns: month, score, price, ci_low, ci_high, benchmark, sample, and `sources`: those of
+    the observations fitted, where they name theirs.
     """
     res = ols(obs, _method(benchmark, sample_name))
     s = reference_score(obs) if score is None else score
@@ -353,7 +354,11 @@ def price_index(
             "ci_low": np.exp(pred["mean_ci_lower"].to_numpy()),
             "ci_high": np.exp(pred["mean_ci_upper"].to_numpy()),
         }
-    ).with_columns(pl.lit(benchmark).alias("benchmark"), pl.lit(sample_name).alias("sample"))
+    ).with_columns(
+        pl.lit(benchmark).alias("benchmark"),
+        pl.lit(sample_name).alias("sample"),
+        *([pl.lit(kept).alias(prices.SOURCES)] if (kept := prices.frame_sources(obs)) else []),
+    )
 
 
 def quality_adjusted_prices(

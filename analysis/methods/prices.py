@@ -39,6 +39,22 @@ def joined_sources(frame: pl.DataFrame | pl.LazyFrame) -> list[pl.Expr]:
     return [each.str.join(";").str.strip_chars(";").alias(SOURCES)]
 
 
+def frame_sources(frame: pl.DataFrame) -> str | None:
+    """Every source id `frame`'s rows name (`joined_sources` over all of them, and the
+    `*_source` columns a method keeps), sorted and ";"-joined; None without a source column."""
+    ids: set[str] = set()
+    listed = row_source_list(frame)
+    if listed is not None:
+        ids |= set(frame.select(listed.alias("ids"))["ids"].explode().drop_nulls().to_list())
+    extra = [c for c in frame.columns if c.endswith("_source")]
+    for column in extra:
+        for cell in frame[column].drop_nulls().cast(pl.String).to_list():
+            ids |= set(cell.split(";"))
+    if listed is None and not extra:
+        return None
+    return ";".join(sorted(i.strip() for i in ids if i.strip()))
+
+
 # Artificial Analysis and Epoch blend 3 input tokens to 1 output token; a16z used 1:1.
 EPOCH_BLEND = (3, 1)
 A16Z_BLEND = (1, 1)

@@ -459,23 +459,14 @@ def test_sources_of_reads_the_rows_before_they_are_aggregated(tiny_book, kit):
 
 
 # The figures whose drawn data (the kit's CSVs) does not yet say which rows each plotted value
-# came from, so the check below cannot tell their kept rows from every candidate row. A figure
-# leaves this set when its method keeps a source column on the rows it draws.
+# came from, so the check below cannot tell their kept rows from every candidate row. None of them
+# over-lists as far as read by hand: Epoch's staircase names Epoch's rows, the real-dollar series
+# a16z's minima and the CPI, the training chart every MLPerf Training run it draws; the workload
+# bills name their offers' sources (analysis.chapters.workload_costs). A figure leaves this set
+# when its method keeps a source column on the rows it draws.
 UNCHECKED = {
-    "fixed-capability/fixed-capability-gpqa",  # Epoch's rows only (fc.epoch_rows)
-    "gpu-hour-prices/gpu-hour-prices-age",
-    "gpu-hour-prices/gpu-hour-prices-flops-per-dollar",
-    "gpu-hour-prices/gpu-hour-prices-hedonic",
-    "gpu-hour-prices/gpu-hour-prices-history",
-    "index/index-headline",
-    "quality-adjusted/quality-adjusted-breaks",
-    "quality-adjusted/quality-adjusted-forecast",
-    "quality-adjusted/quality-adjusted-index",
-    "token-prices/token-prices-ratio",
+    "fixed-capability/fixed-capability-gpqa",
     "token-prices/token-prices-real",
-    "tokens-per-dollar/tokens-per-dollar-inferencemax",
-    "tokens-per-dollar/tokens-per-dollar-ladder",
-    "tokens-per-dollar/tokens-per-dollar-throughput",
     "tokens-per-dollar/tokens-per-dollar-training",
     "workload-costs/workload-costs-buckets",
     "workload-costs/workload-costs-calculator",
@@ -487,8 +478,10 @@ def test_every_figure_names_only_sources_its_drawn_rows_come_from(preview_site):
     figure's values were computed from. Those rows are read back from the figure's own CSVs
     (the data the chart draws): every source id in their source columns (`source_id`,
     `source_ids`, `source`, `sources`, `*_source`; a cell lists ids separated by ";"). Failing
-    before the methods kept their rows' sources: the extension's trends and the workload's
-    staircase named every clean token price and score."""
+    before the methods kept their rows' sources (main at d47d3d6: 14 figures whose drawn rows
+    named no sources, the extension, headline and ladder among them), and when a page passes
+    every candidate row again (the extension given every clean price and score: 7 sources no
+    staircase row has)."""
     problems, checked = [], 0
     for path in figure_kit.record_files(preview_site / "figures"):
         record = json.loads(path.read_text())
@@ -516,4 +509,4 @@ def test_every_figure_names_only_sources_its_drawn_rows_come_from(preview_site):
         if extra:
             problems.append(f"{record['id']}: names {len(extra)} sources no drawn row has: {extra}")
     assert not problems, "\n".join(problems)
-    assert checked >= 14, f"only {checked} figures checked"
+    assert checked >= 20, f"only {checked} figures checked"
