@@ -15,7 +15,8 @@ import polars as pl
 from analysis.data import release as data
 from analysis.data.cache import cached
 from analysis.data.reads import memo
-from analysis.methods import llmflation
+from analysis.methods import fixed_capability as fc
+from analysis.methods import gpu_prices, hedonic, llmflation
 from analysis.report import estimates, results
 from analysis.report.quote import Estimate, Quote, Quotes
 
@@ -49,6 +50,7 @@ CHART_LABELS = {
 class Index:
     version: str
     estimates: pl.DataFrame  # estimates.headline: the page's table
+    chart: pl.DataFrame  # the charted estimates' rows of it, each with its rows' `sources`
     q: Quotes
 
 
@@ -84,4 +86,29 @@ def _compute(v: str) -> Index:
     q["citation"] = Quote(data.citation(v), "text")
     # The rows the anomaly rules took out of the tables this page reads.
     q["removed"] = Quote(results.removed_text(results.FLAGGED_TABLES, v))
-    return Index(version=v, estimates=estimates.headline(v), q=q)
+    table = estimates.headline(v)
+    sourced = pl.DataFrame(
+        {"estimate_id": list(CHART_LABELS), "sources": [chart_sources(v)[k] for k in CHART_LABELS]}
+    )
+    chart = table.join(sourced, on="estimate_id", how="inner")
+    return Index(version=v, estimates=table, chart=chart, q=q)
+
+
+def chart_sources(v: str) -> dict[str, str]:
+    """For each charted estimate, the source ids (";"-joined) of the rows its method kept: the
+    Epoch rows of Epoch's table, the staircase of the full-data trend, the a16z monthly minima,
+    the GPQA Diamond frontier the hedonic fit runs on, and the H100 on-demand provider-months
+    of the direct evidence."""
+    token_prices, scores, models = results.token_tables(v)
+    full = results.trend_row(results.extension(v), *estimates.GPT4_GPQA)
+    obs = hedonic.observations(token_prices, scores, models, estimates.GPT4_GPQA[0])
+    rows = {
+        "epoch-gpqa-gpt4-level": fc.epoch_rows(token_prices),
+        "full-data-gpqa-gpt4-level": pl.DataFrame({"sources": [full["sources"]]}),
+        "a16z-full-window": results.a16z(v)[0],
+        "hedonic-gpqa-frontier": hedonic.sample(obs, "frontier"),
+        "h100-on-demand-decline": gpu_prices.decline_panel(
+            results.gpu_prices_of(v, "direct"), "h100", "on-demand"
+        ),
+    }
+    return {key: ";".join(data.sources_of(rows[key])) for key in CHART_LABELS}

@@ -770,30 +770,32 @@ def on_demand_quotes(costs: pl.DataFrame, comparison: pl.DataFrame) -> dict:
 
 def cost_points(costs: pl.DataFrame) -> pl.DataFrame:
     """The cost table one mark per row (`row`: model and accelerator, or the model's API
-    price), `measure` (`fig.COST_MEASURES`) and `usd_per_mtok`, at OWNERSHIP's prices."""
-    label = pl.format(
+    price), `measure` (`fig.COST_MEASURES`) and `usd_per_mtok`, at OWNERSHIP's prices; and,
+    where the table keeps them, each mark's `sources`: those of the run or MLPerf result and of
+    the GPU-hour price it was computed from, or of the API prices."""
+    hw_label = pl.format(
         "{} on {}", fig.model_label("benchmark_model"), fig.gpu_label("accelerator")
-    ).alias("row")
-    hw = costs.select(
-        label,
-        pl.col(f"imax_usd_per_mtok_{OWNERSHIP}").alias("imax"),
-        pl.col(f"mlperf_usd_per_mtok_{OWNERSHIP}").alias("mlperf"),
-    ).unpivot(index="row", variable_name="measure", value_name="usd_per_mtok")
-    api = (
-        costs.group_by("benchmark_model")
-        .agg(
-            pl.col("api_min_usd_per_mtok").first().alias("api_min"),
-            pl.col("api_median_usd_per_mtok").first().alias("api_median"),
-        )
-        .select(
-            pl.format("{}: API", fig.model_label("benchmark_model")).alias("row"),
-            "api_min",
-            "api_median",
-        )
-        .unpivot(index="row", variable_name="measure", value_name="usd_per_mtok")
     )
+    api_label = pl.format("{}: API", fig.model_label("benchmark_model"))
+    marks = [  # (measure, value column, row label, the columns naming its rows' sources)
+        ("imax", f"imax_usd_per_mtok_{OWNERSHIP}", hw_label, ["imax_source", "tco_source"]),
+        ("mlperf", f"mlperf_usd_per_mtok_{OWNERSHIP}", hw_label, ["mlperf_source", "tco_source"]),
+        ("api_min", "api_min_usd_per_mtok", api_label, ["api_source"]),
+        ("api_median", "api_median_usd_per_mtok", api_label, ["api_source"]),
+    ]
+    frames = []
+    for measure, column, label, source_columns in marks:
+        present = [pl.col(c) for c in source_columns if c in costs.columns]
+        sources = [pl.concat_str(present, separator=";", ignore_nulls=True).alias("sources")]
+        frame = costs.select(
+            label.alias("row"),
+            pl.lit(measure).alias("measure"),
+            pl.col(column).alias("usd_per_mtok"),
+            *(sources if present else []),
+        )
+        frames.append(frame.unique("row", keep="first", maintain_order=True))  # API: per model
     return (
-        pl.concat([hw, api])
+        pl.concat(frames, how="diagonal")
         .filter(pl.col("usd_per_mtok").is_not_null())
         .with_columns(pl.col("measure").replace(fig.COST_MEASURES))
     )

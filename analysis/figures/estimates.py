@@ -21,7 +21,15 @@ def headline_chart(headline: pl.DataFrame, labels: dict[str, str]) -> alt.LayerC
         headline.filter(pl.col("unit") == FACTOR_UNIT)
         .filter(pl.col("estimate_id").is_in(list(labels)))
         .with_columns(pl.col("estimate_id").replace_strict(labels).alias("label"))
-        .select("estimate_id", "label", "description", "value", "ci90_low", "ci90_high")
+        .select(
+            "estimate_id",
+            "label",
+            "description",
+            "value",
+            "ci90_low",
+            "ci90_high",
+            *(["sources"] if "sources" in headline.columns else []),  # the rows' sources
+        )
     )
     order = [labels[key] for key in labels if key in rows["estimate_id"].to_list()]
     y = alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labelLimit=260))

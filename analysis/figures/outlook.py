@@ -159,6 +159,12 @@ def _band_and_line(df, x, y, low: str, high: str, colour, tooltip) -> list:
     return [band, line]
 
 
+def _kept_sources(frame: pl.DataFrame) -> list[str]:
+    """The columns naming the sources of a frame's rows: kept in the chart's data (and so in the
+    figure kit's CSV), never drawn."""
+    return [c for c in frame.columns if c in ("sources", "score_source")]
+
+
 def index_chart(index: pl.DataFrame, points: pl.DataFrame | None = None) -> alt.LayerChart:
     """Quality-adjusted price index by month (`hedonic.price_index`, one or more samples stacked),
     each with its confidence band, on a log scale; optionally the models' own prices moved to the
@@ -176,7 +182,15 @@ def index_chart(index: pl.DataFrame, points: pl.DataFrame | None = None) -> alt.
     layers = _band_and_line(df, x, y, "ci_low", "ci_high", colour, tooltip)
     if points is not None and points.height:
         pts = _names(
-            points.select("model_id", "date", "price", "score", "adjusted_price", "sample")
+            points.select(
+                "model_id",
+                "date",
+                "price",
+                "score",
+                "adjusted_price",
+                "sample",
+                *_kept_sources(points),
+            )
         ).with_columns(named("model_id", "model").alias("model"))
         layers.append(
             alt.Chart(pts)
@@ -235,7 +249,7 @@ def breaks_chart(
     labels = list(names.values())
 
     label = pl.col("segment").replace_strict(names, return_dtype=pl.String).alias("line")
-    pts = points.select(named("model", "model"), "date", "price", label)
+    pts = points.select(named("model", "model"), "date", "price", label, *_kept_sources(points))
     segment_trends = lines.select(label, "date", "price")
     whole_trend = whole.line().select(pl.lit("whole series").alias("line"), "date", "price")
     colour = alt.Color(
@@ -316,7 +330,14 @@ def forecast_chart(
         )
         layers.append(alt.Chart(lines).mark_line(strokeDash=[6, 4]).encode(x=x, y=y, color=colour))
     layers.append(
-        alt.Chart(series.select(named("model", "model"), "date", pl.col("price").alias("mean")))
+        alt.Chart(
+            series.select(
+                named("model", "model"),
+                "date",
+                pl.col("price").alias("mean"),
+                *_kept_sources(series),
+            )
+        )
         .mark_point(filled=True, color="#000000", size=50)
         .encode(x=x, y=y, tooltip=["model:N", "date:T", alt.Tooltip("mean:Q", title="price")])
     )

@@ -23,6 +23,7 @@ from datetime import date
 
 import polars as pl
 
+from analysis.methods.prices import SOURCES, joined_sources
 from analysis.methods.trends import (
     DeclineFit,
     InsufficientData,
@@ -93,7 +94,8 @@ def staircase(obs: pl.DataFrame, threshold: float) -> pl.DataFrame:
     minimum of the rows that joined is the minimum of all rows before)."""
     walk = _ordered(obs).filter(pl.col("score") >= threshold)
     below = pl.col("price") < pl.col("price").cum_min().shift(1, fill_value=float("inf"))
-    steps = walk.filter(below).select("model", "date", "price", "score")
+    kept = [SOURCES] if SOURCES in obs.columns else []  # each step's price and score rows
+    steps = walk.filter(below).select("model", "date", "price", "score", *kept)
     return steps if steps.height else obs.clear()
 
 
@@ -128,6 +130,8 @@ def trend(
         "ci90_high": fit.ci90_high,
         "r_squared": fit.r_squared,
     }
+    if SOURCES in steps.columns:  # the rows the trend was fitted on: its staircase's
+        out[SOURCES] = steps.select(joined_sources(steps))[SOURCES][0]
     if bootstrap:
         out["boot90_low"], out["boot90_high"] = bootstrap_factor_interval(
             steps["date"].to_list(), steps["price"].to_list()
@@ -155,6 +159,7 @@ def trends(obs: pl.DataFrame, benchmark: str, *, bootstrap: bool = False) -> pl.
     # Typed even when empty: an all-string empty frame would turn every column of a later
     # concat into strings.
     schema = RESULT_SCHEMA | (BOOTSTRAP_SCHEMA if bootstrap else {})
+    schema |= {SOURCES: pl.String} if SOURCES in obs.columns else {}
     return pl.DataFrame(rows, schema=schema) if rows else pl.DataFrame(schema=schema)
 
 
@@ -230,12 +235,10 @@ EXTENSION_BENCHMARKS = ["mmlu", "mmlu-pro", "gpqa-diamond", "arena-elo", "eci"]
 
 def model_scores(scores: pl.DataFrame, benchmark: str) -> pl.DataFrame:
     """One score per model on a benchmark: the median across sources and dates (sources mostly
-    agree; Arena Elo moves a little between leaderboard snapshots)."""
-    return (
-        scores.filter(pl.col("benchmark") == benchmark)
-        .group_by("model_id")
-        .agg(pl.col("score").median())
-    )
+    agree; Arena Elo moves a little between leaderboard snapshots), with the `sources` of the
+    score rows it is the median of."""
+    rows = scores.filter(pl.col("benchmark") == benchmark)
+    return rows.group_by("model_id").agg(pl.col("score").median(), *joined_sources(rows))
 
 
 def full_observations(
@@ -277,14 +280,29 @@ def priced_observations(
     if not include_reasoning:
         reasoning = models.filter(pl.col("reasoning").fill_null(False))["model_id"]
         per_date = per_date.filter(~pl.col("model_id").is_in(reasoning.implode()))
-    return per_date.select("model_id", "date", "price")
+    return per_date.select("model_id", "date", "price", *_sources_of(per_date))
 
 
 def scored_observations(priced: pl.DataFrame, scores_by_model: pl.DataFrame) -> pl.DataFrame:
-    """(model, date, price, score): each priced observation with its model's one score."""
-    return priced.join(scores_by_model.select("model_id", "score"), on="model_id").select(
-        pl.col("model_id").alias("model"), "date", "price", "score"
+    """(model, date, price, score): each priced observation with its model's one score; and,
+    where both name them, `sources`: those of the price rows and of the score rows."""
+    both = SOURCES in priced.columns and SOURCES in scores_by_model.columns
+    joined = priced.join(
+        scores_by_model.select("model_id", "score", *_sources_of(scores_by_model)),
+        on="model_id",
+        suffix="_score",
     )
+    kept = []
+    if both:
+        ids = pl.concat_list(
+            pl.col(SOURCES).str.split(";"), pl.col(f"{SOURCES}_score").str.split(";")
+        )
+        kept = [ids.list.unique().list.sort().list.join(";").alias(SOURCES)]
+    return joined.select(pl.col("model_id").alias("model"), "date", "price", "score", *kept)
+
+
+def _sources_of(frame: pl.DataFrame) -> list[str]:
+    return [SOURCES] if SOURCES in frame.columns else []
 
 
 def extension_trends(

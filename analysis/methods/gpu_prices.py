@@ -32,6 +32,7 @@ import statsmodels.formula.api as smf
 from analysis.data.gpus import gpu_family
 from analysis.methods import windows
 from analysis.methods.claims import claim_row
+from analysis.methods.prices import SOURCES, frame_sources, joined_sources
 from analysis.methods.trends import (
     DAYS_PER_YEAR,
     InsufficientData,
@@ -119,7 +120,8 @@ def monthly_panel(
 ) -> pl.DataFrame:
     """One row per GPU group x provider x pricing x month: the median of that provider's quotes.
 
-    Columns: gpu_group, provider, pricing, month, usd_per_gpu_hour, n_quotes.
+    Columns: gpu_group, provider, pricing, month, usd_per_gpu_hour, n_quotes, and `sources`
+    (those of the quotes, where the rows name theirs).
     """
     stats = CENTRAL_STATISTICS if statistics is None else statistics
     rows = prices.filter(pl.col("statistic").is_in(stats), pl.col("usd_per_gpu_hour") > 0)
@@ -128,7 +130,7 @@ def monthly_panel(
     return (
         rows.with_columns(gpu_group_expr(by_family), month_expr().alias("month"))
         .group_by("gpu_group", "provider", "pricing", "month")
-        .agg(pl.col("usd_per_gpu_hour").median(), pl.len().alias("n_quotes"))
+        .agg(pl.col("usd_per_gpu_hour").median(), pl.len().alias("n_quotes"), *joined_sources(rows))
         .sort("gpu_group", "pricing", "provider", "month")
     )
 
@@ -160,7 +162,9 @@ def monthly_median_across_providers(
     return (
         panel.group_by("gpu_group", "pricing", "month")
         .agg(
-            pl.col("usd_per_gpu_hour").median(), pl.col("provider").n_unique().alias("n_providers")
+            pl.col("usd_per_gpu_hour").median(),
+            pl.col("provider").n_unique().alias("n_providers"),
+            *joined_sources(panel),
         )
         .sort("gpu_group", "pricing", "month")
     )
@@ -190,7 +194,11 @@ def history_series(
         panel = panel.filter(pl.col("month") >= since)
     return (
         panel.group_by("gpu_group", "pricing", "month")
-        .agg(pl.col("usd_per_gpu_hour").median(), pl.col("provider").n_unique().alias("n_sources"))
+        .agg(
+            pl.col("usd_per_gpu_hour").median(),
+            pl.col("provider").n_unique().alias("n_sources"),
+            *joined_sources(panel),
+        )
         .sort("gpu_group", "pricing", "month")
     )
 
@@ -296,6 +304,14 @@ def fitted_rates(
     for gpu, pricing in exclude:
         rows = rows.filter(~((pl.col("gpu_group") == gpu) & (pl.col("pricing") == pricing)))
     return rows
+
+
+def decline_panel(
+    prices: pl.DataFrame, gpu_group: str, pricing: str, *, by_family: bool = True
+) -> pl.DataFrame:
+    """The provider-months `decline_rates` fits one group's decline on (with their `sources`)."""
+    panel = monthly_panel(prices, by_family=by_family)
+    return panel.filter(pl.col("gpu_group") == gpu_group, pl.col("pricing") == pricing)
 
 
 def decline_rates(
@@ -443,6 +459,8 @@ def hedonic_index(
             "connected to the rest); narrow the window or use a longer period"
         )
     index = _index_frame(res, panel, periods, base, level)
+    if (kept := frame_sources(panel)) is not None:  # one regression: every period rests on all
+        index = index.with_columns(pl.lit(kept).alias(SOURCES))
     summary = {
         "method": "time-dummy hedonic index: ln(price) ~ period + gpu + provider + pricing",
         "base_period": base,
@@ -751,18 +769,24 @@ def _ratio_summary(pairs: pl.DataFrame, pricing: str, level: float, version) -> 
 
 
 def release_dates(specs: pl.DataFrame) -> pl.DataFrame:
-    """Release date per exact GPU id and per family (the earliest in the family)."""
-    exact = specs.filter(pl.col("release_date").is_not_null()).select("gpu", "release_date")
+    """Release date per exact GPU id and per family (the earliest in the family), with the
+    sources of the chip rows it was taken from (`release_source`) where they name theirs."""
+    dated = specs.filter(pl.col("release_date").is_not_null())
+    kept = [e.alias("release_source") for e in joined_sources(dated)]
+    exact = dated.select(
+        "gpu", "release_date", *[c for c in ("source_id", "source_ids") if c in dated.columns]
+    )
     family = (
         exact.with_columns(
             pl.col("gpu").map_elements(gpu_family, return_dtype=pl.String).alias("gpu_group")
         )
         .group_by("gpu_group")
-        .agg(pl.col("release_date").min())
+        .agg(pl.col("release_date").min(), *kept)
     )
     by_exact = exact.rename({"gpu": "gpu_group"})
     extra = family.join(by_exact, on="gpu_group", how="anti")
-    return pl.concat([by_exact.group_by("gpu_group").agg(pl.col("release_date").min()), extra])
+    earliest = by_exact.group_by("gpu_group").agg(pl.col("release_date").min(), *kept)
+    return pl.concat([earliest, extra])
 
 
 def with_gpu_age(panel: pl.DataFrame, specs: pl.DataFrame) -> pl.DataFrame:
@@ -837,6 +861,7 @@ def flops_per_dollar_at_release(specs: pl.DataFrame, *, precision: str = "fp32")
             "release_price_usd",
             pl.col(col).alias("tflop_per_s"),
             (pl.col(col) * 1e12 / pl.col("release_price_usd")).alias("flop_per_s_per_usd"),
+            *[c for c in ("source_id", "source_ids") if c in specs.columns],  # the chip's row
         )
         .sort("release_date")
     )

@@ -120,7 +120,8 @@ def model_scores(benchmark_scores: pl.DataFrame, benchmark: str) -> pl.DataFrame
 
 
 def first_prices(token_prices: pl.DataFrame) -> pl.DataFrame:
-    """Each model's earliest blended 3:1 USD list price: (model_id, price_date, price, selection)."""
+    """Each model's earliest blended 3:1 USD list price: (model_id, price_date, price, selection,
+    and the `sources` of the rows it was taken from where they name theirs)."""
     col = "blended_usd_per_mtok_3to1"
     listed = token_prices.filter(
         (pl.col("price_kind") == "list")
@@ -133,7 +134,11 @@ def first_prices(token_prices: pl.DataFrame) -> pl.DataFrame:
         .group_by("model_id", maintain_order=True)
         .first()
         .select(
-            "model_id", pl.col("date").alias("price_date"), pl.col(col).alias("price"), "selection"
+            "model_id",
+            pl.col("date").alias("price_date"),
+            pl.col(col).alias("price"),
+            "selection",
+            *([prices.SOURCES] if prices.SOURCES in per_date.columns else []),
         )
     )
 
@@ -173,9 +178,10 @@ def observations_from_scores(
         "release": pl.coalesce("release_date", "price_date"),
         "price": pl.col("price_date"),
     }[date_from]
+    first = first_prices(token_prices)
+    kept = [prices.SOURCES] if prices.SOURCES in first.columns else []  # the price's rows
     return (
-        first_prices(token_prices)
-        .join(
+        first.join(
             scores_by_model.select("model_id", "score", "score_source"), on="model_id", how="inner"
         )
         .join(models.select("model_id", "release_date", "open_weights"), on="model_id", how="left")
@@ -190,6 +196,7 @@ def observations_from_scores(
             "release_date",
             "selection",
             "score_source",
+            *kept,
         )
         .sort("date", "model_id")
     )
@@ -328,7 +335,8 @@ def price_index(
     """Quality-adjusted price by month: the fitted price of a model scoring `score` (default the
     sample's median score), with a `level` confidence band (robust, t(n-3)).
 
-    Columns: month, score, price, ci_low, ci_high, benchmark, sample.
+    Columns: month, score, price, ci_low, ci_high, benchmark, sample, and `sources`: those of
+    the observations fitted, where they name theirs.
     """
     res = ols(obs, _method(benchmark, sample_name))
     s = reference_score(obs) if score is None else score
@@ -346,7 +354,11 @@ def price_index(
             "ci_low": np.exp(pred["mean_ci_lower"].to_numpy()),
             "ci_high": np.exp(pred["mean_ci_upper"].to_numpy()),
         }
-    ).with_columns(pl.lit(benchmark).alias("benchmark"), pl.lit(sample_name).alias("sample"))
+    ).with_columns(
+        pl.lit(benchmark).alias("benchmark"),
+        pl.lit(sample_name).alias("sample"),
+        *([pl.lit(kept).alias(prices.SOURCES)] if (kept := prices.frame_sources(obs)) else []),
+    )
 
 
 def quality_adjusted_prices(
@@ -372,6 +384,13 @@ class ReferenceIndex:
     reference: float  # the reference sample's median score
     by_month: pl.DataFrame  # `price_index` of each sample, stacked
     adjusted: pl.DataFrame  # the reference sample's prices moved to the reference score
+    samples: tuple[str, ...] = ()  # the samples fitted, in order
+
+    def fitted_rows(self) -> pl.DataFrame:
+        """The observations the drawn indexes were fitted on: the rows of every sample."""
+        return pl.concat([sample(self.observations, name) for name in self.samples]).unique(
+            maintain_order=True
+        )
 
 
 def reference_index(
@@ -394,7 +413,7 @@ def reference_index(
     adjusted = quality_adjusted_prices(reference_obs, reference).with_columns(
         pl.lit(reference_sample).alias("sample")
     )
-    return ReferenceIndex(obs, reference, index, adjusted)
+    return ReferenceIndex(obs, reference, index, adjusted, tuple(samples))
 
 
 def cheapest_reaching(obs: pl.DataFrame, score: float, by: date) -> dict:

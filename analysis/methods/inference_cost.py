@@ -32,6 +32,7 @@ import polars as pl
 
 from analysis.data.gpus import gpu_family
 from analysis.methods import tokens_per_dollar as tpd
+from analysis.methods.prices import SOURCES, joined_sources
 
 OWNERSHIPS = ["hyperscaler-owned", "neocloud", "3-year-rental"]  # InferenceX's three cases
 
@@ -122,9 +123,11 @@ def select_configs(
 
 def tco_wide(tco: pl.DataFrame) -> pl.DataFrame:
     """InferenceX's $/GPU-hour per GPU, one column per ownership case (`usd_hyperscaler-owned`,
-    ...) and `provisional` (the source marks the price temporary)."""
+    ...), `provisional` (the source marks the price temporary) and `tco_source` (the sources of
+    the GPU's rows)."""
     wide = tco.pivot(on="ownership", index="gpu", values="usd_per_gpu_hour")
-    flags = tco.group_by("gpu").agg(pl.col("provisional").any())
+    kept = [e.alias("tco_source") for e in joined_sources(tco)]  # the rows of the prices
+    flags = tco.group_by("gpu").agg(pl.col("provisional").any(), *kept)
     missing = [o for o in OWNERSHIPS if o not in wide.columns]
     if missing:
         raise LookupError(f"tco_assumptions has no ownership {', '.join(missing)}")
@@ -185,6 +188,7 @@ def mlperf_best(
             pl.col("accelerator").alias("mlperf_accelerator"),
             pl.col("system").alias("mlperf_system"),
             pl.col("tokens_per_s_per_accelerator").alias("mlperf_tokens_per_s_per_gpu"),
+            *([pl.col("source_id").alias("mlperf_source")] if "source_id" in rows.columns else []),
         )
     )
 
@@ -209,7 +213,12 @@ def api_workload_prices(
     ids = list(model_ids.values())
     out = tpd.api_prices_in_month(token_prices, ids, month, price_col="output_usd_per_mtok")
     inp = tpd.api_prices_in_month(token_prices, ids, month, price_col="input_usd_per_mtok")
-    both = out.join(inp.select("model_id", "provider", "api_price"), on=["model_id", "provider"])
+    kept = [SOURCES] if SOURCES in inp.columns else []
+    both = out.join(
+        inp.select("model_id", "provider", "api_price", *kept), on=["model_id", "provider"]
+    )
+    if kept:  # the output and the input price's rows
+        both = both.with_columns(pl.format("{};{}", SOURCES, f"{SOURCES}_right").alias(SOURCES))
     per_provider = both.with_columns(
         (pl.col("api_price") + isl / osl * pl.col("api_price_right")).alias("workload_price")
     )
@@ -219,6 +228,7 @@ def api_workload_prices(
             pl.col("workload_price").median().alias("api_median_usd_per_mtok"),
             pl.col("workload_price").min().alias("api_min_usd_per_mtok"),
             pl.len().alias("n_api_providers"),
+            *[e.alias("api_source") for e in joined_sources(per_provider)],
         ),
         on="model_id",
         how="left",
@@ -234,7 +244,9 @@ def cost_comparison(
     """One row per model and accelerator (family) found in InferenceMAX or MLPerf: the chosen
     InferenceMAX configuration (`select_configs`) and its cost (`imax_usd_per_mtok_<ownership>`), the best MLPerf result
     (`mlperf_best`) at the same InferenceX prices (`mlperf_usd_per_mtok_<ownership>`), and the
-    model's API workload prices (`api_workload_prices`). Accelerators without a TCO row drop."""
+    model's API workload prices (`api_workload_prices`). Accelerators without a TCO row drop.
+    Each part keeps the sources of its rows: `imax_source`, `mlperf_source`, `tco_source`,
+    `api_source`."""
     key = ["benchmark_model", "accelerator"]
     imax = configs.select(
         *key,
@@ -250,6 +262,7 @@ def cost_comparison(
         "output_gpu_ratio",
         "n_configs",
         "n_meeting",
+        *([pl.col("source_id").alias("imax_source")] if "source_id" in configs.columns else []),
     )
     both = imax.join(mlperf, on=key, how="full", coalesce=True)
     priced = attach_tco(both, tco).with_columns(

@@ -127,19 +127,20 @@ def main_developer_picks(
 
 
 def ratio_by_quarter(history: pl.DataFrame) -> pl.DataFrame:
-    """Output-to-input price ratio of first-party list prices: median and quartiles per quarter."""
+    """Output-to-input price ratio of first-party list prices: median and quartiles per quarter,
+    with the `sources` of the rows that have both prices (the ones counted)."""
+    counted = history.with_columns(
+        (pl.col("output_usd_per_mtok") / pl.col("input_usd_per_mtok")).alias("ratio"),
+        pl.col("date").dt.truncate("3mo").alias("quarter"),
+    ).filter(pl.col("ratio").is_finite())
     return (
-        history.with_columns(
-            (pl.col("output_usd_per_mtok") / pl.col("input_usd_per_mtok")).alias("ratio"),
-            pl.col("date").dt.truncate("3mo").alias("quarter"),
-        )
-        .filter(pl.col("ratio").is_finite())
-        .group_by("quarter")
+        counted.group_by("quarter")
         .agg(
             pl.col("ratio").median().alias("median"),
             pl.col("ratio").quantile(0.25).alias("q25"),
             pl.col("ratio").quantile(0.75).alias("q75"),
             pl.len().alias("n"),
+            *prices.joined_sources(counted),
         )
         .sort("quarter")
     )

@@ -297,7 +297,8 @@ def segment_of(series: pl.DataFrame, segments: pl.DataFrame) -> pl.DataFrame:
     starting on or before the point's date (points before every segment go to the first)."""
     ordered = segments.sort("start_date")
     edges, numbers = ordered["start_date"].to_list(), ordered["segment"].to_list()
-    return series.select("model", "date", "price").with_columns(
+    kept = [c for c in ("sources",) if c in series.columns]  # the point's price and score rows
+    return series.select("model", "date", "price", *kept).with_columns(
         pl.col("date")
         .map_elements(
             lambda d: numbers[max(sum(d >= e for e in edges) - 1, 0)], return_dtype=pl.Int64

@@ -10,6 +10,51 @@ from datetime import date, datetime
 
 import polars as pl
 
+# The column in which a method keeps, on each row it computes, the source ids of the rows that
+# row was computed from (sorted, joined by ";"), so a figure drawn from it names only those.
+SOURCES = "sources"
+
+
+def row_source_list(frame: pl.DataFrame | pl.LazyFrame) -> pl.Expr | None:
+    """Each row's source ids as a list: its `sources` (a method's kept rows), else its
+    `source_ids` (the curated tables: every source stating the fact), else its `source_id`; None
+    when the frame has no source column (hand-made rows in tests)."""
+    names = frame.collect_schema().names()
+    if SOURCES in names:
+        return pl.col(SOURCES).fill_null("").str.split(";")
+    present = [c for c in ("source_ids", "source_id") if c in names]
+    if not present:
+        return None
+    return pl.coalesce(*present).fill_null("").str.split(";")
+
+
+def joined_sources(frame: pl.DataFrame | pl.LazyFrame) -> list[pl.Expr]:
+    """The aggregation that keeps, for a group of `frame`'s rows, the source ids of all of them
+    (`SOURCES`); an empty list when the frame has no source column."""
+    ids = row_source_list(frame)
+    if ids is None:
+        return []
+    # "" (a row with no source) sorts first, and its ";" is stripped.
+    each = ids.list.explode(keep_nulls=False, empty_as_null=False).str.strip_chars().unique().sort()
+    return [each.str.join(";").str.strip_chars(";").alias(SOURCES)]
+
+
+def frame_sources(frame: pl.DataFrame) -> str | None:
+    """Every source id `frame`'s rows name (`joined_sources` over all of them, and the
+    `*_source` columns a method keeps), sorted and ";"-joined; None without a source column."""
+    ids: set[str] = set()
+    listed = row_source_list(frame)
+    if listed is not None:
+        ids |= set(frame.select(listed.alias("ids"))["ids"].explode().drop_nulls().to_list())
+    extra = [c for c in frame.columns if c.endswith("_source")]
+    for column in extra:
+        for cell in frame[column].drop_nulls().cast(pl.String).to_list():
+            ids |= set(cell.split(";"))
+    if listed is None and not extra:
+        return None
+    return ";".join(sorted(i.strip() for i in ids if i.strip()))
+
+
 # Artificial Analysis and Epoch blend 3 input tokens to 1 output token; a16z used 1:1.
 EPOCH_BLEND = (3, 1)
 A16Z_BLEND = (1, 1)
@@ -132,19 +177,21 @@ def one_price_per_model_date(prices: pl.DataFrame, value_col: str) -> pl.DataFra
     """Epoch's selection: the first-party price where one exists, else the median across providers.
 
     One row per (model_id, date) with `value_col`, `n_providers` and `selection`
-    ('first-party' or 'median of N providers').
+    ('first-party' or 'median of N providers'), and `sources`, those of the rows the price was
+    taken from (the first-party rows, else every provider's), where the rows name theirs.
     """
     valid = prices.filter(pl.col(value_col).is_not_null())
+    kept = joined_sources(valid)  # the sources of the rows each price was chosen from
     first = (
         valid.filter(pl.col("first_party"))
         .group_by("model_id", "date")
-        .agg(pl.col(value_col).min(), pl.len().alias("n_providers"))
+        .agg(pl.col(value_col).min(), pl.len().alias("n_providers"), *kept)
         .with_columns(pl.lit("first-party").alias("selection"))
     )
     rest = (
         valid.join(first.select("model_id", "date"), on=["model_id", "date"], how="anti")
         .group_by("model_id", "date")
-        .agg(pl.col(value_col).median(), pl.col("provider").n_unique().alias("n_providers"))
+        .agg(pl.col(value_col).median(), pl.col("provider").n_unique().alias("n_providers"), *kept)
         .with_columns(pl.format("median of {} providers", pl.col("n_providers")).alias("selection"))
     )
     return pl.concat([first, rest], how="vertical_relaxed").sort("model_id", "date")

@@ -29,6 +29,7 @@ import polars as pl
 from analysis.data import gpu_evidence
 from analysis.data.gpus import gpu_family
 from analysis.methods import gpu_prices
+from analysis.methods.prices import SOURCES, joined_sources, row_source_list
 
 SECONDS_PER_HOUR = 3600
 TOKENS_PER_MTOK = 1e6
@@ -126,13 +127,15 @@ def mlperf_per_accelerator(results: pl.DataFrame, *, accuracy: str = "99") -> pl
 
 def throughput_summary(per_accelerator: pl.DataFrame) -> pl.DataFrame:
     """Tokens/s per accelerator by round, accelerator, benchmark and scenario: number of
-    systems, best and median. A chapter shows it as a table or a dot plot by round."""
+    systems, best and median, and the `sources` of the systems' rows. A chapter shows it as a
+    table or a dot plot by round."""
     return (
         per_accelerator.group_by("round", "date", "accelerator", "base_model", "scenario")
         .agg(
             pl.len().alias("n_systems"),
             pl.col("tokens_per_s_per_accelerator").max().alias("best_tokens_per_s_per_acc"),
             pl.col("tokens_per_s_per_accelerator").median().alias("median_tokens_per_s_per_acc"),
+            *joined_sources(per_accelerator),  # every system's row: the median counts them all
         )
         .sort("base_model", "scenario", "accelerator", "round")
     )
@@ -239,7 +242,8 @@ def attach_gpu_price(
 ) -> pl.DataFrame:
     """Add the GPU-hour price in force (see the module's rule) to each row.
 
-    New columns: usd_per_gpu_hour, price_gpu, price_month, price_pricing, price_n_providers.
+    New columns: usd_per_gpu_hour, price_gpu, price_month, price_pricing, price_n_providers,
+    price_source (the source ids of the quotes the price is the median of, ";"-joined).
     `on_missing="raise"` raises PriceNotFound naming the GPU, the month and what was searched;
     `"drop"` drops rows without a price, `"keep"` keeps them with nulls.
     """
@@ -259,6 +263,7 @@ def attach_gpu_price(
                 "price_gpu": h and h["price_gpu"],
                 "price_month": h and h["month"],
                 "price_n_providers": h and h["n_providers"],
+                "price_source": h and h.get("sources"),  # the quotes the price is the median of
             }
             for (g, d), h in found.items()
         ],
@@ -269,6 +274,7 @@ def attach_gpu_price(
             "price_gpu": pl.String,
             "price_month": pl.Date,
             "price_n_providers": pl.Int64,
+            "price_source": pl.String,
         },
     ).with_columns(pl.lit(pricing).alias("price_pricing"))
     out = rows.join(lookup, on=[gpu_col, date_col], how="left")
@@ -328,8 +334,9 @@ def in_scenario(frame: pl.DataFrame, scenario: str) -> pl.DataFrame:
 
 
 def cheapest_by_round(costs: pl.DataFrame, *, by_accelerator: bool = False) -> pl.DataFrame:
-    """The cheapest hardware $/Mtok per round, benchmark and scenario, with the system
-    (with `by_accelerator`, the cheapest per accelerator too: how one GPU's cost moves)."""
+    """The cheapest hardware $/Mtok per round, benchmark and scenario, with the system and the
+    sources of the result and its price (with `by_accelerator`, the cheapest per accelerator
+    too: how one GPU's cost moves)."""
     by = ["round", "date", "base_model", "scenario"] + (["accelerator"] if by_accelerator else [])
     return (
         costs.sort("hardware_usd_per_mtok")
@@ -346,6 +353,8 @@ def cheapest_by_round(costs: pl.DataFrame, *, by_accelerator: bool = False) -> p
             "price_month",
             "price_pricing",
             "hardware_usd_per_mtok",
+            # where the result and its GPU-hour price came from
+            *[c for c in ("source_id", "price_source") if c in costs.columns],
         )
         .sort("base_model", "scenario", "date")
     )
@@ -385,6 +394,7 @@ def api_prices_in_month(
     a named seller (`UNNAMED_PROVIDERS`) are left out."""
     start = date(month.year, month.month, 1)
     end = date(start.year + start.month // 12, start.month % 12 + 1, 1)  # next month's first day
+    row_sources = row_source_list(token_prices)
     return (
         token_prices.filter(
             pl.col("model_id").is_in(ids),
@@ -399,7 +409,14 @@ def api_prices_in_month(
         .sort("date")
         .group_by("model_id", "provider", maintain_order=True)
         .last()
-        .select("model_id", "provider", "date", "last_seen", pl.col(price_col).alias("api_price"))
+        .select(
+            "model_id",
+            "provider",
+            "date",
+            "last_seen",
+            pl.col(price_col).alias("api_price"),
+            *([row_sources.list.join(";").alias(SOURCES)] if row_sources is not None else []),
+        )
     )
 
 
@@ -512,6 +529,7 @@ def physical_floor(
         (peak * 1e12 / (2 * n)).alias("compute_bound_tokens_per_s"),
         (steps_per_s * (batch or 1)).alias("memory_bound_tokens_per_s"),
         (peak * 1e12 / (2 * n) / steps_per_s).alias("crossover_batch"),
+        *([pl.col("source_id").alias("spec_source")] if "source_id" in chosen.columns else []),
     )
     if batch is None:
         return out.with_columns(
@@ -633,6 +651,24 @@ def cost_ladder(
                 "n_api_providers": api.height,
                 "api_min_usd_per_mtok": api["api_price"].min() if api.height else None,
                 "api_median_usd_per_mtok": api["api_price"].median() if api.height else None,
+                # Every row the rungs were computed from: the MLPerf result, the GPU-hour
+                # quotes, the chip's specs and the API prices.
+                SOURCES: ";".join(
+                    sorted(
+                        {
+                            i
+                            for cell in [
+                                r.get("source_id"),
+                                r.get("price_source"),
+                                *floor.get_column("spec_source", default=pl.Series([None])),
+                                *api.get_column(SOURCES, default=pl.Series([None])),
+                            ]
+                            if cell
+                            for i in cell.split(";")
+                            if i
+                        }
+                    )
+                ),
             }
         )
     version = pl.lit(data_version, dtype=pl.String).alias("data_version")
@@ -650,6 +686,7 @@ def ladder_long(
     """The ladder (from `cost_ladder`) one rung per row: for each column of `rungs` (column ->
     the rung's label) a row with the `index` columns, `rung` (the label) and `usd_per_mtok`;
     rungs without a value (a model with no API price) are left out."""
+    index = (*index, *([SOURCES] if SOURCES in ladder.columns else []))  # kept on each rung
     return (
         ladder.unpivot(
             list(rungs), index=list(index), variable_name="rung", value_name="usd_per_mtok"

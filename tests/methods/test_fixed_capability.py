@@ -265,3 +265,37 @@ def test_epoch_rows_are_the_rows_of_epochs_own_dataset():
 
     frame = pl.DataFrame({"source_id": ["epoch-llm-price-trends", "litellm-rocry", None]})
     assert fc.epoch_rows(frame)["source_id"].to_list() == ["epoch-llm-price-trends"]
+
+
+def test_a_trend_names_only_the_sources_of_its_staircase_rows():
+    """By hand: at threshold 50, the staircase is a (10), b (5), d (2), e (1); c scores 50 but
+    at 8 is above the running minimum, so its price source `c-src` is not in the trend, and
+    f scores under the threshold. Each step's own price and score sources are kept, and the
+    trend names the union of the four steps'."""
+    priced = pl.DataFrame(
+        {
+            "model_id": ["a", "b", "c", "d", "e", "f"],
+            "date": [date(2024, m, 1) for m in (1, 2, 3, 4, 5, 6)],
+            "price": [10.0, 5.0, 8.0, 2.0, 1.0, 0.5],
+            "sources": ["a-src", "b-src", "c-src", "d-src;shared", "e-src", "f-src"],
+        }
+    )
+    scores = pl.DataFrame(
+        {
+            "model_id": ["a", "b", "c", "d", "e", "f"],
+            "score": [50.0, 60.0, 55.0, 52.0, 51.0, 40.0],
+            "sources": ["bench"] * 5 + ["f-bench"],
+        }
+    )
+    observations = fc.scored_observations(priced, scores)
+    steps = staircase(observations, 50.0)
+    assert steps["model"].to_list() == ["a", "b", "d", "e"]
+    assert steps["sources"].to_list() == [
+        "a-src;bench",
+        "b-src;bench",
+        "bench;d-src;shared",
+        "bench;e-src",
+    ]
+    fitted = trend(observations, "gpqa-diamond", "a", 50.0)
+    assert fitted["sources"] == "a-src;b-src;bench;d-src;e-src;shared"
+    assert "sources" not in trend(observations.drop("sources"), "gpqa-diamond", "a", 50.0)

@@ -275,3 +275,27 @@ def test_price_in_force_without_an_hour_gives_both_rates_and_names_the_default()
         prices.price_in_force(cards, date(2026, 9, 14), hour=2)
     with pytest.raises(ValueError, match=r"0\.\.23"):
         prices.price_in_force(cards, date(2026, 9, 14), hour=24, windows=windows)
+
+
+def test_each_price_keeps_the_sources_of_the_rows_it_was_chosen_from():
+    """By hand: model m has a first-party row (two sources state it) and two cloud rows; its
+    price is the first party's, so only those two sources. Model open has three providers; the
+    median counts all three, so all their sources, once each, sorted. A row without a
+    `source_ids` cell falls back to its `source_id`."""
+    df = pl.DataFrame(
+        {
+            "model_id": ["m", "m", "m", "open", "open", "open"],
+            "date": [date(2024, 1, 1)] * 6,
+            "provider": ["lab", "cloud-a", "cloud-b", "x", "y", "z"],
+            "first_party": [True, False, False, False, False, False],
+            "price": [10.0, 1.0, 2.0, 1.0, 2.0, 9.0],
+            "source_id": ["lab-page", "scrape-a", "scrape-b", "s-x", "s-y", "s-z"],
+            "source_ids": ["lab-page;copy", None, None, "s-x", "s-y;s-x", None],
+        }
+    )
+    out = prices.one_price_per_model_date(df, "price").sort("model_id")
+    assert out["sources"].to_list() == ["copy;lab-page", "s-x;s-y;s-z"]
+    assert (
+        "sources"
+        not in prices.one_price_per_model_date(df.drop("source_id", "source_ids"), "price").columns
+    )
