@@ -84,6 +84,10 @@ SLOW_TESTS = {
     # the appendix's setup runs the estimate registry on every release (20 s CPU); its prose
     # words no verdict of its own. Every other page is still read in the fast tier.
     "chapters/test_claims_consistency.py::test_every_page_words_the_ledgers_verdict[data-versions]",
+    # The same appendix's quotes (25 s CPU, measured 2026-12-04 the same way); every other
+    # page's inline expressions are still checked in the fast tier.
+    "chapters/test_pages_are_thin.py::"
+    "test_every_inline_expression_names_a_quote_of_the_chapter_module[chapters/data-versions.qmd]",
     # Validates every release twice (the walk and the CLI), 7 s CPU; the fast tier still
     # validates each release once (data/test_release.py::test_every_release_is_unchanged_and_valid).
     "data/test_rules.py::test_the_data_root_is_validated_version_by_version",
