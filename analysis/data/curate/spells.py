@@ -81,6 +81,8 @@ EXTRA = [
     "batch_input_usd_per_mtok",
     "batch_output_usd_per_mtok",
 ]
+# A scheduled price's announcement and a promotion's stated end (`_announced_and_ends`).
+ANNOUNCED, STATED_END = "announced", "stated_end"
 OFFER = [
     "model_id",
     "provider",
@@ -404,6 +406,9 @@ def _curate(
     # while curating, and left out of the table again, as the rows have it
     absent = [c for c in EXTRA if c not in prices.collect_schema()]
     prices = prices.with_columns(pl.lit(None, pl.Float64).alias(c) for c in absent)
+    if STATED_END not in prices.collect_schema():  # runs of a release before the column
+        absent.append(STATED_END)
+        prices = prices.with_columns(pl.lit(None, pl.Date).alias(STATED_END))
     lf = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
     snaps = snapshot_dates(lf)
     # A table of dated price points ends at its own last date (`_historical_rows`).
@@ -413,11 +418,14 @@ def _curate(
     lf = mark_copies(fold_reported(fold_quantization(lf, newest)))
     names = lf.collect_schema()
     cols = [
-        c for c in names if c not in ("valid_from", "valid_to", "row_id", "source_ids", "_copy")
+        c
+        for c in names
+        if c not in ("valid_from", "valid_to", ANNOUNCED, "row_id", "source_ids", "_copy")
     ]
     schema = {c: names[c] for c in cols} | {
         "valid_from": pl.Date,
         "valid_to": pl.Date,
+        ANNOUNCED: pl.Date,
         "row_id": pl.String,
         "source_ids": pl.String,
         "row_kind": pl.String,
@@ -806,6 +814,7 @@ def _spells(
         pl.lit(None, pl.Date).alias("valid_from"), pl.lit(None, pl.Date).alias("valid_to")
     )
     table = pl.concat([spell_rows, stale_rows], how="diagonal_relaxed").sort("_s", "_kind")
+    table = _announced_and_ends(table, lf, kept, newest, code)
     # A secondary copy's own price (`mark_copies`): a row without a spell, never in force.
     # A cancelled schedule (`mark_cancelled`) likewise.
     copy = pl.col("_copy").is_not_null()
@@ -858,6 +867,48 @@ def _spells(
         )
     )
     return table, obs
+
+
+def _announced_and_ends(
+    table: pl.DataFrame,
+    lf: pl.LazyFrame,
+    kept: pl.DataFrame,
+    newest: dict[str, date],
+    code: dict[str, int],
+) -> pl.DataFrame:
+    """A spell row's `announced` and `stated_end`, from the runs in force behind it.
+
+    `announced`: a run dated after its source's newest snapshot was listed before it took
+    effect (a scheduled price: genai-prices' `start_date`, simonw's future `from_date`, "$1.50
+    starting January 1, 2027."); the row's `announced` is the earliest such snapshot date. It
+    stays the kind it is (a scheduled list price is `list`): in force from `valid_from`.
+    `stated_end`: the latest end a run states (a later snapshot may extend a promotion). Stale
+    rows keep their first run's values."""
+    snap = {code[s]: d for s, d in newest.items() if s in code}
+    snap_of = pl.col("_src").replace_strict(snap, default=None, return_dtype=pl.Date)
+    ahead = (
+        kept.filter(pl.col("date") > snap_of).group_by("_s").agg(snap_of.min().alias("_announced"))
+    )
+    stated = lf.filter(pl.col(STATED_END).is_not_null()).select("_i", STATED_END).collect()
+    ends = (
+        kept.select("_i", "_s")
+        .join(stated, on="_i")
+        .group_by("_s")
+        .agg(pl.col(STATED_END).max().alias("_end"))
+    )
+    spell = pl.col("_kind") == 0
+    return (
+        table.join(ahead, on="_s", how="left", maintain_order="left")
+        .join(ends, on="_s", how="left", maintain_order="left")
+        .with_columns(
+            pl.when(spell).then(pl.col("_announced")).otherwise(None).alias(ANNOUNCED),
+            pl.when(spell & pl.col("_end").is_not_null())
+            .then(pl.col("_end"))
+            .otherwise(pl.col(STATED_END))
+            .alias(STATED_END),
+        )
+        .drop("_announced", "_end")
+    )
 
 
 def _drop_repeated_locators(lf: pl.LazyFrame, links: pl.DataFrame) -> pl.DataFrame:
@@ -927,7 +978,7 @@ def _rows(
         .group_by(by, maintain_order=True)
         .agg(pl.col("_name").str.join(";").alias("source_ids"))
     )
-    derived = ["valid_from", "valid_to", "row_id", "source_ids", "row_kind"]
+    derived = ["valid_from", "valid_to", ANNOUNCED, "row_id", "source_ids", "row_kind"]
     schema = lf.collect_schema()
     first_stale = _first_stale(every.filter(pl.col("_kind") == 1))
     wanted = pl.concat([cand["_i"], *[f[:, -1] for f in stating], first_stale["_i"]]).unique()
