@@ -37,6 +37,8 @@ from datetime import date, timedelta
 
 import polars as pl
 
+from analysis.data.curate import identity
+
 # Sources that state when a price took effect come first; then the fuller mirrors.
 SOURCE_PRECEDENCE = [
     "genai-prices",
@@ -248,6 +250,52 @@ def fold_quantization(
     )
 
 
+def fold_offer_words(
+    prices: pl.DataFrame | pl.LazyFrame, newest: dict[str, date] | None = None
+) -> pl.LazyFrame:
+    """One offer split by offer words (issue 19, class 5): a seller's own name for its one
+    route to a model (`identity.ONE_ROUTE_WORDS`: Vertex's `-maas`, Groq's `-instant` and
+    `-versatile`, Databricks' `databricks-` prefix) is the same offer as the seller's wordless
+    runs of the model (same model, seller, price kind, tier, region and currency) where a run
+    under the word shows a wordless run's prices on overlapping dates: then every run under
+    that word joins the wordless offer. Other words (speed tiers, context sizes, reasoning
+    modes, OpenRouter's `:beta`, `:thinking`, `:extended`) name offers of their own and stay
+    apart, at whatever price. A run its source's newest snapshot still shows runs on."""
+    key = [c for c in OFFER if c not in ("offer", "quantization")]
+    last = pl.coalesce("last_seen", "date")
+    still = (
+        pl.col("source_id")
+        .cast(pl.String)
+        .replace_strict(newest or {}, default=None, return_dtype=pl.Date)
+    )
+    lf = prices.lazy().with_columns(
+        pl.when(last >= still).then(pl.lit(date(2100, 1, 1))).otherwise(last).alias("_oend")
+    )
+    offer = pl.col("offer").cast(pl.String)
+    worded = lf.filter(offer.is_in(list(identity.ONE_ROUTE_WORDS)))
+    plain = lf.filter(offer.fill_null("") == "")
+    same = pl.all_horizontal([pl.col(c).eq_missing(pl.col(f"{c}_p")) for c in FACT])
+    folded = (
+        worded.join(plain, on=key, how="inner", suffix="_p", nulls_equal=True)
+        .filter(
+            same & (pl.col("date_p") <= pl.col("_oend")) & (pl.col("_oend_p") >= pl.col("date"))
+        )
+        .group_by(*key, "offer")
+        .agg(pl.col("offer_p").first().alias("_plain"))
+        .with_columns(pl.lit(True).alias("_fold"))
+    )
+    return (
+        lf.join(folded, on=[*key, "offer"], how="left", nulls_equal=True, maintain_order="left")
+        .with_columns(
+            pl.when(pl.col("_fold").fill_null(False))
+            .then(pl.col("_plain"))
+            .otherwise(pl.col("offer"))
+            .alias("offer")
+        )
+        .drop("_oend", "_plain", "_fold")
+    )
+
+
 def fold_reported(prices: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
     """A `reported` run (a timeline citing the seller's page) at exactly the prices of a `list`
     run of the same offer is the same fact: it becomes evidence of the list price (its kind
@@ -415,7 +463,8 @@ def _curate(
     table_end = {s: d[-1] for s, d in snaps.items()}
     # A source's newest snapshot: as given (its retrieval date), else the rows' largest date.
     newest = table_end | (newest or {})
-    lf = mark_copies(fold_reported(fold_quantization(lf, newest)))
+    lf = fold_quantization(fold_offer_words(lf, newest), newest)
+    lf = mark_copies(fold_reported(lf))
     names = lf.collect_schema()
     cols = [
         c
