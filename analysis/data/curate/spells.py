@@ -256,11 +256,14 @@ def fold_offer_words(
     """One offer split by offer words (issue 19, class 5): a seller's own name for its one
     route to a model (`identity.ONE_ROUTE_WORDS`: Vertex's `-maas`, Groq's `-instant` and
     `-versatile`, Databricks' `databricks-` prefix) is the same offer as the seller's wordless
-    runs of the model (same model, seller, price kind, tier, region and currency) where a run
-    under the word shows a wordless run's prices on overlapping dates: then every run under
-    that word joins the wordless offer. Other words (speed tiers, context sizes, reasoning
-    modes, OpenRouter's `:beta`, `:thinking`, `:extended`) name offers of their own and stay
-    apart, at whatever price. A run its source's newest snapshot still shows runs on."""
+    runs of the model (same model, seller, price kind, tier, region and currency) where the
+    wordless runs on the word's dates show only prices the word's runs show, and at least one
+    does: then every run under that word joins the wordless offer. A wordless run at another
+    price on those dates is another route of the seller (Google's AI Studio price of a Gemma
+    model beside Vertex's `-maas` price): the word tells the two apart and stays. Other words
+    (speed tiers, context sizes, reasoning modes, OpenRouter's `:beta`, `:thinking`,
+    `:extended`) name offers of their own and stay apart at any price. A run its source's
+    newest snapshot still shows runs on."""
     key = [c for c in OFFER if c not in ("offer", "quantization")]
     last = pl.coalesce("last_seen", "date")
     still = (
@@ -273,19 +276,26 @@ def fold_offer_words(
     )
     offer = pl.col("offer").cast(pl.String)
     worded = lf.filter(offer.is_in(list(identity.ONE_ROUTE_WORDS)))
-    plain = lf.filter(offer.fill_null("") == "")
-    same = pl.all_horizontal([pl.col(c).eq_missing(pl.col(f"{c}_p")) for c in FACT])
-    folded = (
+    plain = lf.filter(offer.fill_null("") == "").with_row_index("_pi")
+    group = [*key, "offer"]
+    shown = worded.select(*group, *FACT).unique().with_columns(pl.lit(True).alias("_shown"))
+    overlapping = (
         worded.join(plain, on=key, how="inner", suffix="_p", nulls_equal=True)
-        .filter(
-            same & (pl.col("date_p") <= pl.col("_oend")) & (pl.col("_oend_p") >= pl.col("date"))
+        .filter((pl.col("date_p") <= pl.col("_oend")) & (pl.col("_oend_p") >= pl.col("date")))
+        .select(*group, "_pi", "offer_p", *[pl.col(f"{c}_p").alias(c) for c in FACT])
+        .unique([*group, "_pi"])
+    )
+    folded = (
+        overlapping.join(shown, on=[*group, *FACT], how="left", nulls_equal=True)
+        .group_by(group)
+        .agg(
+            pl.col("_shown").fill_null(False).all().alias("_fold"),
+            pl.col("offer_p").first().alias("_plain"),
         )
-        .group_by(*key, "offer")
-        .agg(pl.col("offer_p").first().alias("_plain"))
-        .with_columns(pl.lit(True).alias("_fold"))
+        .filter(pl.col("_fold"))
     )
     return (
-        lf.join(folded, on=[*key, "offer"], how="left", nulls_equal=True, maintain_order="left")
+        lf.join(folded, on=group, how="left", nulls_equal=True, maintain_order="left")
         .with_columns(
             pl.when(pl.col("_fold").fill_null(False))
             .then(pl.col("_plain"))

@@ -56,3 +56,17 @@ def test_a_route_word_at_another_price_stays_its_own_offer():
 def test_a_word_that_names_an_offer_of_its_own_stays_apart_at_the_same_price():
     table, _ = spells.curate_prices(history("reasoning"), newest=NEWEST)
     assert in_force(table, "2026-08-08") == [("reasoning", 0.6), (None, 0.6)]
+
+
+def test_a_route_word_stays_where_the_wordless_offer_shows_another_price_on_its_dates():
+    # "studio" lists the seller's other route (AI Studio) at 0.06 on the word's dates: the
+    # wordless offer is two routes, and the word tells Vertex's apart (no price walk between
+    # the two routes' prices).
+    studio = price_runs.runs(
+        [{"source_id": "studio", "date": d("2026-06-09"), "last_seen": d("2026-08-21"), "input_usd_per_mtok": 0.06, "output_usd_per_mtok": 0.33}],
+        model="m",
+        provider="google",
+    )  # fmt: skip
+    both = pl.concat([history("maas"), studio])
+    table, _ = spells.curate_prices(both, newest=NEWEST | {"studio": d("2026-08-21")})
+    assert in_force(table, "2026-07-01") == [("maas", 0.6), (None, 0.06)]
