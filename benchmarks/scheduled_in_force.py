@@ -5,7 +5,7 @@ offer-word fold (issue 19, item 3 and class 5) leave the prices in force as they
     .venv/bin/python benchmarks/scheduled_in_force.py OLD NEW
 
 OLD and NEW are release versions or folders of trial builds (/tmp/NAME-data/V). Per date (the
-first of each month 2024-01 .. 2027-03, and 2026-09-13, 2026-12-31, 2027-01-01) it prints the
+first of each month 2024-01 .. 2027-03, and 2026-09-13 and 2026-12-31: 41 dates) it prints the
 rows `prices.price_in_force(clean rows, d)` returns in each build and the distinct facts among
 them (model, seller, currency, kind, tier, quantization, region, input, output, blended: the
 offer words left out, since folding two offers of one price makes one row of two), and how

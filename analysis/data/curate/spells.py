@@ -20,6 +20,12 @@ price long after a cut. This module turns the runs into the facts they report:
   mark `superseded_stale`. `valid_to` is the last day a price is in force: the day before the
   next price's first evidence, else the last date a source saw it, or empty while a source's
   newest snapshot still shows it.
+- **Scheduled prices and stated ends**: a run dated after its source's newest snapshot was
+  listed ahead: its spell starts on its date, keeps its kind and says `announced` (the earliest
+  such snapshot). A promotion's end as its source states it is `stated_end`, apart from
+  `valid_to` (`_announced_and_ends`).
+- **Offer words**: a seller's name for its one route (`-maas`, Groq's `-instant`) is the
+  seller's wordless offer where the evidence shows one route (`fold_offer_words`).
 - **Own rows**: a source of dated price points (Epoch's tables) or a hand entry (`data add`)
   keeps one row per row it gives (`own_rows`), in force until its next row of the offer.
 - **Facts**: a spell's prices are its run's input, output and blended prices (the fact); cached
