@@ -21,9 +21,9 @@ price long after a cut. This module turns the runs into the facts they report:
   next price's first evidence, else the last date a source saw it, or empty while a source's
   newest snapshot still shows it.
 - **Scheduled prices and stated ends**: a run dated after its source's newest snapshot was
-  listed ahead: its spell starts on its date, keeps its kind and says `announced` (the earliest
-  such snapshot). A promotion's end as its source states it is `stated_end`, apart from
-  `valid_to` (`_announced_and_ends`).
+  listed ahead: its spell starts on its date and keeps its kind; `announce` says so
+  (`announced`, the earliest such snapshot). A promotion's end as its source states it is
+  `stated_end`, apart from `valid_to` (`_stated_ends`).
 - **Offer words**: a seller's name for its one route (`-maas`, Groq's `-instant`) is the
   seller's wordless offer where the evidence shows one route (`fold_offer_words`).
 - **Own rows**: a source of dated price points (Epoch's tables) or a hand entry (`data add`)
@@ -490,7 +490,6 @@ def _curate(
     schema = {c: names[c] for c in cols} | {
         "valid_from": pl.Date,
         "valid_to": pl.Date,
-        ANNOUNCED: pl.Date,
         "row_id": pl.String,
         "source_ids": pl.String,
         "row_kind": pl.String,
@@ -879,7 +878,7 @@ def _spells(
         pl.lit(None, pl.Date).alias("valid_from"), pl.lit(None, pl.Date).alias("valid_to")
     )
     table = pl.concat([spell_rows, stale_rows], how="diagonal_relaxed").sort("_s", "_kind")
-    table = _announced_and_ends(table, lf, kept, newest, code)
+    table = _stated_ends(table, lf, kept)
     # A secondary copy's own price (`mark_copies`): a row without a spell, never in force.
     # A cancelled schedule (`mark_cancelled`) likewise.
     copy = pl.col("_copy").is_not_null()
@@ -934,26 +933,9 @@ def _spells(
     return table, obs
 
 
-def _announced_and_ends(
-    table: pl.DataFrame,
-    lf: pl.LazyFrame,
-    kept: pl.DataFrame,
-    newest: dict[str, date],
-    code: dict[str, int],
-) -> pl.DataFrame:
-    """A spell row's `announced` and `stated_end`, from the runs in force behind it.
-
-    `announced`: a run dated after its source's newest snapshot was listed before it took
-    effect (a scheduled price: genai-prices' `start_date`, simonw's future `from_date`, "$1.50
-    starting January 1, 2027."); the row's `announced` is the earliest such snapshot date. It
-    stays the kind it is (a scheduled list price is `list`): in force from `valid_from`.
-    `stated_end`: the latest end a run states (a later snapshot may extend a promotion). Stale
-    rows keep their first run's values."""
-    snap = {code[s]: d for s, d in newest.items() if s in code}
-    snap_of = pl.col("_src").replace_strict(snap, default=None, return_dtype=pl.Date)
-    ahead = (
-        kept.filter(pl.col("date") > snap_of).group_by("_s").agg(snap_of.min().alias("_announced"))
-    )
+def _stated_ends(table: pl.DataFrame, lf: pl.LazyFrame, kept: pl.DataFrame) -> pl.DataFrame:
+    """A spell row's `stated_end`: the latest end its runs in force state (a later snapshot may
+    extend a promotion). Stale rows keep their first run's."""
     stated = lf.filter(pl.col(STATED_END).is_not_null()).select("_i", STATED_END).collect()
     ends = (
         kept.select("_i", "_s")
@@ -961,18 +943,34 @@ def _announced_and_ends(
         .group_by("_s")
         .agg(pl.col(STATED_END).max().alias("_end"))
     )
-    spell = pl.col("_kind") == 0
+    spell = (pl.col("_kind") == 0) & pl.col("_end").is_not_null()
     return (
-        table.join(ahead, on="_s", how="left", maintain_order="left")
-        .join(ends, on="_s", how="left", maintain_order="left")
+        table.join(ends, on="_s", how="left", maintain_order="left")
         .with_columns(
-            pl.when(spell).then(pl.col("_announced")).otherwise(None).alias(ANNOUNCED),
-            pl.when(spell & pl.col("_end").is_not_null())
-            .then(pl.col("_end"))
-            .otherwise(pl.col(STATED_END))
-            .alias(STATED_END),
+            pl.when(spell).then(pl.col("_end")).otherwise(pl.col(STATED_END)).alias(STATED_END)
         )
-        .drop("_announced", "_end")
+        .drop("_end")
+    )
+
+
+def announce(
+    table: pl.DataFrame, observations: pl.DataFrame, newest: dict[str, date] | None
+) -> pl.DataFrame:
+    """token_prices with `announced`: a row whose evidence includes a run dated after its
+    source's newest snapshot (`newest`: each source's retrieval date) was listed before it took
+    effect (a scheduled price: genai-prices' `start_date`, simonw's future `from_date`, "$1.50
+    starting January 1, 2027."); `announced` is the earliest such snapshot date. The row keeps
+    its kind (a scheduled list price is `list`) and is in force from `valid_from`. Without
+    snapshot dates nothing can be told announced: the column is empty."""
+    snap = pl.col("source_id").replace_strict(newest or {}, default=None, return_dtype=pl.Date)
+    ahead = (
+        observations.filter(pl.col("table") == "token_prices")
+        .filter(pl.col("date") > snap)
+        .group_by("row_id")
+        .agg(snap.min().alias(ANNOUNCED))
+    )
+    return table.drop(ANNOUNCED, strict=False).join(
+        ahead, on="row_id", how="left", maintain_order="left"
     )
 
 

@@ -36,8 +36,14 @@ SCHEDULE = [
 NEWEST = {"pages": d("2026-10-07"), "lib": d("2026-09-25")}
 
 
+def curated(history: pl.DataFrame, newest: dict | None) -> pl.DataFrame:
+    """The spells, and `announced` from their evidence, as a build makes them."""
+    table, obs = spells.curate_prices(history, newest=newest)
+    return spells.announce(table, obs, newest)
+
+
 def test_a_scheduled_price_says_when_it_was_announced_and_keeps_its_kind():
-    table, _ = spells.curate_prices(runs([dict(r) for r in SCHEDULE]), newest=NEWEST)
+    table = curated(runs([dict(r) for r in SCHEDULE]), NEWEST)
     got = table.sort("valid_from").select("price_kind", "valid_from", "valid_to", "announced")
     assert got.rows() == [
         ("list", d("2026-09-20"), d("2026-12-31"), None),  # seen in force: not announced
@@ -47,7 +53,7 @@ def test_a_scheduled_price_says_when_it_was_announced_and_keeps_its_kind():
 
 
 def test_a_scheduled_price_is_in_force_from_its_date_and_not_before():
-    table, _ = spells.curate_prices(runs([dict(r) for r in SCHEDULE]), newest=NEWEST)
+    table = curated(runs([dict(r) for r in SCHEDULE]), NEWEST)
     # a chapter's reader of list prices: `price_kind == "list"`, then the price in force
     listed = table.filter(pl.col("price_kind") == "list")
     for on, want in [("2026-10-01", 0.75), ("2026-12-31", 0.75), ("2027-01-01", 1.5)]:
@@ -76,8 +82,9 @@ def test_runs_without_the_column_give_a_table_without_it():
     history = price_runs.runs(
         [{"source_id": "pages", "date": d("2026-06-01"), "input_usd_per_mtok": 1.0}]
     )
-    table, _ = spells.curate_prices(history)
+    table = curated(history, None)
     assert "stated_end" not in table.columns
+    # without snapshot dates nothing can be told announced
     assert table["announced"].to_list() == [None]
 
 
