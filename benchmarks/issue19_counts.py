@@ -32,7 +32,8 @@ LABEL = re.compile(
 
 
 def read(version: str, table: str) -> pl.DataFrame:
-    path = ROOT / "data" / version / f"{table}.csv"
+    # a release, or the folder of a trial build given as a path (/tmp/NAME-data/V)
+    path = (Path(version) if "/" in version else ROOT / "data" / version) / f"{table}.csv"
     return pl.read_csv(path, try_parse_dates=True, infer_schema_length=100000)
 
 

@@ -2,6 +2,7 @@
 `analysis` code), beside the count of curated prices in force in two releases.
 
     .venv/bin/python benchmarks/raw_in_force.py [--sources DIR] [--dates 2026-09-13 2026-11-01]
+        [--versions V ...]   (a version, or the folder of a trial build: /tmp/NAME-data/V)
 
 "Listed" on date D, per source: an entry (a key of the source's file, one price set of a
 model) of the source's newest snapshot on or before D (the snapshot date is the file's dated
@@ -133,9 +134,14 @@ RAW = {
 }
 
 
+def folder(version: str) -> Path:
+    """A release's folder, or a trial build's folder given as a path (`/tmp/NAME-data/V`)."""
+    return Path(version) if "/" in version else ROOT / "data" / version
+
+
 def curated(version: str, on: date) -> tuple[int, dict[str, int]]:
     tp = pl.read_csv(
-        ROOT / "data" / version / "token_prices.csv", try_parse_dates=True, infer_schema_length=0
+        folder(version) / "token_prices.csv", try_parse_dates=True, infer_schema_length=0
     ).with_columns(pl.col("valid_from", "valid_to").str.to_date())
     clean = tp.filter(pl.col("flags").is_null() & pl.col("valid_from").is_not_null())
     key = ["model_id", "provider", "price_kind", "context_tier", "quantization", "offer", "region", "currency"]  # fmt: skip

@@ -39,7 +39,7 @@ import polars as pl
 
 from analysis.data import cut, gpu_evidence, gpus, models, providers
 from analysis.data import release as data_mod
-from analysis.data.curate import first_party, panel, spells
+from analysis.data.curate import first_party, models_table, panel, spells
 from analysis.data.errors import DataError, Problem
 from analysis.data.importers.common import slug
 from analysis.data.paths import ROOT
@@ -644,6 +644,8 @@ def add(
     if typed.height:
         all_models = pl.concat([known.models, new_models_df])
         rows, links, ext = _curated(table, typed, base, root, all_models)
+        if table == "token_prices":
+            new_models_df = _first_listed(new_models_df, all_models, rows)
         described = {(r["rule"], r["table"]) for r in counts}
         counts = cut.flag_rules(
             root,
@@ -1016,8 +1018,20 @@ def _curated_models(new: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def _first_listed(
+    new: pl.DataFrame, all_models: pl.DataFrame, prices: pl.DataFrame
+) -> pl.DataFrame:
+    """New models that no source dates get the release date a build gives such a model: their
+    first listing among the rows entered, labelled as one (`date_by_first_listing`: an upper
+    bound on the release, its source the row's; a month-day id takes its family's date)."""
+    if new.is_empty():
+        return new
+    dated = models_table.date_by_first_listing(all_models, prices)
+    return dated.filter(pl.col("model_id").is_in(new["model_id"].implode())).select(new.columns)
+
+
 def _curated(
-    table: str, rows: pl.DataFrame, base: str, root: Path, models_table: pl.DataFrame
+    table: str, rows: pl.DataFrame, base: str, root: Path, all_models: pl.DataFrame
 ) -> tuple[pl.DataFrame, pl.DataFrame, panel.Extension]:
     """The hand-entered rows with their curated columns and `observations` rows, by the
     curation a build and `data update` use (`panel.extend`; each hand-entered row stays its own
@@ -1026,7 +1040,7 @@ def _curated(
     tables = {t: data_mod.load(t, base, root) for t in ("token_prices", "benchmark_scores",
                                                          "gpu_hour_prices", "observations",
                                                          "sources")}  # fmt: skip
-    release = panel.Release.of({**tables, "models": models_table})
+    release = panel.Release.of({**tables, "models": all_models})
     pins = None
     if table == "gpu_hour_prices":
         merged = {table: rows}

@@ -165,6 +165,14 @@ PRICE_CURATION_COLUMNS = [
         "the last date a source saw this price; empty while a source's newest snapshot still "
         "shows it",
     ),
+    Column(
+        "announced",
+        "date",
+        "A scheduled price: the price was announced before it took effect. The earliest "
+        "retrieval date (newest snapshot) of a source that listed it before `valid_from`; the "
+        "announcement may be older. Empty for a price first seen in force. A scheduled price "
+        "keeps its kind (`list`, ...) and is in force from `valid_from`, not before",
+    ),
     *CURATION_COLUMNS,
 ]
 GPU_CURATION_COLUMNS = [
@@ -323,6 +331,13 @@ _table(
                 "list (standard) / promotional / off-peak / peak / batch-only / reported",
                 required=True,
                 enum=PRICE_KINDS,
+            ),
+            Column(
+                "stated_end",
+                "date",
+                'Last day of a promotion as its source states it ("$0.75 through December 31, '
+                "2026.\" -> 2026-12-31; the cell the row's source_locator names); empty where "
+                "the source states no end. `valid_to` stays the spell's end from the evidence",
             ),
             Column(
                 "context_tier",
@@ -1009,6 +1024,18 @@ CHECKS: list[Check] = [
             (pl.col("output_tokens") - pl.col("answer_tokens") - pl.col("reasoning_tokens")).abs()
             > 1
         ),
+    ),
+    Check(
+        "token_prices",
+        "stated_end",
+        "constraint-error: stated_end: a stated end belongs to a promotional price and is not "
+        "before its date",
+        lambda: (
+            pl.col("stated_end").is_not_null()
+            & ((pl.col("price_kind") != "promotional") | (pl.col("stated_end") < pl.col("date")))
+        ),
+        after_version="2026-12-03.2",
+        needs=("stated_end",),
     ),
 ]
 

@@ -307,7 +307,9 @@ def price_in_force(
     or open-ended when empty); stale copies have no spell and are never in force. A version
     cut from a release never rewrites its rows, so a price that changed after it adds a spell
     while the release's spell stays open: an open spell ends the day before the next spell of
-    its offer begins. Earlier releases have no spells: there, an offer's price on `on` is its
+    its offer begins. A scheduled price (its `announced` date set) is a spell from its date like
+    any: in force from `valid_from`, never before, and of the kind it will be (a scheduled
+    standard price is `list`). Earlier releases have no spells: there, an offer's price on `on` is its
     latest observation on or before `on` (as `price_on` reads it).
     """
     key = [c for c in OFFER_KEY if c in token_prices.columns]

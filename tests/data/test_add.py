@@ -563,3 +563,25 @@ def test_an_unknown_benchmark_names_the_closest_and_new_benchmark(root, tmp_path
     assert ok.returncode == 0, ok.stderr
     bs = data.load("benchmark_scores", data.latest_version(root), root).tail(1)
     assert bs["benchmark"].to_list() == ["gpqa-diamnd"]
+
+
+def test_a_new_model_nothing_dates_gets_its_first_listing_labelled_so(root, tmp_path):
+    # Mythos 5.1 entered on two days and no release date: as a build dates such a model, its
+    # release date is the earliest day a row lists it (2026-09-23, from the file above), from
+    # that row's source, with a note saying it is only a first listing (an upper bound).
+    file = write(tmp_path / "prices.csv", [mythos(date="2026-09-24"), mythos(date="2026-09-23")])
+    out = add.add(file, root=root, new_model=True)
+    m = data.load("models", out.version, root).tail(1).row(0, named=True)
+    assert m["model_id"] == "claude-mythos-5.1"
+    assert (m["release_date"], m["release_date_source_id"]) == (
+        date(2026, 9, 23),
+        out.new_sources[0],
+    )
+    assert m["release_date_note"].startswith(f"first listing ({out.new_sources[0]}, 2026-09-23)")
+
+
+def test_a_new_model_keeps_the_release_date_its_source_states(root, tmp_path):
+    file = write(tmp_path / "prices.csv", [mythos(release_date="2026-09-01")])
+    out = add.add(file, root=root, new_model=True)
+    m = data.load("models", out.version, root).tail(1).row(0, named=True)
+    assert (m["release_date"], m["release_date_note"]) == (date(2026, 9, 1), None)

@@ -260,3 +260,23 @@ def test_a_row_the_quick_pass_flags_but_no_rule_names_still_loads(tmp_path: Path
     path = folder / "gpu_hour_prices.csv"
     sunk = rules.check_csv(path, "gpu_hour_prices", parquet=tmp_path / "gpu")
     assert sunk.lazy.collect()["gpu"].to_list() == ["gpu"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "end", "ok"),
+    [
+        ("promotional", "2024-12-31", True),  # the row is dated 2024-08-06 (the fixture)
+        ("promotional", "2024-08-06", True),  # a one-day promotion
+        ("promotional", "2024-08-05", False),  # ends before it starts
+        ("list", "2024-12-31", False),  # a list price states no end
+        ("list", "", True),
+    ],
+)
+def test_a_stated_end_belongs_to_a_promotion_and_follows_its_date(kind, end, ok, tmp_path: Path):
+    folder = fx.write_valid(tmp_path / "data")
+    fx.replace_cell(folder, "token_prices", 1, "price_kind", kind)
+    fx.replace_cell(folder, "token_prices", 1, "stated_end", end)
+    problems = validate_folder(folder)
+    assert (problems == []) is ok, problems
+    if not ok:
+        assert [(p.column, "stated_end:" in p.rule) for p in problems] == [("stated_end", True)]

@@ -98,17 +98,39 @@ class OfferWord:
     where: str  # "suffix" or "prefix"
     why: str
     only_open_weights: bool = False  # apply only when the base's weights are public
+    # The seller's own name for its one route to the model, not a second offer: runs under the
+    # word at the prices a wordless run of the same seller shows on overlapping dates are that
+    # offer (`spells.fold_offer_words`, issue 19 class 5).
+    one_route: bool = False
 
 
 OFFER_WORDS: list[OfferWord] = [
-    OfferWord("maas", "suffix", "Vertex AI's 'model as a service' route to a partner model"),
+    OfferWord(
+        "maas",
+        "suffix",
+        "Vertex AI's 'model as a service' route to a partner model (its serverless API, the "
+        "route OpenRouter's google-vertex endpoint sells)",
+        one_route=True,
+    ),
     OfferWord("tput", "suffix", "Together's throughput-optimised deployment"),
     OfferWord("basic", "suffix", "Fireworks' basic (slower, cheaper) deployment tier"),
     OfferWord("fast", "suffix", "a speed tier of the same model at its own price (xAI, Fireworks)"),
     OfferWord("highspeed", "suffix", "a speed tier of the same model at its own price"),
     OfferWord("specdec", "suffix", "Groq's speculative-decoding deployment"),
-    OfferWord("instant", "suffix", "Groq's low-latency deployment", only_open_weights=True),
-    OfferWord("versatile", "suffix", "Groq's general deployment", only_open_weights=True),
+    OfferWord(
+        "instant",
+        "suffix",
+        "Groq's id for its one deployment of the model (llama-3.1-8b-instant)",
+        only_open_weights=True,
+        one_route=True,
+    ),
+    OfferWord(
+        "versatile",
+        "suffix",
+        "Groq's id for its one deployment of the model (llama-3.3-70b-versatile)",
+        only_open_weights=True,
+        one_route=True,
+    ),
     OfferWord(
         "turbo", "suffix", "a faster serving build (DeepInfra, Novita)", only_open_weights=True
     ),
@@ -124,7 +146,7 @@ OFFER_WORDS: list[OfferWord] = [
     OfferWord(r"\d+k", "suffix", "a context-size variant of the same model (xAI's -200k)"),
     OfferWord("non-reasoning", "suffix", "a run setting (reasoning off), not another model"),
     OfferWord("reasoning", "suffix", "a run setting (reasoning on), not another model"),
-    OfferWord("databricks", "prefix", "Databricks' name for a model it serves"),
+    OfferWord("databricks", "prefix", "Databricks' name for a model it serves", one_route=True),
     OfferWord("anthropic", "prefix", "DigitalOcean Gradient's vendor prefix"),
     OfferWord("openai", "prefix", "DigitalOcean Gradient's vendor prefix"),
     OfferWord("gemini", "prefix", "Google AI Studio's prefix on the Gemma models it serves"),
@@ -132,6 +154,7 @@ OFFER_WORDS: list[OfferWord] = [
     OfferWord("nvidia", "prefix", "NVIDIA's own prefix on its Nemotron ids"),
 ]
 _COMPILED_WORDS = [(re.compile(rf"^{w.word}$"), w) for w in OFFER_WORDS]
+ONE_ROUTE_WORDS = frozenset(w.word for w in OFFER_WORDS if w.one_route)
 
 # Path segments that are routes, not an author: LiteLLM's providers and regions, Fireworks'
 # account paths, Cloudflare's catalogues, quantisers who re-upload others' weights.

@@ -41,7 +41,7 @@ ORIGINAL_CURRENCY = [
 ]
 FLAGGED = ("token_prices", "benchmark_scores", "gpu_hour_prices")
 # Curated columns a released row has and its observations do not: rebuilt by the curation.
-NOT_RUN = ["valid_from", "valid_to", "row_id", "source_ids", "flags"]
+NOT_RUN = ["valid_from", "valid_to", "row_id", "source_ids", "flags", "announced"]
 
 
 @dataclass(frozen=True)
@@ -208,7 +208,8 @@ def curate(
         if release is not None:
             old = released_runs(release.token_prices, release.observations)
             tp = pl.concat(continued(old, tp), how="diagonal_relaxed")
-        tables["token_prices"], o = spells.curate_prices(tp, newest)
+        curated, o = spells.curate_prices(tp, newest)
+        tables["token_prices"] = spells.announce(curated, o, newest)
         obs.append(o)
     if "benchmark_scores" in out:
         bs = out["benchmark_scores"]

@@ -20,6 +20,12 @@ price long after a cut. This module turns the runs into the facts they report:
   mark `superseded_stale`. `valid_to` is the last day a price is in force: the day before the
   next price's first evidence, else the last date a source saw it, or empty while a source's
   newest snapshot still shows it.
+- **Scheduled prices and stated ends**: a run dated after its source's newest snapshot was
+  listed ahead: its spell starts on its date and keeps its kind; `announce` says so
+  (`announced`, the earliest such snapshot). A promotion's end as its source states it is
+  `stated_end`, apart from `valid_to` (`_stated_ends`).
+- **Offer words**: a seller's name for its one route (`-maas`, Groq's `-instant`) is the
+  seller's wordless offer where the evidence shows one route (`fold_offer_words`).
 - **Own rows**: a source of dated price points (Epoch's tables) or a hand entry (`data add`)
   keeps one row per row it gives (`own_rows`), in force until its next row of the offer.
 - **Facts**: a spell's prices are its run's input, output and blended prices (the fact); cached
@@ -36,6 +42,8 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 import polars as pl
+
+from analysis.data.curate import identity
 
 # Sources that state when a price took effect come first; then the fuller mirrors.
 SOURCE_PRECEDENCE = [
@@ -81,6 +89,8 @@ EXTRA = [
     "batch_input_usd_per_mtok",
     "batch_output_usd_per_mtok",
 ]
+# A scheduled price's announcement and a promotion's stated end (`_announced_and_ends`).
+ANNOUNCED, STATED_END = "announced", "stated_end"
 OFFER = [
     "model_id",
     "provider",
@@ -246,6 +256,62 @@ def fold_quantization(
     )
 
 
+def fold_offer_words(
+    prices: pl.DataFrame | pl.LazyFrame, newest: dict[str, date] | None = None
+) -> pl.LazyFrame:
+    """One offer split by offer words (issue 19, class 5): a seller's own name for its one
+    route to a model (`identity.ONE_ROUTE_WORDS`: Vertex's `-maas`, Groq's `-instant` and
+    `-versatile`, Databricks' `databricks-` prefix) is the same offer as the seller's wordless
+    runs of the model (same model, seller, price kind, tier, region and currency) where the
+    wordless runs on the word's dates show only prices the word's runs show, and at least one
+    does: then every run under that word joins the wordless offer. A wordless run at another
+    price on those dates is another route of the seller (Google's AI Studio price of a Gemma
+    model beside Vertex's `-maas` price): the word tells the two apart and stays. Other words
+    (speed tiers, context sizes, reasoning modes, OpenRouter's `:beta`, `:thinking`,
+    `:extended`) name offers of their own and stay apart at any price. A run its source's
+    newest snapshot still shows runs on."""
+    key = [c for c in OFFER if c not in ("offer", "quantization")]
+    last = pl.coalesce("last_seen", "date")
+    still = (
+        pl.col("source_id")
+        .cast(pl.String)
+        .replace_strict(newest or {}, default=None, return_dtype=pl.Date)
+    )
+    lf = prices.lazy().with_columns(
+        pl.when(last >= still).then(pl.lit(date(2100, 1, 1))).otherwise(last).alias("_oend")
+    )
+    offer = pl.col("offer").cast(pl.String)
+    worded = lf.filter(offer.is_in(list(identity.ONE_ROUTE_WORDS)))
+    plain = lf.filter(offer.fill_null("") == "").with_row_index("_pi")
+    group = [*key, "offer"]
+    shown = worded.select(*group, *FACT).unique().with_columns(pl.lit(True).alias("_shown"))
+    overlapping = (
+        worded.join(plain, on=key, how="inner", suffix="_p", nulls_equal=True)
+        .filter((pl.col("date_p") <= pl.col("_oend")) & (pl.col("_oend_p") >= pl.col("date")))
+        .select(*group, "_pi", "offer_p", *[pl.col(f"{c}_p").alias(c) for c in FACT])
+        .unique([*group, "_pi"])
+    )
+    folded = (
+        overlapping.join(shown, on=[*group, *FACT], how="left", nulls_equal=True)
+        .group_by(group)
+        .agg(
+            pl.col("_shown").fill_null(False).all().alias("_fold"),
+            pl.col("offer_p").first().alias("_plain"),
+        )
+        .filter(pl.col("_fold"))
+    )
+    return (
+        lf.join(folded, on=group, how="left", nulls_equal=True, maintain_order="left")
+        .with_columns(
+            pl.when(pl.col("_fold").fill_null(False))
+            .then(pl.col("_plain"))
+            .otherwise(pl.col("offer"))
+            .alias("offer")
+        )
+        .drop("_oend", "_plain", "_fold")
+    )
+
+
 def fold_reported(prices: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
     """A `reported` run (a timeline citing the seller's page) at exactly the prices of a `list`
     run of the same offer is the same fact: it becomes evidence of the list price (its kind
@@ -404,16 +470,22 @@ def _curate(
     # while curating, and left out of the table again, as the rows have it
     absent = [c for c in EXTRA if c not in prices.collect_schema()]
     prices = prices.with_columns(pl.lit(None, pl.Float64).alias(c) for c in absent)
+    if STATED_END not in prices.collect_schema():  # runs of a release before the column
+        absent.append(STATED_END)
+        prices = prices.with_columns(pl.lit(None, pl.Date).alias(STATED_END))
     lf = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
     snaps = snapshot_dates(lf)
     # A table of dated price points ends at its own last date (`_historical_rows`).
     table_end = {s: d[-1] for s, d in snaps.items()}
     # A source's newest snapshot: as given (its retrieval date), else the rows' largest date.
     newest = table_end | (newest or {})
-    lf = mark_copies(fold_reported(fold_quantization(lf, newest)))
+    lf = fold_quantization(fold_offer_words(lf, newest), newest)
+    lf = mark_copies(fold_reported(lf))
     names = lf.collect_schema()
     cols = [
-        c for c in names if c not in ("valid_from", "valid_to", "row_id", "source_ids", "_copy")
+        c
+        for c in names
+        if c not in ("valid_from", "valid_to", ANNOUNCED, "row_id", "source_ids", "_copy")
     ]
     schema = {c: names[c] for c in cols} | {
         "valid_from": pl.Date,
@@ -806,6 +878,7 @@ def _spells(
         pl.lit(None, pl.Date).alias("valid_from"), pl.lit(None, pl.Date).alias("valid_to")
     )
     table = pl.concat([spell_rows, stale_rows], how="diagonal_relaxed").sort("_s", "_kind")
+    table = _stated_ends(table, lf, kept)
     # A secondary copy's own price (`mark_copies`): a row without a spell, never in force.
     # A cancelled schedule (`mark_cancelled`) likewise.
     copy = pl.col("_copy").is_not_null()
@@ -858,6 +931,47 @@ def _spells(
         )
     )
     return table, obs
+
+
+def _stated_ends(table: pl.DataFrame, lf: pl.LazyFrame, kept: pl.DataFrame) -> pl.DataFrame:
+    """A spell row's `stated_end`: the latest end its runs in force state (a later snapshot may
+    extend a promotion). Stale rows keep their first run's."""
+    stated = lf.filter(pl.col(STATED_END).is_not_null()).select("_i", STATED_END).collect()
+    ends = (
+        kept.select("_i", "_s")
+        .join(stated, on="_i")
+        .group_by("_s")
+        .agg(pl.col(STATED_END).max().alias("_end"))
+    )
+    spell = (pl.col("_kind") == 0) & pl.col("_end").is_not_null()
+    return (
+        table.join(ends, on="_s", how="left", maintain_order="left")
+        .with_columns(
+            pl.when(spell).then(pl.col("_end")).otherwise(pl.col(STATED_END)).alias(STATED_END)
+        )
+        .drop("_end")
+    )
+
+
+def announce(
+    table: pl.DataFrame, observations: pl.DataFrame, newest: dict[str, date] | None
+) -> pl.DataFrame:
+    """token_prices with `announced`: a row whose evidence includes a run dated after its
+    source's newest snapshot (`newest`: each source's retrieval date) was listed before it took
+    effect (a scheduled price: genai-prices' `start_date`, simonw's future `from_date`, "$1.50
+    starting January 1, 2027."); `announced` is the earliest such snapshot date. The row keeps
+    its kind (a scheduled list price is `list`) and is in force from `valid_from`. Without
+    snapshot dates nothing can be told announced: the column is empty."""
+    snap = pl.col("source_id").replace_strict(newest or {}, default=None, return_dtype=pl.Date)
+    ahead = (
+        observations.filter(pl.col("table") == "token_prices")
+        .filter(pl.col("date") > snap)
+        .group_by("row_id")
+        .agg(snap.min().alias(ANNOUNCED))
+    )
+    return table.drop(ANNOUNCED, strict=False).join(
+        ahead, on="row_id", how="left", maintain_order="left"
+    )
 
 
 def _drop_repeated_locators(lf: pl.LazyFrame, links: pl.DataFrame) -> pl.DataFrame:
@@ -927,7 +1041,7 @@ def _rows(
         .group_by(by, maintain_order=True)
         .agg(pl.col("_name").str.join(";").alias("source_ids"))
     )
-    derived = ["valid_from", "valid_to", "row_id", "source_ids", "row_kind"]
+    derived = ["valid_from", "valid_to", ANNOUNCED, "row_id", "source_ids", "row_kind"]
     schema = lf.collect_schema()
     first_stale = _first_stale(every.filter(pl.col("_kind") == 1))
     wanted = pl.concat([cand["_i"], *[f[:, -1] for f in stating], first_stale["_i"]]).unique()

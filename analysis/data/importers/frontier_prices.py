@@ -22,7 +22,8 @@ Every sources row and locator says whose copy it is. USD per 1M tokens throughou
   2026-09-20) and `api-evangelist/deepmind` `plans/deepmind-plans-pricing.yml` (47a9772b,
   generated 2026-10-07): plans quoted verbatim from ai.google.dev/gemini-api/docs/pricing. A model
   with both an `input` and an `output` plan per 1M tokens gives rows: `$0.75 through December 31,
-  2026.` is a temporary price (`promotional`, dated by `generated`), and its overage `$1.50 starting
+  2026.` is a temporary price (`promotional`, dated by `generated`, its `stated_end` the "through"
+  date), and its overage `$1.50 starting
   January 1, 2027.` the list price announced from that day (no `last_seen`: not yet in force);
   `$2.00, prompts <= 200k tokens` with overage `$4.00, prompts > 200k tokens` is the base price and
   a `>200k` tier. Models with only one side quoted (Gemini 2.5 Pro, 2.5 Flash, 2.5 Flash-Lite),
@@ -130,6 +131,7 @@ def _row(
         "cache_write_usd_per_mtok": prices.get("cache_write"),
         "currency": "USD",
         "price_kind": kind,
+        "stated_end": prices.get("stated_end"),
         "context_tier": prices.get("tier", ""),
         "source_model_name": model,
         "model_hint": model,
@@ -354,7 +356,9 @@ def _plan_rows(path: Path, model: str, day: dt.date, a: dict, b: dict, where: st
     if shape[0] != shape[1]:
         raise fail(path, None, where, model, "input and output must state the same dates/tiers")
     kind = "promotional" if a["through"] else "list"
-    rows = [_row("google", model, day, day, kind, input=a["price"], output=b["price"], where=where)]
+    # "$0.75 through December 31, 2026.": the promotion's end as the page states it
+    rows = [_row("google", model, day, day, kind, input=a["price"], output=b["price"],
+                 stated_end=a["through"], where=where)]  # fmt: skip
     if a["scheduled"]:
         start = a["scheduled"][1]
         if a["through"] and start != a["through"] + dt.timedelta(days=1):
