@@ -444,7 +444,7 @@ def curate_prices(
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(token_prices as spells, observations). `prices` are identified runs (model_id, offer,
     region, ...). `newest` gives each source's newest snapshot date (default: from the rows)."""
-    table, obs = _curate(prices.lazy(), newest)
+    table, obs = _curate(prices.lazy(), newest, in_memory=True)
     return table, obs.collect().sort(ORDER).drop(ORDER)
 
 
@@ -459,7 +459,7 @@ def curate_prices_lazily(
 
 
 def _curate(
-    prices: pl.LazyFrame, newest: dict[str, date] | None
+    prices: pl.LazyFrame, newest: dict[str, date] | None, in_memory: bool = False
 ) -> tuple[pl.DataFrame, pl.LazyFrame]:
     """The walk of `build_spells` is sequential, but it only needs, per offer, each source's
     first run in every stretch of runs at one price (in walking order): a later run of the same
@@ -496,6 +496,8 @@ def _curate(
     }
     lf = lf.with_row_index("_i")  # the order the runs were given in breaks ties
     lf = mark_cancelled(lf, newest)
+    if in_memory:  # the folds' plan is ~2,000 nodes: planning it at each of the ~11 collects
+        lf = lf.collect().lazy()  # below cost 1.5 s per call whatever the rows (bench_curate.py)
     is_historical = own_rows_expr(pl.col("source_id").cast(pl.String))
     # Dated price points of an analysis's table: few rows, each its own; walked as they are.
     historical: dict[tuple, list[Run]] = {}
