@@ -8,7 +8,8 @@ Rates by hand (files under ../shared/sources): Claude Opus 5.5 at Anthropic 4 / 
 input / output, cache read 0.20 (frontier-price-notes-2026-09/2026-09-23_aimeter__docs__pricing.md
 line 8); GPT-5.6 Sol Pro at OpenAI's batch rate 2.5 / 15 (openrouter-sui414 endpoints 2026-08-08
 line 719). Reasoning is billed at the output rate. Screenshots of each step are written to
-`<preview>/screenshots/calculator-<width>-<step>.png`.
+`<preview>/screenshots/calculator/calculator-<width>-<step>.png` (a folder of their own: the
+site test counts the page screenshots in `screenshots/`).
 """
 
 from __future__ import annotations
@@ -187,8 +188,8 @@ def check_calculator(context, base: str, width: int, presets: dict, shots) -> li
 def test_inputs_follow_the_preset_and_the_bill_the_inputs(browser, preview_site):  # noqa: F811
     presets = preset_files()
     assert set(presets) == {"chat assistant", "coding agent", "nightly batch"}
-    shots = preview_site / "screenshots"
-    shots.mkdir(exist_ok=True)
+    shots = preview_site / "screenshots" / "calculator"
+    shots.mkdir(parents=True, exist_ok=True)
     server = serve(preview_site)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     try:
