@@ -15,25 +15,18 @@ site test counts the page screenshots in `screenshots/`).
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 import yaml
 
 from analysis.data.paths import ROOT
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is a dev dependency")
-if not CHROMIUM:
-    pytest.skip(
-        "chromium not found (Debian package `chromium`; .ci/run installs it)",
-        allow_module_level=True,
-    )
-
-from tests.book.test_site_browser import (  # noqa: E402
+# Importing the site test skips this module too where it skips (no playwright, no chromium).
+from tests.book.test_site_browser import (
     CHART_TIMEOUT_MS,
     WIDTHS,
     browser,  # noqa: F401  (the fixture: one headless Chromium for this module)
+    offline_page,
     serve,
 )
 
@@ -109,20 +102,7 @@ BILLS_JS = """(sel) => {
 
 def check_calculator(context, base: str, width: int, presets: dict, shots) -> list[str]:
     """What is wrong with the calculator at `width` px: each preset picked, then one edit."""
-    problems: list[str] = []
-    page = context.new_page()
-    page.set_viewport_size({"width": width, "height": 1000})
-    blocked: list[str] = []
-
-    def route(route) -> None:
-        if route.request.url.startswith(base):
-            route.continue_()
-        else:
-            blocked.append(route.request.url)
-            route.abort("internetdisconnected")
-
-    page.route("**/*", route)
-    page.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
+    page, problems, blocked = offline_page(context, base, width, 1000)
     page.goto(f"{base}/{PAGE}", wait_until="load")
     page.wait_for_selector(f"{FIGURE} .vega-bindings select", timeout=CHART_TIMEOUT_MS)
     page.wait_for_selector(f"{FIGURE} g.mark-text text", timeout=CHART_TIMEOUT_MS)

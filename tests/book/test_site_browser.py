@@ -140,11 +140,12 @@ CHARTS_DONE_JS = """() => [...document.querySelectorAll(".book-chart")].every(c 
   c.querySelector("svg.marks g[class^='mark-']") || c.textContent.includes("failed"))"""
 
 
-def check_page(
-    context, base: str, page_path: str, width: int, shots: Path, timeout_ms=CHART_TIMEOUT_MS
-) -> list[str]:
+def offline_page(context, base: str, width: int, height: int):
+    """(page, problems, blocked): a page of `width` x `height` px that may load only from `base`
+    (every other request is aborted and its URL added to `blocked`); its JavaScript errors are
+    added to `problems`."""
     page = context.new_page()
-    page.set_viewport_size({"width": width, "height": 900})
+    page.set_viewport_size({"width": width, "height": height})
     problems: list[str] = []
     blocked: list[str] = []
 
@@ -158,6 +159,13 @@ def check_page(
 
     page.route("**/*", route)
     page.on("pageerror", lambda error: problems.append(f"JavaScript error: {error}"))
+    return page, problems, blocked
+
+
+def check_page(
+    context, base: str, page_path: str, width: int, shots: Path, timeout_ms=CHART_TIMEOUT_MS
+) -> list[str]:
+    page, problems, blocked = offline_page(context, base, width, 900)
     page.on(
         "console",
         lambda msg: problems.append(f"console error: {msg.text}") if msg.type == "error" else None,
