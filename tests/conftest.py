@@ -91,6 +91,8 @@ SLOW_TESTS = {
     # Validates every release twice (the walk and the CLI), 7 s CPU; the fast tier still
     # validates each release once (data/test_release.py::test_every_release_is_unchanged_and_valid).
     "data/test_rules.py::test_the_data_root_is_validated_version_by_version",
+    # Two pytest-xdist workers in a subprocess (~5 s CPU).
+    "test_tiers.py::test_xdist_runs_each_group_on_one_worker",
 }
 
 
@@ -119,6 +121,8 @@ def worker_group(path: Path, fixtures: set[str]) -> str:
     return name
 
 
+# First: pytest-xdist reads the groups in its own collection hook (tests/test_tiers.py checks it).
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     groups = {}
     for item in items:

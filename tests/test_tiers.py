@@ -90,3 +90,30 @@ def test_the_groups_go_to_the_workers_longest_first():
     assert [i.name for i in ordered] == [
         "page", "figures", "older", "slow0", "slow1", "fast0", "fast1", "fast2", "small",
     ]  # fmt: skip
+
+
+def test_xdist_runs_each_group_on_one_worker(tmp_path):
+    """The groups above reach pytest-xdist: under `--dist loadgroup` every test of a group runs on
+    one worker, and xdist names it `<test>@<group>`.
+
+    Two things broke this silently before (every test went to either worker, so the preview was
+    built twice and a module's fixture once per worker): pytest 9.2 ignores xdist's renaming of a
+    test (pytest-dev/pytest-xdist#1386; pyproject.toml keeps pytest below 9.2), and xdist renames
+    in its own collection hook, so conftest's hook must run first (`tryfirst`)."""
+    import subprocess
+    import sys
+
+    files = ["tests/report/test_quote.py", "tests/test_tiers.py"]
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-v", "-p", "no:randomly",
+         "-k", "not xdist_runs", "-p", "no:cacheprovider", *files],
+        cwd=conftest.TESTS.parent, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-3000:]
+    ran = re.findall(r"^\[(gw\d)\] .*?PASSED (tests/(\S+?)::\S+?) *$", run.stdout, re.M)
+    assert len(ran) > 10, run.stdout[-3000:]
+    workers: dict[str, set[str]] = {}
+    for worker, node, name in ran:
+        assert node.endswith(f"@{name}"), f"{node}: xdist did not see its group {name}"
+        workers.setdefault(name, set()).add(worker)
+    assert all(len(w) == 1 for w in workers.values()), workers
