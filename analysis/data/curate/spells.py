@@ -473,14 +473,19 @@ def _curate(
     if STATED_END not in prices.collect_schema():  # runs of a release before the column
         absent.append(STATED_END)
         prices = prices.with_columns(pl.lit(None, pl.Date).alias(STATED_END))
-    lf = fold_regions(prices.with_columns(pl.col("context_tier").fill_null("")))
+    # Each fold reads its input two to four times (self-joins), so chained lazily their plans
+    # nest: the five folds and `mark_cancelled` made a plan of ~3,500 lines that cost ~1.5 s of
+    # CPU to optimise and run whatever the rows (benchmarks/bench_curate.py). The eager entry
+    # point collects each fold's output instead; the lazy one keeps the plan (memory first).
+    step = (lambda f: f.collect().lazy()) if in_memory else (lambda f: f)
+    lf = step(fold_regions(prices.with_columns(pl.col("context_tier").fill_null(""))))
     snaps = snapshot_dates(lf)
     # A table of dated price points ends at its own last date (`_historical_rows`).
     table_end = {s: d[-1] for s, d in snaps.items()}
     # A source's newest snapshot: as given (its retrieval date), else the rows' largest date.
     newest = table_end | (newest or {})
-    lf = fold_quantization(fold_offer_words(lf, newest), newest)
-    lf = mark_copies(fold_reported(lf))
+    lf = step(fold_quantization(step(fold_offer_words(lf, newest)), newest))
+    lf = step(mark_copies(step(fold_reported(lf))))
     names = lf.collect_schema()
     cols = [
         c
@@ -495,9 +500,7 @@ def _curate(
         "row_kind": pl.String,
     }
     lf = lf.with_row_index("_i")  # the order the runs were given in breaks ties
-    lf = mark_cancelled(lf, newest)
-    if in_memory:  # the folds' plan is ~2,000 nodes: planning it at each of the ~11 collects
-        lf = lf.collect().lazy()  # below cost 1.5 s per call whatever the rows (bench_curate.py)
+    lf = step(mark_cancelled(lf, newest))
     is_historical = own_rows_expr(pl.col("source_id").cast(pl.String))
     # Dated price points of an analysis's table: few rows, each its own; walked as they are.
     historical: dict[tuple, list[Run]] = {}
