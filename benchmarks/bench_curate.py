@@ -155,6 +155,8 @@ def main() -> None:
         print(
             f"{name:<28}{prices.height:>5}{ow:>12.3f} / {oc:<6.3f}{nw:>16.3f} / {nc:<6.3f}  {same}"
         )
+    if args.build:
+        compare_builds(args.ref, args.version)
 
 
 if __name__ == "__main__":
