@@ -1,16 +1,17 @@
 """The "Add this month's prices" walkthrough (docs/data-workflow.md) runs as written (issue 21,
 item 6): its CSV block and its `python -m analysis data ...` commands are read from the page and
 run in a temporary copy of the latest release; each command's commented output (the `#   `
-lines under it) is what the command prints, the version name aside."""
+lines under it) is what the command prints, the version name aside. The commands run in this
+process (`main`, with the copy as the data root and the temporary folder as the working
+directory): the entry point as a process is tested in tests/test_cli_errors.py."""
 
 from __future__ import annotations
 
 import json
 import re
 import shutil
-import subprocess
-import sys
 
+from analysis.data import paths
 from analysis.data import release as data
 from analysis.data.paths import DATA_DIR, ROOT
 
@@ -39,7 +40,7 @@ def steps(section: str) -> tuple[str, list[tuple[list[str], list[str]]]]:
     return rows, commands
 
 
-def test_the_walkthrough_runs_as_written(tmp_path):
+def test_the_walkthrough_runs_as_written(tmp_path, monkeypatch, cli):
     rows, commands = steps(walkthrough())
     base = data.latest_version()
     root = tmp_path / "data"
@@ -47,7 +48,9 @@ def test_the_walkthrough_runs_as_written(tmp_path):
     shutil.copytree(DATA_DIR / base, root / base)
     rel = next(r for r in data.releases() if r.version == base)
     (root / "versions.json").write_text(json.dumps({"releases": [rel.__dict__]}, indent=2))
-    env = {"BOOK_DATA_DIR": str(root), "PATH": "/usr/bin:/bin", "BOOK_NO_CACHE": "1"}
+    monkeypatch.setattr(paths, "DATA_DIR", root)
+    monkeypatch.setenv("BOOK_NO_CACHE", "1")
+    monkeypatch.chdir(tmp_path)
     ran = []
     for argv, said in commands:
         if argv[:2] == ["data", "add"] and "--template" in argv:
@@ -57,13 +60,7 @@ def test_the_walkthrough_runs_as_written(tmp_path):
             "diff",
         ]:  # the page's two names: the release it started from, the new one
             argv = ["data", "diff", base, data.latest_version(root)]
-        r = subprocess.run(
-            [sys.executable, "-m", "analysis", *argv],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-        )
+        r = cli(*argv)
         assert r.returncode == 0, (argv, r.stderr)
         if "--template" in argv:  # step 1: the CSV of step 2 uses the template's columns
             header = rows.splitlines()[0].split(",")

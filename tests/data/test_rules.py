@@ -163,11 +163,11 @@ def test_an_older_release_loads_the_tables_it_declares_and_no_others():
 
 
 def test_the_data_root_is_validated_version_by_version(cli):
-    report = check(DATA_DIR)
-    assert report.versions == [r.version for r in data.releases()]
-    assert report.problems == []
+    """Once, through the CLI (`check` itself is what `data validate` prints): it names every
+    version of the index in order, and finds no problem (none printed, exit 0)."""
     run = cli("data", "validate", "--data-dir", str(DATA_DIR))
     assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout == ""
     listed = ", ".join(
         r["version"] for r in json.loads((DATA_DIR / "versions.json").read_text())["releases"]
     )
