@@ -48,14 +48,14 @@ PREVIEW_GROUP = "preview"
 # `--durations=0` run of the fast tier at load 7 on 2 cores (docs/benchmarks.md, "Test tiers").
 SLOW_FILES = {
     "data/test_malformed.py",  # ~25 cases, each a release built and broken
-    "test_cli_errors.py",  # every subcommand in a real process with its pipe closed (~90 s)
+    "test_cli_errors.py",  # subcommands in real processes, pipe closed (175 s at load 12)
     # Measured 2026-12-02 (`--durations=60` of the fast tier, load 15 on 2 cores: 16.5 min wall,
     # 2m54s CPU); the tests below took 8-62 s each there, about 60% of the tier's time.
     "data/test_add.py",  # each case cuts a release with `data add`
     "data/test_update.py",  # its module fixture copies the sources and runs an update
     "data/test_frictionless.py",  # the reference validator over whole releases
     "data/test_new_data_survives.py",  # three `data add` releases, then every estimate (~115 s)
-    "test_readme_walkthrough.py",  # the README's walkthrough run literally (~47 s)
+    "test_readme_walkthrough.py",  # the README's walkthrough run literally (~10 s CPU)
 }
 SLOW_TESTS = {
     "data/test_release.py::test_rebuilding_from_the_pinned_inputs_reproduces_the_latest_release",
@@ -88,7 +88,7 @@ SLOW_TESTS = {
     # page's inline expressions are still checked in the fast tier.
     "chapters/test_pages_are_thin.py::"
     "test_every_inline_expression_names_a_quote_of_the_chapter_module[chapters/data-versions.qmd]",
-    # Validates every release twice (the walk and the CLI), 7 s CPU; the fast tier still
+    # Validates every release through `data validate` (~30 s under load); the fast tier still
     # validates each release once (data/test_release.py::test_every_release_is_unchanged_and_valid).
     "data/test_rules.py::test_the_data_root_is_validated_version_by_version",
     # Two pytest-xdist workers in a subprocess (~5 s CPU).
