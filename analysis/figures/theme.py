@@ -71,6 +71,21 @@ def book_theme() -> alt.theme.ThemeConfig:
     }
 
 
+def wrapped(label: str = "datum.label", most: int = 30) -> str:
+    """A Vega expression for an axis's `labelExpr`: the text `label` (an expression) on one line,
+    or, when longer than `most` characters, on two: broken before its first " (" ("Kimi K3" over
+    "(Moonshot AI (Kimi), mxfp4)") where that comes within `most`, else at its last space within
+    `most`. Vega cuts a label past its `labelLimit` with an ellipsis, and two names cut to the
+    same start read as one; give the axis `labelLimit=0` with it."""
+    paren = f"indexof({label}, ' (')"
+    space = f"lastindexof(substring({label}, 0, {most}), ' ')"
+    cut = f"({paren} > 0 && {paren} <= {most} ? {paren} : {space})"
+    return (
+        f"length({label}) > {most} && {cut} > 0"
+        f" ? [substring({label}, 0, {cut}), substring({label}, {cut} + 1)] : {label}"
+    )
+
+
 # A release's description in data/versions.json may cite the project's tracker ("(issue 19,
 # classes 1-6)"): a reader of the book cannot follow it, so tables show the text without it.
 TRACKER_REFERENCE = r"\s*\(issues? \d+[^)]*\)"
