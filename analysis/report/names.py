@@ -4,7 +4,10 @@ One lookup for prose (the quote kinds `model`, `gpu` and `provider` of analysis.
 tables, chart labels and the figure kit; ids stay in the data and its exports.
 
 - a model: its `name` in the release's models table (models.csv), as written there, so a
-  sentence that starts with one keeps its own capitals ("gpt-4o" reads "GPT-4o");
+  sentence that starts with one keeps its own capitals ("gpt-4o" reads "GPT-4o"); where that
+  name is only the id, the name a source gives it in the curated model names table
+  (analysis/data/tables/model_names.csv, with where the source writes it: "kimi-k3" reads
+  "Kimi K3", as genai-prices names it);
 - a GPU: its `name` in the release's gpu_specs table ("h100" reads "NVIDIA H100 SXM5 80GB");
 - a provider: the name of the organisation in the curated developers table
   (analysis/data/tables/developers.csv), else its name in the curated provider names table
@@ -43,7 +46,10 @@ def display_name(kind: str, key: str, version: str | None = None) -> str:
         return _provider_names().get(key) or _provider_names().get(
             provider_table.SELLERS.get(key, ""), key
         )
-    return _release_names(kind, data.current_version(version)).get(key, key)
+    found = _release_names(kind, data.current_version(version)).get(key, key)
+    if kind == "model" and found == key:  # the models table names it only by its id
+        return _model_names().get(key, key)
+    return found
 
 
 def names(kind: str, keys, version: str | None = None) -> dict[str, str]:
@@ -59,6 +65,11 @@ def _release_names(kind: str, version: str) -> dict[str, str]:
 
 
 @memo
+def _model_names() -> dict[str, str]:
+    return {row["model_id"]: row["name"] for row in lookup.read("model_names")}
+
+
+@memo
 def _provider_names() -> dict[str, str]:
     named = {row["provider"]: row["name"] for row in lookup.read("provider_names")}
     developers = {row["developer"]: row["name"] for row in lookup.read("developers")}
@@ -71,6 +82,8 @@ def known_ids(kind: str, version: str | None = None) -> set[str]:
     if kind == "provider":
         return {k for k, v in _provider_names().items() if v != k}
     found = _release_names(kind, data.current_version(version))
+    if kind == "model":
+        found = {**_model_names(), **{k: v for k, v in found.items() if v != k}}
     return {k for k, v in found.items() if v != k}
 
 
@@ -97,3 +110,25 @@ def _named_ids(version: str) -> dict[str, str]:
     for kind in reversed(KINDS):  # a model's name wins over a provider's of the same id
         named.update({key: display_name(kind, key, version) for key in known_ids(kind, version)})
     return named
+
+
+NOUNS = {"model": "model", "gpu": "accelerator", "provider": "provider"}
+
+
+def unnamed(kind: str, keys, version: str | None = None) -> list[str]:
+    """The ids in `keys` that no source names (their display name is the id itself), sorted:
+    the book shows each as its id, as written in the data, never a guessed name."""
+    return sorted(k for k in set(keys) if k is not None and display_name(kind, k, version) == k)
+
+
+def unnamed_note(kind: str, keys, version: str | None = None) -> str:
+    """One sentence for a page whose figure or table labels the ids `keys` of `kind`: which of
+    them no source names and so are shown by their ids, or that every one has a name."""
+    ids = unnamed(kind, keys, version)
+    noun = NOUNS[kind]
+    if not ids:
+        return f"Every {noun} there is shown by the name a source gives it."
+    listed = ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
+    if len(ids) == 1:
+        return f"No source the book reads names the {noun} {listed}, so it is shown by its id."
+    return f"No source the book reads names the {noun}s {listed}, so they are shown by their ids."
