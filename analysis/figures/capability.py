@@ -11,7 +11,7 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
-from analysis.figures.theme import PALETTE, display_name, named, wrapped
+from analysis.figures.theme import PALETTE, display_name, named
 
 BENCHMARK_NAMES = {
     "mmlu": "MMLU",
@@ -269,8 +269,9 @@ def a16z_gt(fits_frame: pl.DataFrame) -> GT:
 # the benchmark's name, which the colour or the shape gives: the label fits the 1024 px window's
 # column (215 px: a 222 px label, "GPT-4 Turbo preview (Nov 2023) (42.4)", ran 6 px past the
 # left edge at 541 px). The tooltip keeps the whole key.
-# "Model (score)", the benchmark cut off (the colour says it); a long model name on two lines.
-ROW_AXIS = alt.Axis(labelExpr=wrapped("split(datum.label, ': ')[1]"), labelLimit=0)
+# "Model (score)", the benchmark cut off (the colour says it), on one line and never cut: the
+# rows are 16 px apart, too close for a name on two lines.
+ROW_AXIS = alt.Axis(labelExpr="split(datum.label, ': ')[1]", labelLimit=0)
 
 
 def _series_names(df: pl.DataFrame) -> pl.DataFrame:

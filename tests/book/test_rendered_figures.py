@@ -215,6 +215,7 @@ def text_boxes(scene: dict) -> list[dict]:
                         "size": size,
                         "group": group,
                         "angle": angle,
+                        "lines": len(lines),
                     }
                 )
             if "items" in item:
@@ -257,10 +258,12 @@ def reading_problems(spec: dict, width: int = NARROW) -> list[str]:
         for left, right in itertools.pairwise(row):
             if left["x1"] > right["x0"] + 1:
                 problems.append(f"tick labels {left['text']!r} and {right['text']!r} overlap")
-        # a vertical axis: labels in one column, each as tall as its font
+        # a vertical axis: labels in one column, each as tall as its font times its lines (a
+        # label on two lines, centred on its row, reaches half its height up and down)
         column = sorted((b for b in axis if abs(b["x1"] - axis[0]["x1"]) < 1), key=lambda b: b["y"])
         for above, below in itertools.pairwise(column):
-            if below["y"] - above["y"] < min(above["size"], below["size"]) - 1:
+            reach = (above["size"] * above["lines"] + below["size"] * below["lines"]) / 2
+            if below["y"] - above["y"] < reach - 1:
                 problems.append(f"tick labels {above['text']!r} and {below['text']!r} overlap")
     # Labels of one axis or legend that Vega cuts to the same text read as one.
     for group in _label_groups(boxes):
@@ -293,6 +296,19 @@ def test_the_reading_check_catches_overlapping_ticks_and_clipped_text():
         },
     }
     assert any("overlap" in p for p in reading_problems(stacked)), reading_problems(stacked)
+    # labels on two lines in rows 16 px apart run into each other (each is about 24 px tall)
+    wrapped = {
+        **stacked,
+        "height": {"step": 16},
+        "data": {"values": [{"a": f"model {i} (a long seller name)", "b": i} for i in range(6)]},
+        "encoding": {
+            "y": {"field": "a", "type": "nominal", "axis": {"labelExpr": theme.wrapped(most=10)}},
+            "x": {"field": "b", "type": "quantitative"},
+        },
+    }
+    assert any("overlap" in p for p in reading_problems(wrapped)), reading_problems(wrapped)
+    wrapped["height"] = {"step": 30}
+    assert reading_problems(wrapped) == []
     # two labels Vega cuts at its 180 px label limit to the same text
     long = "a very long model name that the axis cuts off at its limit"
     cut = {
