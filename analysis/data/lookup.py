@@ -276,6 +276,23 @@ register(
 
 register(
     Spec(
+        "gpu_names",
+        "Display names of accelerators the release's gpu_specs table does not name: how a source "
+        "that lists the accelerator names it (`where`: source, file, field and value), read by "
+        "analysis/report/names.py. The gpu_specs table's own name wins where it has one.",
+        [
+            Col("gpu", required=True, pattern=ID),
+            Col("name", required=True),
+            Col("where", required=True),
+        ],
+        key=["gpu"],
+        sorted_by_key=True,
+    )
+)
+
+
+register(
+    Spec(
         "provider_names",
         "Display names of providers the developers table does not name: how the provider writes "
         "itself in the source that lists it (`where`: source, file or key, and field), read by "

@@ -8,7 +8,9 @@ tables, chart labels and the figure kit; ids stay in the data and its exports.
   name is only the id, the name a source gives it in the curated model names table
   (analysis/data/tables/model_names.csv, with where the source writes it: "kimi-k3" reads
   "Kimi K3", as genai-prices names it);
-- a GPU: its `name` in the release's gpu_specs table ("h100" reads "NVIDIA H100 SXM5 80GB");
+- a GPU: its `name` in the release's gpu_specs table ("h100-sxm" reads "NVIDIA H100 SXM5 80GB"),
+  else the name a source gives it in the curated GPU names table
+  (analysis/data/tables/gpu_names.csv: "gb200" reads "NVIDIA GB200", as MLPerf writes it);
 - a provider: the name of the organisation in the curated developers table
   (analysis/data/tables/developers.csv), else its name in the curated provider names table
   (analysis/data/tables/provider_names.csv: how the provider writes itself in the source that
@@ -47,8 +49,8 @@ def display_name(kind: str, key: str, version: str | None = None) -> str:
             provider_table.SELLERS.get(key, ""), key
         )
     found = _release_names(kind, data.current_version(version)).get(key, key)
-    if kind == "model" and found == key:  # the models table names it only by its id
-        return _model_names().get(key, key)
+    if found == key:  # the release names it only by its id, or not at all
+        return _curated_names(kind).get(key, key)
     return found
 
 
@@ -64,9 +66,15 @@ def _release_names(kind: str, version: str) -> dict[str, str]:
     return dict(zip(rows[key].to_list(), rows["name"].to_list(), strict=True))
 
 
+# The curated names of ids the release names only by the id (or not at all), each with where a
+# source writes it: analysis/data/tables/model_names.csv and gpu_names.csv.
+CURATED = {"model": ("model_names", "model_id"), "gpu": ("gpu_names", "gpu")}
+
+
 @memo
-def _model_names() -> dict[str, str]:
-    return {row["model_id"]: row["name"] for row in lookup.read("model_names")}
+def _curated_names(kind: str) -> dict[str, str]:
+    table, key = CURATED[kind]
+    return {row[key]: row["name"] for row in lookup.read(table)}
 
 
 @memo
@@ -82,8 +90,7 @@ def known_ids(kind: str, version: str | None = None) -> set[str]:
     if kind == "provider":
         return {k for k, v in _provider_names().items() if v != k}
     found = _release_names(kind, data.current_version(version))
-    if kind == "model":
-        found = {**_model_names(), **{k: v for k, v in found.items() if v != k}}
+    found = {**_curated_names(kind), **{k: v for k, v in found.items() if v != k}}
     return {k for k, v in found.items() if v != k}
 
 
@@ -121,14 +128,22 @@ def unnamed(kind: str, keys, version: str | None = None) -> list[str]:
     return sorted(k for k in set(keys) if k is not None and display_name(kind, k, version) == k)
 
 
-def unnamed_note(kind: str, keys, version: str | None = None) -> str:
+def unnamed_note(kind: str, keys, version: str | None = None, *, capitals: bool = False) -> str:
     """One sentence for a page whose figure or table labels the ids `keys` of `kind`: which of
-    them no source names and so are shown by their ids, or that every one has a name."""
+    them no source names and so are shown by their ids, or that every one has a name. With
+    `capitals`, the page writes those ids in capitals (the hardware figures' GPU labels)."""
     ids = unnamed(kind, keys, version)
     noun = NOUNS[kind]
     if not ids:
         return f"Every {noun} there is shown by the name a source gives it."
-    listed = ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
-    if len(ids) == 1:
-        return f"No source the book reads names the {noun} {listed}, so it is shown by its id."
-    return f"No source the book reads names the {noun}s {listed}, so they are shown by their ids."
+    listed = _listed(ids)
+    one = len(ids) == 1
+    what = f"the {noun} {listed}" if one else f"the {noun}s {listed}"
+    how = "it is shown by its id" if one else "they are shown by their ids"
+    if capitals:
+        how += f", in capitals ({_listed([i.upper() for i in ids])})"
+    return f"No source the book reads names {what}, so {how}."
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

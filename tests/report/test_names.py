@@ -94,3 +94,23 @@ def test_a_model_the_models_table_names_only_by_its_id_reads_as_a_source_names_i
     assert names.display_name("model", "claude-opus-5.5") == "Claude Opus 5.5"
     rows = names.lookup.read("model_names")
     assert all(row["where"].startswith("genai-prices-pydantic ") for row in rows)
+
+
+def test_an_accelerator_gpu_specs_does_not_name_reads_as_mlperf_names_it():
+    """gpu_specs.csv (2026-12-04.2) has no gb200 or rtx-pro-6000-server row; MLPerf Inference
+    v6.0's summary results (../shared/sources, read by hand) give the Accelerator field "NVIDIA
+    GB200" and "NVIDIA RTX PRO 6000 Blackwell Server Edition", the names the project's GPU rules
+    turn into those ids; InferenceMAX writes h100 only as "h100", so it keeps its id."""
+    from analysis.data.gpus import canonical_gpu
+
+    for name, gpu in [
+        ("NVIDIA GB200", "gb200"),
+        ("NVIDIA RTX PRO 6000 Blackwell Server Edition", "rtx-pro-6000-server"),
+    ]:
+        assert canonical_gpu(name) == gpu
+        assert names.display_name("gpu", gpu, "2026-12-04.2") == name
+    assert names.display_name("gpu", "h100", "2026-12-04.2") == "h100"
+    assert names.unnamed_note("gpu", ["h100", "gb200"], "2026-12-04.2", capitals=True) == (
+        "No source the book reads names the accelerator h100, so it is shown by its id, in "
+        "capitals (H100)."
+    )
