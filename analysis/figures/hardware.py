@@ -358,7 +358,9 @@ def throughput_chart(summary: pl.DataFrame, scenario: str) -> alt.FacetChart:
                 scale=alt.Scale(type="log"),
                 title="Tokens/s per accelerator (best system)",
             ),
-            color=alt.Color("Accelerator:N"),
+            # under the panels, whole: a name such as "NVIDIA RTX PRO 6000 Blackwell Server
+            # Edition" is wider than a legend beside them may be
+            color=alt.Color("Accelerator:N", legend=GPU_LEGEND),
             tooltip=[
                 "round:N",
                 "Accelerator:N",
