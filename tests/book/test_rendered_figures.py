@@ -258,12 +258,13 @@ def reading_problems(spec: dict, width: int = NARROW) -> list[str]:
         for left, right in itertools.pairwise(row):
             if left["x1"] > right["x0"] + 1:
                 problems.append(f"tick labels {left['text']!r} and {right['text']!r} overlap")
-        # a vertical axis: labels in one column, each as tall as its font times its lines (a
-        # label on two lines, centred on its row, reaches half its height up and down)
+        # a vertical axis: labels in one column, each as tall as its font; a label's further
+        # lines go below its first, which sits on its row, one font size and 2 px apart (Vega's
+        # default line height)
         column = sorted((b for b in axis if abs(b["x1"] - axis[0]["x1"]) < 1), key=lambda b: b["y"])
         for above, below in itertools.pairwise(column):
-            reach = (above["size"] * above["lines"] + below["size"] * below["lines"]) / 2
-            if below["y"] - above["y"] < reach - 1:
+            under = (above["lines"] - 1) * (above["size"] + 2)
+            if below["y"] - above["y"] < under + min(above["size"], below["size"]) - 1:
                 problems.append(f"tick labels {above['text']!r} and {below['text']!r} overlap")
     # Labels of one axis or legend that Vega cuts to the same text read as one.
     for group in _label_groups(boxes):

@@ -84,12 +84,23 @@ def test_factors_chart_labels_each_threshold_with_its_benchmark(table):
     assert bars["encoding"]["x2"]["field"] == "ci90_high"
 
 
-def test_the_threshold_axis_draws_a_long_name_whole(table):
-    """A threshold named after a model with a long name is drawn whole, on one line: it was cut
-    to "deepseek-reasoner (DeepSeek API m…" at 215 px."""
+def test_the_threshold_axis_draws_a_long_name_whole_or_shortened_never_cut(table):
+    """A threshold named after a model with a long name was cut to "deepseek-reasoner
+    (DeepSeek API m…" at 215 px. Now a name past 30 characters loses its parenthesis where every
+    label stays distinct (the tooltip keeps the whole name), and is drawn whole where it would
+    not; no label is cut."""
     long = "deepseek-reasoner (DeepSeek API moving alias)"
-    chart = fig.factors_chart(table.with_columns(pl.lit(long).alias("threshold_model")), "T")
-    svg = vlc.vegalite_to_svg(chart.to_dict())
+    one = table.with_columns(pl.lit(long).alias("threshold_model"))
+    svg = vlc.vegalite_to_svg(fig.factors_chart(one, "T").to_dict())
+    assert "…" not in svg
+    assert ">deepseek-reasoner (50.0)<" in svg
+    # two thresholds of one benchmark and score whose names differ only in the parenthesis
+    first = one.head(1)
+    other = first.with_columns(
+        pl.lit("deepseek-reasoner (other alias, May 2025)").alias("threshold_model")
+    )
+    twins = pl.concat([first, other])
+    svg = vlc.vegalite_to_svg(fig.factors_chart(twins, "T").to_dict())
     assert "…" not in svg
     assert ">deepseek-reasoner (DeepSeek API moving alias) (50.0)<" in svg
 
