@@ -58,7 +58,10 @@ def coverage_chart(coverage: pl.DataFrame, what: str) -> alt.Chart:
                 "source_id:N",
                 title=None,
                 sort="-x",
-                axis=alt.Axis(labelFontSize=11, labelLimit=0, labelExpr=source_label()),
+                # 150 px: room for 26 characters of 11 px text in a font wider than Helvetica
+                axis=alt.Axis(
+                    labelFontSize=11, labelLimit=0, labelExpr=source_label(), minExtent=150
+                ),
             ),
             color=alt.Color("rows:Q", scale=alt.Scale(type="log", scheme="blues"), title="Rows"),
             tooltip=["source_id:N", alt.Tooltip("yearmonth(month):T", title="month"), "rows:Q"],
