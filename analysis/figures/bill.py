@@ -10,7 +10,7 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
-from analysis.figures.theme import PALETTE, display_name, named, wrapped
+from analysis.figures.theme import PALETTE, display_name, named, wrapped_axis
 
 BUCKET_NAMES = {
     "input_per_day": "uncached input",
@@ -23,7 +23,7 @@ BUCKET_NAMES = {
 
 # An offer's name is never cut: a long one ("Kimi K3 (Moonshot AI (Kimi), mxfp4)") takes two
 # lines, and each bar's row is tall enough for two.
-OFFER_AXIS = alt.Axis(labelExpr=wrapped(), labelLimit=0)
+OFFER_AXIS = wrapped_axis()
 OFFER_ROW = alt.Step(28)
 
 

@@ -13,7 +13,7 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
-from analysis.figures.theme import CHART_WIDTH, PALETTE, wrapped
+from analysis.figures.theme import CHART_WIDTH, PALETTE, wrapped_axis
 
 # Supported, partly supported, contradicted (the order of analysis.methods.claims.VERDICTS).
 VERDICT_COLORS = [PALETTE[2], PALETTE[1], PALETTE[3]]
@@ -100,7 +100,7 @@ def ratio_chart(ledger: pl.DataFrame, bands: pl.DataFrame, verdicts: list[str]) 
         "subject:N",
         sort=order,
         title=None,
-        axis=alt.Axis(labelFontSize=11, labelLimit=0, labelExpr=wrapped(most=36)),
+        axis=wrapped_axis(most=36, size=11),
     )
     whiskers = (
         alt.Chart()

@@ -35,12 +35,15 @@ def source_label() -> str:
     `SOURCE_LABEL_CHARS`, broken after its last hyphen within them (a hand-entered page's id,
     "hand-github.com-laisky-one-api-blob-6bf9cc9e36346ab28", reads "hand-github.com-laisky-" over
     "one-api-blob-6bf9cc9e36346ab28"): a cut id names no source."""
-    n, label = SOURCE_LABEL_CHARS, "datum.label"
-    cut = f"lastindexof(substring({label}, 0, {n}), '-')"
-    return (
-        f"length({label}) > {n} && {cut} > 0"
-        f" ? [substring({label}, 0, {cut} + 1), substring({label}, {cut} + 1)] : {label}"
-    )
+    return f"{_breaks()} ? [substring(datum.label, 0, {_cut()} + 1), substring(datum.label, {_cut()} + 1)] : datum.label"
+
+
+def _cut() -> str:
+    return f"lastindexof(substring(datum.label, 0, {SOURCE_LABEL_CHARS}), '-')"
+
+
+def _breaks() -> str:
+    return f"length(datum.label) > {SOURCE_LABEL_CHARS} && {_cut()} > 0"
 
 
 def coverage_chart(coverage: pl.DataFrame, what: str) -> alt.Chart:
@@ -60,7 +63,12 @@ def coverage_chart(coverage: pl.DataFrame, what: str) -> alt.Chart:
                 sort="-x",
                 # 150 px: room for 26 characters of 11 px text in a font wider than Helvetica
                 axis=alt.Axis(
-                    labelFontSize=11, labelLimit=0, labelExpr=source_label(), minExtent=150
+                    labelFontSize=11,
+                    labelLimit=0,
+                    labelExpr=source_label(),
+                    minExtent=150,
+                    # a two-line id centred on its row (Vega puts the first line on it)
+                    labelOffset={"condition": {"test": _breaks(), "value": -6.5}, "value": 0},
                 ),
             ),
             color=alt.Color("rows:Q", scale=alt.Scale(type="log", scheme="blues"), title="Rows"),
