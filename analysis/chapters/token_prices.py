@@ -16,7 +16,7 @@ import polars as pl
 from analysis.data.cache import cached
 from analysis.data.reads import memo
 from analysis.methods import dispersion, list_prices, llmflation
-from analysis.report import estimates, results
+from analysis.report import estimates, names, results
 from analysis.report.quote import Quote, Quotes
 
 SLUG = "token-prices"
@@ -85,6 +85,8 @@ def _compute(v: str) -> TokenPrices:
             "one_model": Quote(one_name, "text"),
             "one_n": Quote(one.height, "count"),
             "one_ratio": Quote(one["x_cheapest"].max(), "number"),
+            # the chart labels each seller by name; one no source names is shown by its id
+            "one_unnamed": Quote(names.unnamed_note("provider", one["provider"], v), "text"),
             "spread_claim_text": Quote(claim, "text"),
             "spread_claim": Quote(dispersion.claim_value(claims), "stated_factor"),
             "spread_share": share,

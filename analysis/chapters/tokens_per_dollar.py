@@ -28,6 +28,7 @@ from analysis.methods import inference_cost, tokens_per_dollar, training_scale
 from analysis.methods.claims import Evidence, claim_row, claim_verdict
 from analysis.methods.gpu_prices import one_row
 from analysis.report import estimates, left_out, results
+from analysis.report.names import unnamed_note
 from analysis.report.quote import Estimate, Quote, Quotes
 
 SLUG = "tokens-per-dollar"
@@ -156,8 +157,16 @@ def _compute(v: str) -> TokensPerDollar:
             per_acc, submitter=V6_SUBMITTER, in_round=V6_ROUND, new=GRACE_BLACKWELL, old=HOPPER
         )
         q.update(generation_quotes(v6_generation))
+    # The accelerators the throughput and InferenceMAX figures label: those no source names are
+    # drawn as their ids in capitals (fig.gpu_name), and the page says so once.
+    drawn = set(
+        tokens_per_dollar.top_accelerators(summary, scenario=SCENARIO, top=THROUGHPUT_TOP)[
+            "accelerator"
+        ]
+    )
     if "inferencemax" not in absent:
-        inference_section(mlperf, per_acc, token_prices, costs, v, q)
+        drawn |= inference_section(mlperf, per_acc, token_prices, costs, v, q)
+    q["unnamed_accelerators"] = Quote(unnamed_note("gpu", drawn, v, capitals=True), "text")
     if "training" not in absent:
         runs = results.table("mlperf_training_results", v)
         systems = training_scale.system_times(runs, benchmark=TRAINING_BENCHMARK)
@@ -183,9 +192,10 @@ def inference_section(
     costs: pl.DataFrame,
     v: str,
     q: Quotes,
-) -> None:
+) -> set[str]:
     """The quotes of InferenceMAX's cost per token at InferenceX's prices beside MLPerf v6.0 and
-    API prices, at the interactivity bar and the stricter one (the page draws the first)."""
+    API prices, at the interactivity bar and the stricter one (the page draws the first); returns
+    the accelerators of the one drawn."""
     bench, tco = results.table("inference_benchmarks", v), results.table("tco_assumptions", v)
     api_month = inference_cost.round_month(mlperf, V6_ROUND)
     api = inference_cost.api_workload_prices(
@@ -210,6 +220,7 @@ def inference_section(
     q.update(imax_range_quotes(inference[MIN_INTERACTIVITY], bench, v))
     q.update(on_demand_quotes(costs, inference[MIN_INTERACTIVITY]))
     q["api_month"] = Quote(api_month, "month")
+    return set(inference[MIN_INTERACTIVITY]["accelerator"].drop_nulls())
 
 
 def claim_evidence(version: str | None = None) -> dict[str, Evidence]:

@@ -259,6 +259,40 @@ def gpu_evidence_class_problems(pairs: list[tuple[str, str]], where: str) -> lis
 
 register(
     Spec(
+        "model_names",
+        "Display names of models the release's models table does not name (its `name` is the "
+        "id): how a source that lists the model names it (`where`: source, file, key and field), "
+        "read by analysis/report/names.py. The models table's own name wins where it has one.",
+        [
+            Col("model_id", required=True, pattern=ID),
+            Col("name", required=True),
+            Col("where", required=True),
+        ],
+        key=["model_id"],
+        sorted_by_key=True,
+    )
+)
+
+
+register(
+    Spec(
+        "gpu_names",
+        "Display names of accelerators the release's gpu_specs table does not name: how a source "
+        "that lists the accelerator names it (`where`: source, file, field and value), read by "
+        "analysis/report/names.py. The gpu_specs table's own name wins where it has one.",
+        [
+            Col("gpu", required=True, pattern=ID),
+            Col("name", required=True),
+            Col("where", required=True),
+        ],
+        key=["gpu"],
+        sorted_by_key=True,
+    )
+)
+
+
+register(
+    Spec(
         "provider_names",
         "Display names of providers the developers table does not name: how the provider writes "
         "itself in the source that lists it (`where`: source, file or key, and field), read by "

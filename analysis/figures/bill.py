@@ -10,7 +10,7 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
-from analysis.figures.theme import display_name, named
+from analysis.figures.theme import PALETTE, display_name, named, wrapped_axis
 
 BUCKET_NAMES = {
     "input_per_day": "uncached input",
@@ -19,6 +19,12 @@ BUCKET_NAMES = {
     "output_per_day": "output",
     "reasoning_per_day": "reasoning",
 }
+
+
+# An offer's name is never cut: a long one ("Kimi K3 (Moonshot AI (Kimi), mxfp4)") takes two
+# lines, and each bar's row is tall enough for two.
+OFFER_AXIS = wrapped_axis()
+OFFER_ROW = alt.Step(28)
 
 
 def offer_name() -> pl.Expr:
@@ -59,7 +65,7 @@ def buckets_chart(bills: pl.DataFrame) -> alt.Chart:
         )
         .mark_bar()
         .encode(
-            y=alt.Y("offer_name:N", title=None, sort="-x"),
+            y=alt.Y("offer_name:N", title=None, sort="-x", axis=OFFER_AXIS),
             x=alt.X("sum(per_30_days):Q", title="USD per 30 days"),
             color=alt.Color(
                 "bucket:N",
@@ -73,7 +79,9 @@ def buckets_chart(bills: pl.DataFrame) -> alt.Chart:
             tooltip=["offer_name:N", "bucket:N", alt.Tooltip("per_30_days:Q", format=",.0f")],
         )
         .resolve_scale(x="independent", y="independent")
-        .properties(width=300, title="What each workload costs a month, by token bucket")
+        .properties(
+            width=300, height=OFFER_ROW, title="What each workload costs a month, by token bucket"
+        )
     )
 
 
@@ -241,22 +249,47 @@ def calculator_chart(rates: pl.DataFrame, default: str) -> alt.LayerChart:
                 "offer_name:N",
                 title=None,
                 sort=alt.EncodingSortField("per_30_days", order="descending"),
+                axis=OFFER_AXIS,
             )
         )
     )
     bars = (
         base.transform_filter("isFinite(datum.bill)")
-        .mark_bar()
+        .mark_bar(color=PALETTE[0])
         .encode(
-            x=alt.X("bill:Q", title="USD per 30 days"),
+            x=alt.X("bill:Q", title=BILL_TITLE),
             tooltip=["offer_name:N", alt.Tooltip("bill:Q", format="$,.0f")],
         )
     )
-    labels = base.mark_text(align="left", dx=4).encode(x=alt.value(0), text="label:N")
+    # A label goes inside its bar's end, white on the bar, where the bar is long enough to hold
+    # it (its share of the longest bill times the plot's `width` in px); else just past the end
+    # in the text colour ("no rate" at the axis). Before, every label began at the axis in
+    # black, so a short bar's "$3,061" ran over the bar's end, dark on blue.
+    fits = f"isFinite(datum.bill) && datum.bill / datum.top * width >= {LABEL_ROOM}"
+    labels = base.transform_joinaggregate(top="max(bill)").transform_calculate(
+        end="isFinite(datum.bill) ? datum.bill : 0"
+    )
+    inside = (
+        labels.transform_filter(fits)
+        .mark_text(align="right", dx=-4, color="white")
+        .encode(x=alt.X("end:Q", title=BILL_TITLE), text="label:N")
+    )
+    beside = (
+        labels.transform_filter(f"!({fits})")
+        .mark_text(align="left", dx=4, color=TEXT_COLOUR)
+        .encode(x=alt.X("end:Q", title=BILL_TITLE), text="label:N")
+    )
     return (
-        alt.layer(bars, labels)
+        alt.layer(bars, inside, beside)
         .add_params(preset, table, *inputs.values())
         .properties(
-            width=480, title="A workload's bill per 30 days (pick a preset, then edit its inputs)"
+            width=480,
+            height=OFFER_ROW,
+            title="A workload's bill per 30 days (pick a preset, then edit its inputs)",
         )
     )
+
+
+LABEL_ROOM = 72  # px of bar a bill label needs inside it ("$123,456" at 11 px, with margins)
+TEXT_COLOUR = "#222222"
+BILL_TITLE = "USD per 30 days"

@@ -95,17 +95,14 @@ def factors_chart(table: pl.DataFrame, title: str) -> alt.Chart:
         pl.col("benchmark")
         .replace_strict(BENCHMARK_NAMES, default=pl.col("benchmark"))
         .alias("benchmark_name"),
-        pl.format(
-            "{}: {} ({})",
-            pl.col("benchmark").replace_strict(BENCHMARK_NAMES, default=pl.col("benchmark")),
-            named("threshold_model", "model"),
-            pl.col("threshold_score").round(1),
-        ).alias("threshold"),
+        named("threshold_model", "model").alias("threshold_name"),
     )
+    df = df.with_columns(_threshold_label(df).alias("threshold"))
     x = alt.X(
         "factor_per_year:Q",
         scale=alt.Scale(type="log"),
         title="Price falls by this factor per year (log scale)",
+        axis=FACTOR_AXIS,
     )
     y = alt.Y("threshold:N", sort=None, title=None, axis=ROW_AXIS)
     points = (
@@ -121,6 +118,7 @@ def factors_chart(table: pl.DataFrame, title: str) -> alt.Chart:
             ),
             tooltip=[
                 "benchmark_name:N",
+                alt.Tooltip("threshold_name:N", title="threshold model"),
                 "threshold:N",
                 "n:Q",
                 "factor_per_year:Q",
@@ -139,7 +137,7 @@ def factors_chart(table: pl.DataFrame, title: str) -> alt.Chart:
             color="benchmark_name:N",
         )
     )
-    return (bars + points).properties(title=title, height=alt.Step(16), description=title)
+    return (bars + points).properties(title=title, height=alt.Step(ROW_STEP), description=title)
 
 
 def trends_gt(table: pl.DataFrame, *, bootstrap: bool = False) -> GT:
@@ -269,7 +267,46 @@ def a16z_gt(fits_frame: pl.DataFrame) -> GT:
 # the benchmark's name, which the colour or the shape gives: the label fits the 1024 px window's
 # column (215 px: a 222 px label, "GPT-4 Turbo preview (Nov 2023) (42.4)", ran 6 px past the
 # left edge at 541 px). The tooltip keeps the whole key.
-ROW_AXIS = alt.Axis(labelExpr="split(datum.label, ': ')[1]", labelLimit=215)
+# "Model (score)", the benchmark cut off (the colour says it), on one line and never cut (the
+# rows are too close for two); a long model name is shortened (`_threshold_label`). The label
+# column is at least 225 px, room for 40 characters of 11 px text in a font wider than
+# Helvetica (a fallback sans-serif): Vega sizes it to the widest label as it measures it.
+ROW_AXIS = alt.Axis(
+    labelExpr="split(datum.label, ': ')[1]", labelLimit=0, labelFontSize=11, minExtent=225
+)
+# The windows figure's thresholds (model names without scores, at most 30 characters) fit as
+# they are; its width is fixed, so its label column takes no more than it needs.
+WINDOW_ROW_AXIS = alt.Axis(labelExpr="split(datum.label, ': ')[1]", labelLimit=215)
+ROW_STEP = 16
+# A model name longer than this is shown on the threshold axis without its parenthesis
+# ("deepseek-reasoner (DeepSeek API moving alias)" reads "deepseek-reasoner"), where that leaves
+# every label of the chart distinct; the tooltip keeps the whole name.
+ROW_NAME_CHARS = 30
+
+
+def _threshold_label(df: pl.DataFrame) -> pl.Expr:
+    """ "Benchmark: Model (score)", the model's display name shortened past ROW_NAME_CHARS."""
+
+    def label(name: pl.Expr) -> pl.Expr:
+        return pl.format(
+            "{}: {} ({})", pl.col("benchmark_name"), name, pl.col("threshold_score").round(1)
+        )
+
+    whole = pl.col("threshold_name")
+    short = (
+        pl.when(whole.str.len_chars() > ROW_NAME_CHARS)
+        .then(whole.str.split(" (").list.first())
+        .otherwise(whole)
+    )
+    distinct = (
+        df.select(label(short).n_unique()).item() == df.select(label(whole).n_unique()).item()
+    )
+    return label(short) if distinct else label(whole)
+
+
+# A log axis over five decades: where the plot is narrow (a 1024 px window) "10,000" and
+# "100,000" ran into each other; Vega drops a label that would touch another.
+FACTOR_AXIS = alt.Axis(labelOverlap="greedy", labelSeparation=4)
 
 
 def _series_names(df: pl.DataFrame) -> pl.DataFrame:
@@ -345,8 +382,9 @@ def window_chart(window: pl.DataFrame) -> alt.LayerChart:
         "factor_per_year:Q",
         scale=alt.Scale(type="log"),
         title="Price falls by this factor per year (log scale)",
+        axis=FACTOR_AXIS,
     )
-    y = alt.Y("threshold:N", sort=None, title=None, axis=ROW_AXIS)
+    y = alt.Y("threshold:N", sort=None, title=None, axis=WINDOW_ROW_AXIS)
     rules = (
         alt.Chart(df).mark_rule(color="#BBBBBB").encode(x="factor_short:Q", x2="factor_full:Q", y=y)
     )

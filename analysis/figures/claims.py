@@ -13,7 +13,7 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
-from analysis.figures.theme import CHART_WIDTH, PALETTE
+from analysis.figures.theme import CHART_WIDTH, PALETTE, wrapped_axis
 
 # Supported, partly supported, contradicted (the order of analysis.methods.claims.VERDICTS).
 VERDICT_COLORS = [PALETTE[2], PALETTE[1], PALETTE[3]]
@@ -93,17 +93,14 @@ def ratio_chart(ledger: pl.DataFrame, bands: pl.DataFrame, verdicts: list[str]) 
         .mark_rect(opacity=0.15, color=PALETTE[0])
         .encode(x=alt.X("low:Q", scale=x_scale), x2="high:Q", tooltip=["band:N"])
     )
-    # The claim's id in words ("gemini-3.8-flash-price-doubling": "Gemini 3.8 flash price
-    # doubling"), in a size that leaves the column room for the points.
+    # Each claim by what it is about (`subject`, as the ledger's table has it: "Scheduled price
+    # change of Gemini 3.8 Flash"), on two lines where long; its id in words ("Gemini 3.8 flash
+    # price doubling", "Gpt 4 equivalent price now") was an id, not a name.
     y = alt.Y(
-        "claim_id:N",
+        "subject:N",
         sort=order,
         title=None,
-        axis=alt.Axis(
-            labelFontSize=11,
-            labelLimit=160,
-            labelExpr="upper(slice(datum.label, 0, 1)) + replace(slice(datum.label, 1), regexp('-', 'g'), ' ')",
-        ),
+        axis=wrapped_axis(most=36, size=11),
     )
     whiskers = (
         alt.Chart()
@@ -129,7 +126,7 @@ def ratio_chart(ledger: pl.DataFrame, bands: pl.DataFrame, verdicts: list[str]) 
                 legend=alt.Legend(orient="bottom"),
             ),
             tooltip=[
-                "claim_id:N",
+                "subject:N",
                 "claim:N",
                 "claimed:Q",
                 "claimed_high:Q",
@@ -142,6 +139,7 @@ def ratio_chart(ledger: pl.DataFrame, bands: pl.DataFrame, verdicts: list[str]) 
     # The ledger is the layer's own data (the kit's main CSV); the bands are a second layer's.
     return alt.layer(band, whiskers, points, data=ledger).properties(
         width=CHART_WIDTH,
+        height=alt.Step(28),  # a row holds a two-line subject
         title="The digests' claims against the data",
         description="Evidence over claim for each tested digest claim",
     )

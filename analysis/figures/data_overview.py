@@ -30,31 +30,52 @@ def tables_gt(summary: pl.DataFrame) -> GT:
 SOURCE_LABEL_CHARS = 26
 
 
+def source_label() -> str:
+    """The axis's `labelExpr` for a source id: whole, on two lines where it is longer than
+    `SOURCE_LABEL_CHARS`, broken after its last hyphen within them (a hand-entered page's id,
+    "hand-github.com-laisky-one-api-blob-6bf9cc9e36346ab28", reads "hand-github.com-laisky-" over
+    "one-api-blob-6bf9cc9e36346ab28"): a cut id names no source."""
+    return f"{_breaks()} ? [substring(datum.label, 0, {_cut()} + 1), substring(datum.label, {_cut()} + 1)] : datum.label"
+
+
+def _cut() -> str:
+    return f"lastindexof(substring(datum.label, 0, {SOURCE_LABEL_CHARS}), '-')"
+
+
+def _breaks() -> str:
+    return f"length(datum.label) > {SOURCE_LABEL_CHARS} && {_cut()} > 0"
+
+
 def coverage_chart(coverage: pl.DataFrame, what: str) -> alt.Chart:
     """A heat strip per source: how many rows of `what` each source gives in each month
     (`coverage`: month, source_id, rows)."""
-    # A source id longer than the axis can show (a hand-entered page's) is cut with an ellipsis;
-    # the tooltip and the figure kit's CSV keep it whole.
-    label = (
-        pl.when(pl.col("source_id").str.len_chars() > SOURCE_LABEL_CHARS)
-        .then(pl.col("source_id").str.slice(0, SOURCE_LABEL_CHARS - 1) + "…")
-        .otherwise(pl.col("source_id"))
-    )
     return (
         alt.Chart(
-            coverage.with_columns(label.alias("source")),
+            coverage,
             description=f"Rows of {what} per month, one strip per source; darker means more rows",
         )
         .mark_rect()
         .encode(
             x=alt.X("yearmonth(month):T", title="Month"),
             y=alt.Y(
-                "source:N", title=None, sort="-x", axis=alt.Axis(labelFontSize=11, labelLimit=140)
+                "source_id:N",
+                title=None,
+                sort="-x",
+                # 150 px: room for 26 characters of 11 px text in a font wider than Helvetica
+                axis=alt.Axis(
+                    labelFontSize=11,
+                    labelLimit=0,
+                    labelExpr=source_label(),
+                    minExtent=150,
+                    # a two-line id centred on its row (Vega puts the first line on it)
+                    labelOffset={"condition": {"test": _breaks(), "value": -6.5}, "value": 0},
+                ),
             ),
             color=alt.Color("rows:Q", scale=alt.Scale(type="log", scheme="blues"), title="Rows"),
             tooltip=["source_id:N", alt.Tooltip("yearmonth(month):T", title="month"), "rows:Q"],
         )
-        .properties(title=f"Coverage of {what} by source", height=alt.Step(18))
+        # a row holds a two-line id
+        .properties(title=f"Coverage of {what} by source", height=alt.Step(24))
     )
 
 

@@ -358,7 +358,9 @@ def throughput_chart(summary: pl.DataFrame, scenario: str) -> alt.FacetChart:
                 scale=alt.Scale(type="log"),
                 title="Tokens/s per accelerator (best system)",
             ),
-            color=alt.Color("Accelerator:N"),
+            # under the panels, whole: a name such as "NVIDIA RTX PRO 6000 Blackwell Server
+            # Edition" is wider than a legend beside them may be
+            color=alt.Color("Accelerator:N", legend=GPU_LEGEND),
             tooltip=[
                 "round:N",
                 "Accelerator:N",
@@ -570,6 +572,8 @@ def inference_cost_chart(points: pl.DataFrame, order: list[str]) -> alt.Chart:
                 "usd_per_mtok:Q",
                 scale=alt.Scale(type="log", nice=False, padding=10),
                 title="USD per million output tokens (log scale)",
+                # "0.04" and "0.05" touched at 1024 px: Vega drops a label that would touch another
+                axis=alt.Axis(labelOverlap="greedy", labelSeparation=4),
             ),
             color=alt.Color(
                 "measure:N",

@@ -22,7 +22,11 @@ def price_history_chart(history: pl.DataFrame, developers: list[str]) -> alt.Cha
     (legend in the order of `developers`)."""
     return (
         alt.Chart(
-            history.with_columns(named("provider", "provider").alias("seller")),
+            # the model by its display name (the models table's `name` is only the id of some)
+            history.with_columns(
+                named("provider", "provider").alias("seller"),
+                named("model_id", "model").alias("model"),
+            ),
             description="Blended (3:1) first-party list price per million tokens over time, by developer, log scale",
         )
         .mark_point(filled=True, opacity=0.7)
@@ -35,7 +39,7 @@ def price_history_chart(history: pl.DataFrame, developers: list[str]) -> alt.Cha
             ),
             color=alt.Color("developer:N", sort=list(developers), title="Developer"),
             tooltip=[
-                alt.Tooltip("name:N", title="Model"),
+                alt.Tooltip("model:N", title="Model"),
                 alt.Tooltip("seller:N", title="Sold by"),
                 alt.Tooltip("date:T"),
                 "input_usd_per_mtok:Q",

@@ -71,6 +71,36 @@ def book_theme() -> alt.theme.ThemeConfig:
     }
 
 
+def _wraps(label: str, most: int) -> tuple[str, str]:
+    """(where `label` breaks, whether it does): before its first " (" where that comes within
+    `most` characters, else at its last space within them; it breaks when longer than `most`."""
+    paren = f"indexof({label}, ' (')"
+    space = f"lastindexof(substring({label}, 0, {most}), ' ')"
+    cut = f"({paren} > 0 && {paren} <= {most} ? {paren} : {space})"
+    return cut, f"length({label}) > {most} && {cut} > 0"
+
+
+def wrapped(label: str = "datum.label", most: int = 30) -> str:
+    """A Vega expression for an axis's `labelExpr`: the text `label` (an expression) on one line,
+    or, when longer than `most` characters, on two: broken before its first " (" ("Kimi K3" over
+    "(Moonshot AI (Kimi), mxfp4)") where that comes within `most`, else at its last space within
+    `most`. Vega cuts a label past its `labelLimit` with an ellipsis, and two names cut to the
+    same start read as one; give the axis `labelLimit=0` with it."""
+    cut, breaks = _wraps(label, most)
+    return f"{breaks} ? [substring({label}, 0, {cut}), substring({label}, {cut} + 1)] : {label}"
+
+
+def wrapped_axis(most: int = 30, size: float = 12, **kwargs) -> alt.Axis:
+    """An axis whose labels are `wrapped` at `most` characters, never cut, and a two-line label
+    centred on its row: Vega draws a label's first line on the row and the second under it, so
+    it is lifted half a line (its `size` in px plus Vega's 2 px leading)."""
+    _, breaks = _wraps("datum.label", most)
+    lift = {"condition": {"test": breaks, "value": -(size + 2) / 2}, "value": 0}
+    return alt.Axis(
+        labelExpr=wrapped(most=most), labelLimit=0, labelFontSize=size, labelOffset=lift, **kwargs
+    )
+
+
 # A release's description in data/versions.json may cite the project's tracker ("(issue 19,
 # classes 1-6)"): a reader of the book cannot follow it, so tables show the text without it.
 TRACKER_REFERENCE = r"\s*\(issues? \d+[^)]*\)"

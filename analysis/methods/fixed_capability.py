@@ -365,7 +365,8 @@ def snapshot_scores(
     aa_snapshots: pl.DataFrame, column: str = "intelligence_index", snapshot: date | None = None
 ) -> pl.DataFrame:
     """(model_id, score, snapshot): one Artificial Analysis snapshot (default the latest). A model
-    listed at several settings (reasoning effort) takes its highest score: its price is the same."""
+    listed at several settings (reasoning effort) takes its highest score: its price is the same.
+    With `sources`, those of the model's snapshot rows, where the table names them."""
     if aa_snapshots.is_empty():
         raise ValueError("aa_snapshots: no rows, so no snapshot to take scores from")
     day = aa_snapshots["snapshot_date"].max() if snapshot is None else snapshot
@@ -378,7 +379,7 @@ def snapshot_scores(
         raise ValueError(f"aa_snapshots: no {column} values in the snapshot of {day}")
     return (
         rows.group_by("model_id")
-        .agg(pl.col(column).max().alias("score"))
+        .agg(pl.col(column).max().alias("score"), *joined_sources(rows))
         .with_columns(pl.lit(day).alias("snapshot"))
         .sort("model_id")
     )
@@ -423,11 +424,14 @@ def window_comparison(obs: pl.DataFrame, benchmark: str, cutoff: date) -> pl.Dat
     """Each threshold's trend on prices dated up to `cutoff` beside its trend on all of them:
     the same observations, so the difference is what the later prices add. Thresholds are those
     of the short window (a model must have set them by `cutoff`); only thresholds with enough
-    points in both windows are kept."""
+    points in both windows are kept. Where `obs` names its rows' `sources`, each comparison keeps
+    those of the full window's staircase (the short one's steps are its first steps)."""
     short = trends(obs.filter(pl.col("date") <= cutoff), benchmark)
+    schema = WINDOW_SCHEMA | ({SOURCES: pl.String} if SOURCES in obs.columns else {})
     rows = []
     for t in short.iter_rows(named=True):
         full = trend(obs, benchmark, t["threshold_model"], t["threshold_score"])
+        kept = {SOURCES: full[SOURCES]} if SOURCES in schema else {}
         rows.append(
             {
                 "benchmark": benchmark,
@@ -439,9 +443,10 @@ def window_comparison(obs: pl.DataFrame, benchmark: str, cutoff: date) -> pl.Dat
                 "n_full": full["n"],
                 "end_full": full["end_date"],
                 "factor_full": full["factor_per_year"],
+                **kept,
             }
         )
-    return pl.DataFrame(rows, schema=WINDOW_SCHEMA) if rows else pl.DataFrame(schema=WINDOW_SCHEMA)
+    return pl.DataFrame(rows, schema=schema) if rows else pl.DataFrame(schema=schema)
 
 
 def cheapest_reaching(obs: pl.DataFrame, threshold: float, by: date) -> dict:
@@ -483,16 +488,20 @@ def one_snapshot_series(
     aa_snapshots: pl.DataFrame | None,
     through: date,
 ) -> dict[tuple[str, str], pl.DataFrame]:
-    """(benchmark, source) -> (model, date, price, score): every priced observation to `through`
-    with its model's score from one snapshot: Artificial Analysis's latest (none when the
-    release has no `aa_snapshots`), and the newest Epoch Hub export (`hub_source`)."""
+    """(benchmark, source) -> (model, date, price, score, sources): every priced observation to
+    `through` with its model's score from one snapshot: Artificial Analysis's latest (none when
+    the release has no `aa_snapshots`), and the newest Epoch Hub export (`hub_source`). Each
+    row's `sources` are its price rows' and its score's (the snapshot's rows, or the export), so
+    a trend names the price sources its staircase rests on, not only the score snapshot."""
     priced = priced_observations(token_prices, models, through=through)
     out = {}
     if aa_snapshots is not None:
         out[(AA_BENCHMARK, AA_SOURCE)] = scored_observations(priced, snapshot_scores(aa_snapshots))
     hub = hub_source(scores)
     for benchmark in HUB_BENCHMARKS:
-        out[(benchmark, hub)] = scored_observations(priced, export_scores(scores, benchmark, hub))
+        # every score `export_scores` reads stands behind the export (its rows name it)
+        by_model = export_scores(scores, benchmark, hub).with_columns(pl.lit(hub).alias(SOURCES))
+        out[(benchmark, hub)] = scored_observations(priced, by_model)
     return out
 
 

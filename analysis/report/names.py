@@ -4,8 +4,13 @@ One lookup for prose (the quote kinds `model`, `gpu` and `provider` of analysis.
 tables, chart labels and the figure kit; ids stay in the data and its exports.
 
 - a model: its `name` in the release's models table (models.csv), as written there, so a
-  sentence that starts with one keeps its own capitals ("gpt-4o" reads "GPT-4o");
-- a GPU: its `name` in the release's gpu_specs table ("h100" reads "NVIDIA H100 SXM5 80GB");
+  sentence that starts with one keeps its own capitals ("gpt-4o" reads "GPT-4o"); where that
+  name is only the id, the name a source gives it in the curated model names table
+  (analysis/data/tables/model_names.csv, with where the source writes it: "kimi-k3" reads
+  "Kimi K3", as genai-prices names it);
+- a GPU: its `name` in the release's gpu_specs table ("h100-sxm" reads "NVIDIA H100 SXM5 80GB"),
+  else the name a source gives it in the curated GPU names table
+  (analysis/data/tables/gpu_names.csv: "gb200" reads "NVIDIA GB200", as MLPerf writes it);
 - a provider: the name of the organisation in the curated developers table
   (analysis/data/tables/developers.csv), else its name in the curated provider names table
   (analysis/data/tables/provider_names.csv: how the provider writes itself in the source that
@@ -43,7 +48,10 @@ def display_name(kind: str, key: str, version: str | None = None) -> str:
         return _provider_names().get(key) or _provider_names().get(
             provider_table.SELLERS.get(key, ""), key
         )
-    return _release_names(kind, data.current_version(version)).get(key, key)
+    found = _release_names(kind, data.current_version(version)).get(key, key)
+    if found == key:  # the release names it only by its id, or not at all
+        return _curated_names(kind).get(key, key)
+    return found
 
 
 def names(kind: str, keys, version: str | None = None) -> dict[str, str]:
@@ -56,6 +64,17 @@ def _release_names(kind: str, version: str) -> dict[str, str]:
     table, key = {"model": ("models", "model_id"), "gpu": ("gpu_specs", "gpu")}[kind]
     rows = data.load(table, version).select(key, "name").drop_nulls()
     return dict(zip(rows[key].to_list(), rows["name"].to_list(), strict=True))
+
+
+# The curated names of ids the release names only by the id (or not at all), each with where a
+# source writes it: analysis/data/tables/model_names.csv and gpu_names.csv.
+CURATED = {"model": ("model_names", "model_id"), "gpu": ("gpu_names", "gpu")}
+
+
+@memo
+def _curated_names(kind: str) -> dict[str, str]:
+    table, key = CURATED[kind]
+    return {row[key]: row["name"] for row in lookup.read(table)}
 
 
 @memo
@@ -71,6 +90,7 @@ def known_ids(kind: str, version: str | None = None) -> set[str]:
     if kind == "provider":
         return {k for k, v in _provider_names().items() if v != k}
     found = _release_names(kind, data.current_version(version))
+    found = {**_curated_names(kind), **{k: v for k, v in found.items() if v != k}}
     return {k for k, v in found.items() if v != k}
 
 
@@ -97,3 +117,33 @@ def _named_ids(version: str) -> dict[str, str]:
     for kind in reversed(KINDS):  # a model's name wins over a provider's of the same id
         named.update({key: display_name(kind, key, version) for key in known_ids(kind, version)})
     return named
+
+
+NOUNS = {"model": "model", "gpu": "accelerator", "provider": "provider"}
+
+
+def unnamed(kind: str, keys, version: str | None = None) -> list[str]:
+    """The ids in `keys` that no source names (their display name is the id itself), sorted:
+    the book shows each as its id, as written in the data, never a guessed name."""
+    return sorted(k for k in set(keys) if k is not None and display_name(kind, k, version) == k)
+
+
+def unnamed_note(kind: str, keys, version: str | None = None, *, capitals: bool = False) -> str:
+    """One sentence for a page whose figure or table labels the ids `keys` of `kind`: which of
+    them no source names and so are shown by their ids, or that every one has a name. With
+    `capitals`, the page writes those ids in capitals (the hardware figures' GPU labels)."""
+    ids = unnamed(kind, keys, version)
+    noun = NOUNS[kind]
+    if not ids:
+        return f"Every {noun} there is shown by the name a source gives it."
+    listed = _listed(ids)
+    one = len(ids) == 1
+    what = f"the {noun} {listed}" if one else f"the {noun}s {listed}"
+    how = "it is shown by its id" if one else "they are shown by their ids"
+    if capitals:
+        how += f", in capitals ({_listed([i.upper() for i in ids])})"
+    return f"No source the book reads names {what}, so {how}."
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -510,3 +510,26 @@ def test_every_figure_names_only_sources_its_drawn_rows_come_from(preview_site):
             problems.append(f"{record['id']}: names {len(extra)} sources no drawn row has: {extra}")
     assert not problems, "\n".join(problems)
     assert checked >= 20, f"only {checked} figures checked"
+
+
+def test_the_one_snapshot_trends_name_their_price_sources_not_only_the_score_snapshot(
+    preview_site,
+):
+    """Each trend of the 2026 extension rests on a staircase of prices and one snapshot's scores:
+    its record and image name both. The price sources are found here from the release itself
+    (token_prices' `source_id`s; the scores' are Artificial Analysis's snapshot and the Epoch Hub
+    export). Failed before the method kept its rows' sources (main at 2a919f9: the record named
+    only the two score snapshots, none of the price lists)."""
+    from analysis.methods import fixed_capability as fc
+
+    price_sources = set(data.load("token_prices")["source_id"].drop_nulls())
+    score_sources = {fc.AA_SOURCE, *fc.HUB_SOURCES}
+    for name in ("fixed-capability-2026", "fixed-capability-windows"):
+        path = preview_site / "figures" / "fixed-capability" / f"{name}.json"
+        record = json.loads(path.read_text())
+        named = {s["id"] for s in record["source_records"]}
+        assert named & score_sources, (name, named)
+        prices = (named & price_sources) - score_sources
+        assert prices, f"{name} names no price source: {sorted(named)}"
+        publishers = {s["publisher"] for s in record["source_records"] if s["id"] in prices}
+        assert any(p in record["source_line"] for p in publishers), record["source_line"]

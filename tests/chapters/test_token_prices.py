@@ -114,6 +114,23 @@ def test_the_widest_served_model_and_its_spread(c, tables, one):
     assert set(frame["kind"]) <= set(dispersion.PROVIDER_KINDS)
 
 
+def test_the_page_says_which_sellers_of_the_one_model_no_source_names(c, one):
+    """The chart labels each seller by name (provider_names.csv, developers.csv); a seller with no
+    row there is shown by its id, and the page names each such one: in the latest release
+    nscale and hyperbolic (seen as ids in the chart's screenshot, issue 24)."""
+    from analysis.data import lookup, providers
+
+    frame, _ = one
+    listed = {r["provider"] for r in lookup.read("provider_names")}
+    listed |= {r["developer"] for r in lookup.read("developers")}
+    listed |= {offer for offer, seller in providers.SELLERS.items() if seller in listed}
+    by_id = sorted(set(frame["provider"]) - listed)
+    assert by_id, "every seller is named: the note says so instead"
+    text = c.q.one_unnamed.text
+    assert text.startswith("No source the book reads names the provider")
+    assert all(f" {p}" in text for p in by_id), (by_id, text)
+
+
 def test_spread_share_is_the_registry_estimate(c):
     e = estimates.estimate("open-model-spread-share")
     assert c.q.spread_share == e

@@ -11,6 +11,7 @@ from datetime import date, timedelta
 
 import polars as pl
 import pytest
+import vl_convert as vlc
 
 from analysis.figures import capability as fig
 from analysis.methods import fixed_capability as fc
@@ -78,8 +79,30 @@ def test_factors_chart_labels_each_threshold_with_its_benchmark(table):
     assert data[0]["benchmark_name"] == "HumanEval"
     # the benchmark's name keys the row; the axis shows the part after it (the colour names it)
     assert data[0]["threshold"] == "HumanEval: m0 (50.0)"
-    assert points["encoding"]["y"]["axis"]["labelExpr"] == "split(datum.label, ': ')[1]"
+    svg = vlc.vegalite_to_svg(chart.to_dict())
+    assert ">m0 (50.0)<" in svg and ">HumanEval: m0" not in svg
     assert bars["encoding"]["x2"]["field"] == "ci90_high"
+
+
+def test_the_threshold_axis_draws_a_long_name_whole_or_shortened_never_cut(table):
+    """A threshold named after a model with a long name was cut to "deepseek-reasoner
+    (DeepSeek API m…" at 215 px. Now a name past 30 characters loses its parenthesis where every
+    label stays distinct (the tooltip keeps the whole name), and is drawn whole where it would
+    not; no label is cut."""
+    long = "deepseek-reasoner (DeepSeek API moving alias)"
+    one = table.with_columns(pl.lit(long).alias("threshold_model"))
+    svg = vlc.vegalite_to_svg(fig.factors_chart(one, "T").to_dict())
+    assert "…" not in svg
+    assert ">deepseek-reasoner (50.0)<" in svg
+    # two thresholds of one benchmark and score whose names differ only in the parenthesis
+    first = one.head(1)
+    other = first.with_columns(
+        pl.lit("deepseek-reasoner (other alias, May 2025)").alias("threshold_model")
+    )
+    twins = pl.concat([first, other])
+    svg = vlc.vegalite_to_svg(fig.factors_chart(twins, "T").to_dict())
+    assert "…" not in svg
+    assert ">deepseek-reasoner (DeepSeek API moving alias) (50.0)<" in svg
 
 
 def test_trends_table_shows_the_bootstrap_interval_only_when_asked(table):

@@ -59,8 +59,10 @@ def test_price_history_chart_draws_every_observation_coloured_by_developer(histo
     assert spec["encoding"]["y"]["field"] == fig.BLENDED
     assert spec["encoding"]["y"]["scale"]["type"] == "log"
     assert spec["encoding"]["color"]["sort"] == lp.DEVELOPERS
-    # the figure kit's CSV is this frame, with the seller's display name beside its id
-    assert chart.data.drop("seller").equals(history)
+    # the figure kit's CSV is this frame, with the seller's and the model's display names
+    # beside their ids (the tooltip names the model by its display name, not models' `name`)
+    assert chart.data.drop("seller", "model").equals(history)
+    assert {"field": "model", "type": "nominal", "title": "Model"} in spec["encoding"]["tooltip"]
     names = [theme.display_name("provider", p) for p in history["provider"]]
     assert chart.data["seller"].to_list() == names
 

@@ -299,3 +299,62 @@ def test_a_trend_names_only_the_sources_of_its_staircase_rows():
     fitted = trend(observations, "gpqa-diamond", "a", 50.0)
     assert fitted["sources"] == "a-src;b-src;bench;d-src;e-src;shared"
     assert "sources" not in trend(observations.drop("sources"), "gpqa-diamond", "a", 50.0)
+
+
+def test_a_one_snapshot_trend_names_its_price_rows_and_its_score_snapshot():
+    """By hand: four first-party list prices, each from its own source (src-a .. src-e), fall
+    month by month; a, b, d and e score 50, 60, 52 and 51 on every series, so the threshold set by
+    a (50) steps on all four, and b's (60) has one point and is left out. Each series' trend
+    names the four price rows' sources and the one snapshot its scores come from (the AA
+    snapshot's `aa-snap`, the Hub export `fc.HUB_2026_SOURCE`); before, it named no price source at all."""
+    steps = {"a": 10.0, "b": 5.0, "d": 2.0, "e": 1.0}
+    prices = pl.DataFrame(
+        {
+            "model_id": list(steps),
+            "date": [date(2024, m, 1) for m in (1, 2, 3, 4)],
+            "currency": ["USD"] * 4,
+            "price_kind": ["list"] * 4,
+            "input_usd_per_mtok": list(steps.values()),
+            "output_usd_per_mtok": list(steps.values()),
+            "blend": [None] * 4,
+            "blended_usd_per_mtok": [None] * 4,
+            "provider": list(steps),
+            "first_party": [True] * 4,
+            "source_id": [f"src-{m}" for m in steps],
+        },
+        schema_overrides={"blend": pl.String, "blended_usd_per_mtok": pl.Float64},
+    )
+    models = pl.DataFrame({"model_id": list(steps), "reasoning": [False] * 4})
+    score = {"a": 50.0, "b": 60.0, "d": 52.0, "e": 51.0}
+    aa = pl.DataFrame(
+        {
+            "model_id": list(score),
+            "snapshot_date": [date(2024, 6, 1)] * 4,
+            "intelligence_index": list(score.values()),
+            "source_id": ["aa-snap"] * 4,
+        }
+    )
+    hub = pl.DataFrame(
+        {
+            "model_id": list(score) * 2,
+            "benchmark": ["eci"] * 4 + ["gpqa-diamond"] * 4,
+            "score": list(score.values()) * 2,
+            "source_id": [fc.HUB_2026_SOURCE] * 8,
+            "source_ids": [fc.HUB_2026_SOURCE] * 8,
+        }
+    )
+    series = fc.one_snapshot_series(prices, hub, models, aa, date(2024, 12, 31))
+    got = fc.trends_by_series(series)
+    prices_by_hand = "src-a;src-b;src-d;src-e"  # sorted after epoch-...: e < s
+    assert got.select("benchmark", "threshold_model", "score_source", "sources").rows() == [
+        ("aa-intelligence-index", "a", "aa-leaderboards-oolong", "aa-snap;src-a;src-b;src-d;src-e"),
+        ("eci", "a", fc.HUB_2026_SOURCE, f"{fc.HUB_2026_SOURCE};{prices_by_hand}"),
+        ("gpqa-diamond", "a", fc.HUB_2026_SOURCE, f"{fc.HUB_2026_SOURCE};{prices_by_hand}"),
+    ]
+    # The windows figure's comparisons name the full window's staircase rows the same way.
+    windows = fc.window_comparisons(series, date(2024, 4, 1))
+    assert windows.select("benchmark", "sources").rows() == [
+        ("aa-intelligence-index", f"aa-snap;{prices_by_hand}"),
+        ("eci", f"{fc.HUB_2026_SOURCE};{prices_by_hand}"),
+        ("gpqa-diamond", f"{fc.HUB_2026_SOURCE};{prices_by_hand}"),
+    ]

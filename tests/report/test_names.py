@@ -61,3 +61,56 @@ def test_every_provider_name_quotes_where_it_is_written():
     rows = names.lookup.read("provider_names")
     assert len(rows) > 80
     assert all(row["where"] for row in rows)
+
+
+def test_a_page_says_which_ids_no_source_names():
+    """`unnamed_note`: nscale and hyperbolic have no row in provider_names.csv or developers.csv
+    (only the HuggingFace routes to them, `huggingface-nscale`, are named there; checked by
+    grep), so a page whose chart labels them says so once; OpenAI is named (developers.csv)."""
+    assert names.unnamed("provider", ["openai", "nscale", "hyperbolic", None]) == [
+        "hyperbolic",
+        "nscale",
+    ]
+    assert names.unnamed_note("provider", ["nscale", "openai"]) == (
+        "No source the book reads names the provider nscale, so it is shown by its id."
+    )
+    assert names.unnamed_note("provider", ["openai", "nscale", "hyperbolic", "no-such"]) == (
+        "No source the book reads names the providers hyperbolic, no-such and nscale, so they "
+        "are shown by their ids."
+    )
+    assert names.unnamed_note("gpu", ["h100-sxm"]) == (
+        "Every accelerator there is shown by the name a source gives it."
+    )
+
+
+def test_a_model_the_models_table_names_only_by_its_id_reads_as_a_source_names_it():
+    """models.csv (2026-12-04.2): `gemini-3.7-flash,gemini-3.7-flash,...` and `kimi-k3,kimi-k3,...`
+    (name = id); genai-prices' google.yml line 927 `name: Gemini 3.7 Flash` and moonshotai.yml
+    line 159 `name: Kimi K3`, read by hand, are in model_names.csv with where they are written.
+    A model the models table names keeps that name."""
+    assert names.display_name("model", "gemini-3.7-flash", "2026-12-04.2") == "Gemini 3.7 Flash"
+    assert names.display_name("model", "kimi-k3", "2026-12-04.2") == "Kimi K3"
+    assert {"gemini-3.7-flash", "kimi-k3"} <= names.known_ids("model", "2026-12-04.2")
+    assert names.display_name("model", "claude-opus-5.5") == "Claude Opus 5.5"
+    rows = names.lookup.read("model_names")
+    assert all(row["where"].startswith("genai-prices-pydantic ") for row in rows)
+
+
+def test_an_accelerator_gpu_specs_does_not_name_reads_as_mlperf_names_it():
+    """gpu_specs.csv (2026-12-04.2) has no gb200 or rtx-pro-6000-server row; MLPerf Inference
+    v6.0's summary results (../shared/sources, read by hand) give the Accelerator field "NVIDIA
+    GB200" and "NVIDIA RTX PRO 6000 Blackwell Server Edition", the names the project's GPU rules
+    turn into those ids; InferenceMAX writes h100 only as "h100", so it keeps its id."""
+    from analysis.data.gpus import canonical_gpu
+
+    for name, gpu in [
+        ("NVIDIA GB200", "gb200"),
+        ("NVIDIA RTX PRO 6000 Blackwell Server Edition", "rtx-pro-6000-server"),
+    ]:
+        assert canonical_gpu(name) == gpu
+        assert names.display_name("gpu", gpu, "2026-12-04.2") == name
+    assert names.display_name("gpu", "h100", "2026-12-04.2") == "h100"
+    assert names.unnamed_note("gpu", ["h100", "gb200"], "2026-12-04.2", capitals=True) == (
+        "No source the book reads names the accelerator h100, so it is shown by its id, in "
+        "capitals (H100)."
+    )
