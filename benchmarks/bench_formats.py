@@ -6,7 +6,8 @@ format set to html, then again with typst (the setup cell sets BOOK_OUTPUT_FORMA
 QUARTO_EXECUTE_INFO would), and prints the wall time of each chapter and of each pass, and the
 slowest cells. With the result cache (analysis.data.cache) the second pass reuses what the first
 computed; `--cold` empties the cache first so the first pass computes everything. The figure
-kit is written as `make book` writes it (to a temporary folder here); `--no-kit` leaves it off.
+kit is written as `make book` writes it (to a temporary folder here, or kept in `--kit DIR`, so two
+runs' CSVs can be compared); `--no-kit` leaves it off.
 
     .venv/bin/python benchmarks/bench_formats.py --cold        # both passes, cache emptied first
     .venv/bin/python benchmarks/bench_formats.py --no-cache    # both passes, cache off
@@ -63,9 +64,10 @@ def main() -> int:
     parser.add_argument("--cold", action="store_true", help="empty the result cache first")
     parser.add_argument("--no-cache", action="store_true", help="turn the result cache off")
     parser.add_argument("--no-kit", action="store_true", help="do not write the figure kit")
+    parser.add_argument("--kit", help="write the figure kit to this folder and keep it")
     parser.add_argument("--top", type=int, default=8, help="how many of the slowest cells to list")
     args = parser.parse_args()
-    kit = None if args.no_kit else tempfile.mkdtemp(prefix="bench-kit-")
+    kit = None if args.no_kit else (args.kit or tempfile.mkdtemp(prefix="bench-kit-"))
     if kit:
         os.environ[figure_kit.KIT_ENV] = kit
     if args.no_cache:
@@ -79,7 +81,7 @@ def main() -> int:
     print(f"html pass (first format):   {first:7.2f} s")
     print(f"typst pass (second format): {second:7.2f} s  ({second / first:.0%} of the first)")
     print(f"both formats:               {first + second:7.2f} s")
-    if kit:
+    if kit and not args.kit:
         shutil.rmtree(kit, ignore_errors=True)
     for label, cells in (("html", cells_first), ("typst", cells_second)):
         print(f"slowest cells, {label} pass:")
