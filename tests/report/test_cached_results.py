@@ -15,7 +15,8 @@ from polars.testing import assert_frame_equal
 from analysis.chapters import workload_costs
 from analysis.data import cache, paths, workloads
 from analysis.data.paths import ROOT
-from analysis.report import estimates, vintages
+from analysis.methods import fixed_capability as fc
+from analysis.report import estimates, results, vintages
 
 OLDEST, SECOND = "2026-11-30", "2026-12-01"
 
@@ -107,3 +108,27 @@ def test_workload_bills_hit_is_the_miss_and_a_changed_preset_is_a_miss(
     assert len(calls) > n, "a preset file changed: computed again"
     assert stored(cache_folder, on_disk) == 2
     assert_frame_equal(again.bills, miss.bills)  # a comment changes no bill
+
+
+@pytest.mark.parametrize(
+    ("cached_fit", "method", "extra"),
+    [
+        (results._extension, "extension_trends", (False,)),
+        (results._epoch, "reproduce_epoch", (False,)),
+    ],
+)
+def test_shared_fits_hit_is_the_miss_and_another_release_is_a_miss(
+    monkeypatch, cache_folder, cached_fit, method, extra
+):
+    calls = spy(monkeypatch, fc, method)
+    on_disk = cached_fit.__wrapped__  # below the in-process memo: the disk cache
+    newest = results.version()
+    miss = on_disk(newest, *extra)
+    hit = on_disk(newest, *extra)
+    assert len(calls) == 1, "read from the cache, not computed again"
+    assert_frame_equal(hit, miss)
+    older = [r.version for r in results.data.releases()][-2]
+    other = on_disk(older, *extra)
+    assert len(calls) == 2, "another release: computed again"
+    assert stored(cache_folder, on_disk) == 2
+    assert other.height > 0
