@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from polars.testing import assert_frame_equal
 
-from analysis.chapters import workload_costs
-from analysis.data import cache, paths, workloads
+from analysis.chapters import data_versions, workload_costs
+from analysis.data import cache, changes, paths, workloads
 from analysis.data.paths import ROOT
 from analysis.methods import fixed_capability as fc
 from analysis.report import estimates, results, vintages
@@ -47,17 +47,17 @@ def spy(monkeypatch, module, name: str) -> list:
 
 
 def data_root(tmp_path: Path) -> Path:
-    """Two releases: the oldest (its files linked to the real ones, its descriptor a copy that a
-    test may change) and the next, the current version, of which only the descriptor is needed
-    (the cache key's data part)."""
+    """Two releases, the oldest and the next (the current version), their files linked to the
+    real ones and their descriptors copies that a test may change."""
     data = tmp_path / "data"
     real = json.loads((ROOT / "data" / "versions.json").read_text())["releases"]
     for version in (OLDEST, SECOND):
         (data / version).mkdir(parents=True)
         shutil.copy(ROOT / "data" / version / "datapackage.json", data / version)
-    for file in (ROOT / "data" / OLDEST).iterdir():
-        if file.name != "datapackage.json":
-            (data / OLDEST / file.name).symlink_to(file)
+    for version in (OLDEST, SECOND):
+        for file in (ROOT / "data" / version).iterdir():
+            if file.name != "datapackage.json":
+                (data / version / file.name).symlink_to(file)
     kept = [r for r in real if r["version"] in (OLDEST, SECOND)]
     (data / "versions.json").write_text(json.dumps({"releases": kept}))
     return data
@@ -132,3 +132,20 @@ def test_shared_fits_hit_is_the_miss_and_another_release_is_a_miss(
     assert len(calls) == 2, "another release: computed again"
     assert stored(cache_folder, on_disk) == 2
     assert other.height > 0
+
+
+def test_release_changes_hit_is_the_miss_and_a_changed_release_is_a_miss(
+    monkeypatch, tmp_path, cache_folder
+):
+    monkeypatch.setattr(paths, "DATA_DIR", data_root(tmp_path))
+    monkeypatch.delenv("BOOK_DATA_VERSION", raising=False)
+    calls = spy(monkeypatch, changes, "changes")
+    miss = data_versions.release_changes(SECOND)
+    hit = data_versions.release_changes(SECOND)
+    assert calls == [(OLDEST, SECOND)], "the second call read from the cache"
+    assert_frame_equal(hit, miss)
+    descriptor = tmp_path / "data" / OLDEST / "datapackage.json"  # the older of the two
+    descriptor.write_text(descriptor.read_text() + "\n")
+    assert_frame_equal(data_versions.release_changes(SECOND), miss)
+    assert len(calls) == 2, "a release it compares changed: computed again"
+    assert stored(cache_folder, data_versions._changes) == 2
