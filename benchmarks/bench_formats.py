@@ -3,10 +3,12 @@
 Quarto executes every chapter once per output format (HTML, then Typst for the PDF), each in a
 fresh kernel. This runs every book file the same way (analysis.book.notebook.execute) with the
 format set to html, then again with typst (the setup cell sets BOOK_OUTPUT_FORMAT, as Quarto's
-QUARTO_EXECUTE_INFO would), and prints the wall time of each chapter and of each pass, and the
-slowest cells. With the result cache (analysis.data.cache) the second pass reuses what the first
-computed; `--cold` empties the cache first so the first pass computes everything. The figure
-kit is written as `make book` writes it (to a temporary folder here); `--no-kit` leaves it off.
+QUARTO_EXECUTE_INFO would), and prints the wall time of each chapter, the wall and CPU time of
+each pass (CPU: this process and the pages' kernels, which moves less with the machine's load),
+and the slowest cells. With the result cache (analysis.data.cache) the second pass reuses what
+the first computed; `--cold` empties the cache first so the first pass computes everything. The figure
+kit is written as `make book` writes it (to a temporary folder here, or kept in `--kit DIR`, so two
+runs' CSVs can be compared); `--no-kit` leaves it off.
 
     .venv/bin/python benchmarks/bench_formats.py --cold        # both passes, cache emptied first
     .venv/bin/python benchmarks/bench_formats.py --no-cache    # both passes, cache off
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import sys
 import tempfile
@@ -40,9 +43,18 @@ def cell_seconds(cell) -> float:
     return (parse(end.replace("Z", "+00:00")) - parse(start.replace("Z", "+00:00"))).total_seconds()
 
 
-def run_pass(fmt: str, files: list[Path]) -> tuple[float, list[tuple[str, float]], list]:
+def cpu_seconds() -> float:
+    """User and system CPU time of this process and its ended children (the pages' kernels)."""
+    own, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def run_pass(fmt: str, files: list[Path]) -> tuple[float, float, list[tuple[str, float]], list]:
     per_chapter, cells = [], []
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), cpu_seconds()
     for path in files:
         t0 = time.perf_counter()
         done = chapters.execute(path, fmt=fmt, root=ROOT)
@@ -55,7 +67,7 @@ def run_pass(fmt: str, files: list[Path]) -> tuple[float, list[tuple[str, float]
                     (cell_seconds(cell), name, chapters.cell_description(done.notebook, index))
                 )
         print(f"  {fmt:5} {name:40} {seconds:7.2f} s", flush=True)
-    return time.perf_counter() - began, per_chapter, cells
+    return time.perf_counter() - began, cpu_seconds() - cpu, per_chapter, cells
 
 
 def main() -> int:
@@ -63,9 +75,10 @@ def main() -> int:
     parser.add_argument("--cold", action="store_true", help="empty the result cache first")
     parser.add_argument("--no-cache", action="store_true", help="turn the result cache off")
     parser.add_argument("--no-kit", action="store_true", help="do not write the figure kit")
+    parser.add_argument("--kit", help="write the figure kit to this folder and keep it")
     parser.add_argument("--top", type=int, default=8, help="how many of the slowest cells to list")
     args = parser.parse_args()
-    kit = None if args.no_kit else tempfile.mkdtemp(prefix="bench-kit-")
+    kit = None if args.no_kit else (args.kit or tempfile.mkdtemp(prefix="bench-kit-"))
     if kit:
         os.environ[figure_kit.KIT_ENV] = kit
     if args.no_cache:
@@ -74,12 +87,18 @@ def main() -> int:
         shutil.rmtree(cache.cache_dir(), ignore_errors=True)
     files = chapters.book_files(ROOT)
     print(f"{len(files)} book files; cache {'off' if args.no_cache else cache.cache_dir()}")
-    first, _, cells_first = run_pass("html", files)
-    second, _, cells_second = run_pass("typst", files)
-    print(f"html pass (first format):   {first:7.2f} s")
-    print(f"typst pass (second format): {second:7.2f} s  ({second / first:.0%} of the first)")
-    print(f"both formats:               {first + second:7.2f} s")
-    if kit:
+    first, first_cpu, _, cells_first = run_pass("html", files)
+    second, second_cpu, _, cells_second = run_pass("typst", files)
+    # CPU time (this process and the kernels) moves less with the machine's load than wall time.
+    print(f"html pass (first format):   {first:7.2f} s wall {first_cpu:7.2f} s CPU")
+    print(
+        f"typst pass (second format): {second:7.2f} s wall {second_cpu:7.2f} s CPU  "
+        f"({second / first:.0%} of the first's wall time, {second_cpu / first_cpu:.0%} of its CPU)"
+    )
+    print(
+        f"both formats:               {first + second:7.2f} s wall {first_cpu + second_cpu:7.2f} s CPU"
+    )
+    if kit and not args.kit:
         shutil.rmtree(kit, ignore_errors=True)
     for label, cells in (("html", cells_first), ("typst", cells_second)):
         print(f"slowest cells, {label} pass:")

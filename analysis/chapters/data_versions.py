@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from analysis.data import changes
+from analysis.data import cache, changes
 from analysis.data import release as data
 from analysis.data.cache import cached
 from analysis.data.reads import memo
@@ -83,6 +83,12 @@ def release_changes(version: str) -> pl.DataFrame:
     previous = changes.previous_release(version)
     if previous is None:
         return pl.DataFrame(schema=changes.CHANGE_SCHEMA)
+    return _changes(previous, version, cache.releases_fingerprint([previous, version]))
+
+
+@cached  # every row of two releases compared: the page's table and `compute` reuse one result
+def _changes(previous: str, version: str, _descriptors: dict[str, str]) -> pl.DataFrame:
+    """`changes.changes(previous, version)`, keyed to both releases' descriptors."""
     return changes.changes(previous, version)
 
 

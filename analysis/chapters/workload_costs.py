@@ -10,11 +10,13 @@ Every choice the prose states is a named constant here.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass, replace
 
 import polars as pl
 
 from analysis.data import workloads
+from analysis.data.cache import cached
 from analysis.data.errors import fail
 from analysis.data.reads import memo
 from analysis.data.workloads import Offer, Workload
@@ -98,8 +100,17 @@ def preset(name: str) -> Workload:
     return workloads.read(workloads.WORKLOADS_DIR / f"{name}.yaml")
 
 
+def presets_fingerprint() -> tuple[tuple[str, str], ...]:
+    """(preset, sha256 of its file) of each of PRESETS: the page's bills are computed from these
+    files as well as the release, so its cached result is keyed to them too."""
+    return tuple(
+        (name, hashlib.sha256((workloads.WORKLOADS_DIR / f"{name}.yaml").read_bytes()).hexdigest())
+        for name in PRESETS
+    )
+
+
 def compute(version: str | None = None) -> WorkloadCosts:
-    return _compute(results.version(version))
+    return _compute(results.version(version), presets_fingerprint())
 
 
 def _row(frame: pl.DataFrame, workload: str, model_id: str) -> dict:
@@ -113,7 +124,8 @@ def _one(bills: list[bill.DailyBill], model_id: str) -> bill.DailyBill:
 
 
 @memo
-def _compute(v: str) -> WorkloadCosts:
+@cached  # on disk too: the second output format, and later renders, reuse the result
+def _compute(v: str, _presets: tuple[tuple[str, str], ...]) -> WorkloadCosts:
     q = Quotes(SLUG)
     q["version"] = Quote(v)
     why = left_out.reason(NEEDS, v)

@@ -138,6 +138,18 @@ def data_fingerprint() -> str:
         return f"no-data:{type(error).__name__}"
 
 
+def releases_fingerprint(versions) -> dict[str, str]:
+    """Each release's sha256 of its descriptor, by version. `data_fingerprint` ties a result to
+    the current release only; a result computed from several releases (the estimates of every
+    release) takes this as an argument of its cached call, so a change to any of them is a miss."""
+    from analysis.data import release
+
+    return {
+        v: hashlib.sha256((release.version_dir(v) / "datapackage.json").read_bytes()).hexdigest()
+        for v in versions
+    }
+
+
 def libraries_fingerprint() -> str:
     """Python's version and the sha256 of the lock file that pins every library."""
     lock = ROOT / "requirements.lock"

@@ -26,8 +26,6 @@ from itertools import pairwise
 
 import numpy as np
 import polars as pl
-import statsmodels.api as sm
-import statsmodels.formula.api as smf
 
 from analysis.data.gpus import gpu_family
 from analysis.methods import windows
@@ -403,6 +401,9 @@ def _fit_decline(grp, provider_effects, log_base, min_points, min_span_days, lev
 
 def _fit_within_providers(grp, log_base, min_points, level) -> tuple:
     """OLS of log(price) on days plus provider dummies (statsmodels); factor as in trends."""
+    # imported here, not at the top: a page served from the result cache fits nothing
+    import statsmodels.formula.api as smf
+
     require_points("decline with provider effects", grp.height, min_points)
     frame = pl.DataFrame(
         {
@@ -442,6 +443,9 @@ def hedonic_index(
     coefficient's t-interval. A chapter plots it as a line with a band. `period` "3mo" pools
     quarters where months are thin. Returns (index frame, summary dict).
     """
+    # imported here, not at the top: a page served from the result cache fits nothing
+    import statsmodels.formula.api as smf
+
     panel = _hedonic_panel(prices, period, start, end, by_family)
     periods = panel["period"].unique().sort().to_list()
     require_points("hedonic index", panel.height, len(periods) + 2)
@@ -746,6 +750,9 @@ def hyperscaler_gap(
 
 
 def _ratio_summary(pairs: pl.DataFrame, pricing: str, level: float, version) -> dict:
+    # imported here, not at the top: a page served from the result cache fits nothing
+    import statsmodels.api as sm
+
     require_points("hyperscaler gap", pairs.height, 2)
     log_ratio = np.log(pairs["ratio"].to_numpy())
     res = sm.OLS(log_ratio, np.ones_like(log_ratio)).fit()

@@ -49,7 +49,6 @@ import warnings
 
 import numpy as np
 import polars as pl
-import statsmodels.api as sm
 
 from analysis.methods import hedonic, prices
 from analysis.methods.llmflation import COARSE_SOURCES
@@ -172,6 +171,9 @@ def sample(obs: pl.DataFrame, name: str) -> pl.DataFrame:
 def fit(obs: pl.DataFrame, *, cov_type: str = "nonrobust", level: float = LEVEL) -> dict:
     """OLS of ln(price) on days and logit(clipped score): n, window, factor per year, its
     `level` interval from t(n - 3) (null with exactly 3 rows), R^2."""
+    # imported here, not at the top: a page served from the result cache fits nothing
+    import statsmodels.api as sm
+
     if obs.height < MIN_POINTS:
         raise ValueError(f"needs at least {MIN_POINTS} observations, got {obs.height}")
     y, X = hedonic.design(obs)

@@ -42,7 +42,6 @@ from datetime import date
 
 import numpy as np
 import polars as pl
-import statsmodels.api as sm
 
 from analysis.methods import prices
 from analysis.methods.llmflation import COARSE_SOURCES
@@ -247,6 +246,9 @@ def design(obs: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 def ols(obs: pl.DataFrame, method: str, cov_type: str = COV_TYPE):
     """statsmodels OLS of the hedonic equation with robust errors and t(n-3) inference."""
+    # imported here, not at the top: a page served from the result cache fits nothing
+    import statsmodels.api as sm
+
     require_points(method, obs.height, MIN_POINTS)
     y, X = design(obs)
     if np.ptp(X[:, 0]) == 0 or np.ptp(X[:, 1]) == 0:

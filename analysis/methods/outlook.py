@@ -37,8 +37,6 @@ from datetime import date
 
 import numpy as np
 import polars as pl
-import statsmodels.api as sm
-from scipy import stats
 
 from analysis.methods import fixed_capability
 from analysis.methods.trends import (
@@ -79,6 +77,9 @@ def _sorted_series(dates, prices_, log_base: float) -> tuple[list[date], np.ndar
 
 def _ssr(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Sum of squared residuals of OLS of y on (1, x); y may hold one series per column."""
+    # imported here, not at the top: a page served from the result cache fits nothing
+    import statsmodels.api as sm
+
     res = sm.OLS(y, sm.add_constant(x, has_constant="add")).fit()
     return np.sum(np.asarray(res.resid) ** 2, axis=0)
 
@@ -109,6 +110,9 @@ def chow_test(
 ) -> dict:
     """Chow test of one log-linear trend against two, split at `break_date` (which starts the
     second segment). Needs `MIN_SEGMENT` observations on each side."""
+    # imported here, not at the top: a page served from the result cache fits nothing
+    from scipy import stats
+
     ds, x, y = _sorted_series(dates, prices_, log_base)
     split = _split_at(ds, break_date)
     method = f"Chow test at {break_date}"
@@ -207,6 +211,9 @@ def _bootstrap_sup_f(
     x: np.ndarray, y: np.ndarray, splits: list[int], n_boot: int, seed: int
 ) -> np.ndarray:
     """sup-F of `n_boot` series with no break: pooled fit + resampled pooled residuals."""
+    # imported here, not at the top: a page served from the result cache fits nothing
+    import statsmodels.api as sm
+
     pooled = sm.OLS(y, sm.add_constant(x)).fit()
     rng = np.random.default_rng(seed)
     draws = rng.integers(0, len(y), size=(len(y), n_boot))
@@ -343,6 +350,9 @@ def forecast(
     from the month after the last observation to `until`, with `level` prediction intervals for
     a new observation. Also the confidence interval of the trend line (ci_low, ci_high).
     With `since`, the trend is fitted to the observations on or after that date only."""
+    # imported here, not at the top: a page served from the result cache fits nothing
+    import statsmodels.api as sm
+
     dates, prices_ = _window(dates, prices_, since)
     fit = fit_log_trend(
         dates, prices_, method=_forecast_method(since), log_base=log_base, min_points=min_points

@@ -20,9 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 import polars as pl
-import statsmodels.formula.api as smf
 
 
 @dataclass(frozen=True)
@@ -72,6 +70,10 @@ def scaling_fit(
     systems: pl.DataFrame, *, fixed_effects: bool = True, level: float = 0.90
 ) -> ScalingFit:
     """The log-log fit of the module's rule on `system_times` rows."""
+    # imported here, not at the top: a page served from the result cache fits nothing
+    import pandas as pd
+    import statsmodels.formula.api as smf
+
     n_acc = systems["accelerator"].n_unique()
     need = 2 + (n_acc - 1 if fixed_effects else 0)
     if systems.height <= need:

@@ -13,7 +13,6 @@ from datetime import date
 
 import numpy as np
 import polars as pl
-import statsmodels.api as sm
 
 DAYS_PER_YEAR = 365
 N_BOOT = 2000  # bootstrap draws of `bootstrap_factor_interval` (the chapters quote it)
@@ -92,6 +91,9 @@ def fit_log_trend(
     cov_kwds: dict | None = None,
 ) -> DeclineFit:
     """OLS of log_base(price) on the date in days; factor per year with a `level` t-interval."""
+    # imported here, not at the top: a page served from the result cache fits nothing
+    import statsmodels.api as sm
+
     dates = list(dates)
     prices = np.asarray(prices, dtype=float)
     require_points(method, len(dates), min_points)

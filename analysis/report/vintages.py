@@ -9,6 +9,7 @@ from __future__ import annotations
 import polars as pl
 
 from analysis import data
+from analysis.data import cache
 from analysis.report import estimates
 
 VINTAGE_COLUMNS = [
@@ -52,6 +53,13 @@ def with_previous(table: pl.DataFrame, versions: list[str]) -> pl.DataFrame:
 
 def vintages(versions: list[str] | None = None) -> pl.DataFrame:
     """Every headline estimate of each release (default: every release, oldest first)."""
-    names = versions or [r.version for r in data.releases()]
+    names = list(versions or [r.version for r in data.releases()])
+    return _vintages(names, cache.releases_fingerprint(names))
+
+
+@cache.cached  # the registry on every release: the data-versions page's slowest cell, once
+def _vintages(names: list[str], _descriptors: dict[str, str]) -> pl.DataFrame:
+    """`vintages(names)`; `_descriptors` (each release's descriptor checksum) keys the cached
+    result to every release it reads, and the key's code part to the registry's code."""
     table = pl.concat([estimates.headline(v) for v in names], how="vertical_relaxed")
     return with_previous(table, names)
