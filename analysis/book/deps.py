@@ -56,7 +56,7 @@ class State:
 
     chapter: str  # the .qmd's path in the project
     source_sha256: str
-    code: dict[str, str]  # analysis module (path in the package) -> sha256
+    code: dict[str, str]  # analysis module or curated table (path in the package) -> sha256
     libraries: str
     config_sha256: str
     has_code: bool
@@ -92,7 +92,7 @@ def chapter_state(qmd: Path | str, root: Path) -> State:
     return State(
         chapter=qmd.relative_to(root).as_posix(),
         source_sha256=_sha256(qmd),
-        code=cache.module_hashes(cache.module_closure(imported)),
+        code=cache.module_hashes(cache.module_closure(imported) | cache.curated_tables()),
         libraries=cache.libraries_fingerprint(),
         config_sha256=_sha256(config) if config.is_file() else "",
         has_code=bool(code_cells),

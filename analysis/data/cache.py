@@ -158,7 +158,8 @@ def libraries_fingerprint() -> str:
 
 
 def code_fingerprint(func: Callable) -> str:
-    """The sha256 of the source of `func`'s module and every `analysis` module it imports."""
+    """The sha256 of the source of `func`'s module, every `analysis` module it imports and the
+    package's curated tables."""
     module = sys.modules.get(func.__module__)
     path = Path(inspect.getsourcefile(module)).resolve() if module else None
     if path is None or not path.is_relative_to(PACKAGE_DIR):
@@ -166,11 +167,18 @@ def code_fingerprint(func: Callable) -> str:
             return hashlib.sha256(inspect.getsource(func).encode()).hexdigest()
         except (OSError, TypeError) as error:
             raise Unkeyable(f"the source of {_name(func)} cannot be read") from error
-    return modules_fingerprint(module_closure([path]))
+    return modules_fingerprint(module_closure([path]) | curated_tables())
+
+
+def curated_tables() -> set[Path]:
+    """The package's curated tables (analysis/data/tables: display names, developers, model
+    families). The code reads them as it reads its own source, so an edit to one is an edit to the
+    code: a result, or a kept page run (analysis.book.deps), made before it is a miss."""
+    return set((PACKAGE_DIR / "data" / "tables").glob("*.csv"))
 
 
 def modules_fingerprint(files) -> str:
-    """One sha256 of the names and sources of `analysis` module files."""
+    """One sha256 of the names and contents of `analysis` files (modules and curated tables)."""
     digest = hashlib.sha256()
     for name, sha in module_hashes(files).items():
         digest.update(name.encode() + b"\0")

@@ -158,6 +158,41 @@ def test_a_change_in_the_code_it_depends_on_is_a_miss(monkeypatch, tmp_path):
             sys.modules.pop(name, None)
 
 
+def test_an_edited_curated_table_is_a_miss(monkeypatch, tmp_path):
+    """The package's curated tables (analysis/data/tables, e.g. the display names) are read by the
+    code like its source: a result computed before one is edited is computed again, and a kept
+    page run is rerun (its state's `code` names the table)."""
+    from analysis.book import deps
+
+    package = tmp_path / "analysis"  # stands in for the analysis package, as above
+    tables = package / "data" / "tables"
+    tables.mkdir(parents=True)
+    calls = tmp_path / "calls.txt"
+    (package / "work_for_cache_test.py").write_text(MODULE.format(calls=str(calls)))
+    (package / "helper_for_cache_test.py").write_text("FACTOR = 2\n")
+    names = tables / "model_names.csv"
+    names.write_text("model_id,name\nkimi-k3,Kimi K3\n")
+    monkeypatch.setattr(cache, "PACKAGE_DIR", package)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(
+        sys.modules["analysis"], "__path__", [str(package), *sys.modules["analysis"].__path__]
+    )
+    module = load_module(package / "work_for_cache_test.py", "analysis.work_for_cache_test")
+    try:
+        assert module.work(3) == module.work(3) == 6
+        assert calls.read_text().count("called") == 1
+        names.write_text("model_id,name\nkimi-k3,Kimi K3 (edited)\n")
+        os.utime(names, ns=(time.time_ns(), time.time_ns() + 10**9))
+        assert module.work(3) == 6
+        assert calls.read_text().count("called") == 2, "the curated table changed"
+    finally:
+        for name in ("analysis.work_for_cache_test", "analysis.helper_for_cache_test"):
+            sys.modules.pop(name, None)
+    monkeypatch.undo()
+    state = deps.chapter_state(ROOT / "index.qmd", ROOT)
+    assert {"data/tables/model_names.csv", "data/tables/provider_names.csv"} <= set(state.code)
+
+
 def test_a_fresh_process_finds_the_result(cache_folder, tmp_path):
     """As Quarto's second format does: a new kernel, the same call, no computation."""
     module = tmp_path / "cached_job.py"
