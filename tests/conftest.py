@@ -91,6 +91,11 @@ SLOW_TESTS = {
     # Validates every release through `data validate` (~30 s under load); the fast tier still
     # validates each release once (data/test_release.py::test_every_release_is_unchanged_and_valid).
     "data/test_rules.py::test_the_data_root_is_validated_version_by_version",
+    # Each computes its chapter twice with the result cache off (38 s and 15 s, quiet machine).
+    "chapters/test_quotes_name_alike.py::test_quotes_do_not_depend_on_the_charts_name_lookup"
+    "[data_versions]",
+    "chapters/test_quotes_name_alike.py::test_quotes_do_not_depend_on_the_charts_name_lookup"
+    "[workload_costs]",
     # Two pytest-xdist workers in a subprocess (~5 s CPU).
     "test_tiers.py::test_xdist_runs_each_group_on_one_worker",
 }

@@ -32,6 +32,7 @@ from analysis.methods import gpu_prices
 from analysis.methods.claims import Evidence, claim_row, claim_verdict
 from analysis.methods.gpu_prices import one_row, pct_change_per_year
 from analysis.report import estimates, results
+from analysis.report.names import gpu_name
 from analysis.report.quote import Estimate, Quote, Quotes, fmt_count, fmt_month
 
 SLUG = "gpu-hour-prices"
@@ -255,7 +256,7 @@ def counted(n: int, noun: str) -> Quote:
 
 def names(ids: list[str]) -> Quote:
     """GPU ids as the prose lists them: `B200 and H200`."""
-    return Quote(fig.and_join(fig.gpu_names(ids)))
+    return Quote(fig.and_join([gpu_name(i) for i in ids]))
 
 
 def fall(pct_per_year: float) -> Quote:

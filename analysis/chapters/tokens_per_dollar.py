@@ -28,7 +28,7 @@ from analysis.methods import inference_cost, tokens_per_dollar, training_scale
 from analysis.methods.claims import Evidence, claim_row, claim_verdict
 from analysis.methods.gpu_prices import one_row
 from analysis.report import estimates, left_out, results
-from analysis.report.names import unnamed_note
+from analysis.report.names import gpu_name, unnamed_note
 from analysis.report.quote import Estimate, Quote, Quotes
 
 SLUG = "tokens-per-dollar"
@@ -287,11 +287,11 @@ def claim_findings(evidence: dict[str, Evidence]) -> dict[str, str]:
 
 def names(ids: list[str]) -> Quote:
     """Accelerator ids as the prose lists them: `GAUDI2, GB200 and MI300X`."""
-    return Quote(fig.and_join(fig.gpu_names(ids)))
+    return Quote(fig.and_join([gpu_name(i) for i in ids]))
 
 
-def gpu_name(gpu: str) -> Quote:
-    return Quote(fig.gpu_names([gpu])[0])
+def gpu_quote(gpu: str) -> Quote:
+    return Quote(gpu_name(gpu))
 
 
 def throughput_quotes(per_acc: pl.DataFrame, summary: pl.DataFrame, version: str) -> dict:
@@ -320,7 +320,7 @@ def throughput_quotes(per_acc: pl.DataFrame, summary: pl.DataFrame, version: str
         "h100_last_tokens": Quote(last["best_tokens_per_s_per_acc"], "number"),
         "h100_last_round": Quote(last["round"]),
         "h100_gain": Quote(gain, "number"),
-        "best_accelerator": gpu_name(best["accelerator"]),
+        "best_accelerator": gpu_quote(best["accelerator"]),
         "best_tokens": Quote(best["best_tokens_per_s_per_acc"], "number"),
     }
 
@@ -352,10 +352,10 @@ def cost_quotes(costs: pl.DataFrame, unmatched: pl.DataFrame, latest: Estimate) 
         "sometimes_priced": names(sometimes),
         "llama_cost_first_usd": Quote(first["hardware_usd_per_mtok"], "usd"),
         "llama_cost_first_round": Quote(first["round"]),
-        "llama_cost_first_accelerator": gpu_name(first["accelerator"]),
+        "llama_cost_first_accelerator": gpu_quote(first["accelerator"]),
         "llama_cost_last_usd": latest,
         "llama_cost_last_round": Quote(last["round"]),
-        "llama_cost_last_accelerator": gpu_name(last["accelerator"]),
+        "llama_cost_last_accelerator": gpu_quote(last["accelerator"]),
         "llama_cost_fall": Quote(fall, "number"),
         **llama_cost_price_quotes(latest.extra),
         "h100_cost_first_usd": Quote(h_first["hardware_usd_per_mtok"], "usd"),
@@ -437,7 +437,7 @@ def ladder_quotes(ladder: pl.DataFrame) -> dict:
     q = {
         "ladder_round": Quote(one_row(ladder, "a ladder row")["round"]),
         "ladder_n_models": Quote(ladder.height, "count"),
-        "llama_rung_accelerator": gpu_name(llama["accelerator"]),
+        "llama_rung_accelerator": gpu_quote(llama["accelerator"]),
         "llama_rung_floor_usd": Quote(llama["floor_usd_per_mtok"], "usd"),
         "llama_rung_hardware_usd": Quote(llama["hardware_usd_per_mtok"], "usd"),
         "llama_rung_api_usd": Quote(llama["api_median_usd_per_mtok"], "usd"),
@@ -629,7 +629,7 @@ def inference_quotes(costs: pl.DataFrame, strict: pl.DataFrame, bench: pl.DataFr
         "imax_provisional": names(costs.filter("provisional")["tco_gpu"].unique().sort().to_list()),
         "ml_n_both": Quote(both.height, "count"),
         "ml_over_imax_range": Quote((ml_over.min(), ml_over.max()), "factor"),
-        "oss_imax_accelerator": gpu_name(oss["accelerator"]),
+        "oss_imax_accelerator": gpu_quote(oss["accelerator"]),
         "oss_imax_config": Quote(config_text(oss)),
         "oss_imax_user_tps": Quote(oss["median_tokens_per_s_per_user"], "number"),
         "oss_imax_usd": Quote(oss[IMAX_COL], "usd"),
@@ -640,16 +640,16 @@ def inference_quotes(costs: pl.DataFrame, strict: pl.DataFrame, bench: pl.DataFr
         "oss_api_n": Quote(oss["n_api_providers"], "count"),
         "oss_api_over_imax": Quote(oss["api_median_usd_per_mtok"] / oss[IMAX_COL], "factor"),
         "oss_api_min_over_imax": Quote(oss["api_min_usd_per_mtok"] / oss[IMAX_COL], "factor"),
-        "oss_ml_accelerator": gpu_name(oss_ml["accelerator"]),
+        "oss_ml_accelerator": gpu_quote(oss_ml["accelerator"]),
         "oss_ml_usd": Quote(oss_ml[ML_COL], "usd"),
-        "oss_imax_dearest_accelerator": gpu_name(oss_dear["accelerator"]),
+        "oss_imax_dearest_accelerator": gpu_quote(oss_dear["accelerator"]),
         "oss_imax_dearest_usd": Quote(oss_dear[IMAX_COL], "usd"),
         "oss_strict_usd": Quote(oss_strict[IMAX_COL], "usd"),
-        "oss_strict_accelerator": gpu_name(oss_strict["accelerator"]),
+        "oss_strict_accelerator": gpu_quote(oss_strict["accelerator"]),
         "oss_strict_over": Quote(oss_strict[IMAX_COL] / oss[IMAX_COL], "factor"),
         "oss_strict_n": n_chosen(strict, OSS),
         "oss_n": n_chosen(costs, OSS),
-        "r1_imax_accelerator": gpu_name(r1["accelerator"]),
+        "r1_imax_accelerator": gpu_quote(r1["accelerator"]),
         "r1_imax_config": Quote(config_text(r1)),
         "r1_imax_user_tps": Quote(r1["median_tokens_per_s_per_user"], "number"),
         "r1_imax_usd": Quote(r1[IMAX_COL], "usd"),
@@ -660,12 +660,12 @@ def inference_quotes(costs: pl.DataFrame, strict: pl.DataFrame, bench: pl.DataFr
         "r1_api_n": Quote(r1["n_api_providers"], "count"),
         "r1_api_over_imax": Quote(r1["api_median_usd_per_mtok"] / r1[IMAX_COL], "factor"),
         "r1_api_min_over_imax": Quote(r1["api_min_usd_per_mtok"] / r1[IMAX_COL], "factor"),
-        "r1_ml_accelerator": gpu_name(r1_ml["accelerator"]),
+        "r1_ml_accelerator": gpu_quote(r1_ml["accelerator"]),
         "r1_ml_usd": Quote(r1_ml[ML_COL], "usd"),
-        "r1_imax_dearest_accelerator": gpu_name(r1_dear["accelerator"]),
+        "r1_imax_dearest_accelerator": gpu_quote(r1_dear["accelerator"]),
         "r1_imax_dearest_usd": Quote(r1_dear[IMAX_COL], "usd"),
         "r1_strict_usd": Quote(r1_strict[IMAX_COL], "usd"),
-        "r1_strict_accelerator": gpu_name(r1_strict["accelerator"]),
+        "r1_strict_accelerator": gpu_quote(r1_strict["accelerator"]),
         "r1_strict_over": Quote(r1_strict[IMAX_COL] / r1[IMAX_COL], "factor"),
         "r1_strict_n": n_chosen(strict, R1),
         "r1_n": n_chosen(costs, R1),
@@ -768,11 +768,11 @@ def on_demand_quotes(costs: pl.DataFrame, comparison: pl.DataFrame) -> dict:
 
     oss, r1 = cheapest(OSS), cheapest(R1)
     return {
-        "oss_od_accelerator": gpu_name(oss["accelerator"]),
+        "oss_od_accelerator": gpu_quote(oss["accelerator"]),
         "oss_od_usd": Quote(oss["hardware_usd_per_mtok"], "usd"),
         "oss_od_gpu_hour": Quote(oss["usd_per_gpu_hour"], "usd"),
         "oss_od_over_tco": over_tco(OSS, oss),
-        "r1_od_accelerator": gpu_name(r1["accelerator"]),
+        "r1_od_accelerator": gpu_quote(r1["accelerator"]),
         "r1_od_usd": Quote(r1["hardware_usd_per_mtok"], "usd"),
         "r1_od_gpu_hour": Quote(r1["usd_per_gpu_hour"], "usd"),
         "r1_od_over_tco": over_tco(R1, r1),
@@ -844,7 +844,7 @@ def training_quotes(
         "train_n_systems": Quote(training_systems.height, "count"),
         "train_median_gpus": Quote(training_systems["accelerator_count"].median(), "count"),
         "train_max_gpus": Quote(biggest["accelerator_count"], "count"),
-        "train_max_accelerator": gpu_name(biggest["accelerator"]),
+        "train_max_accelerator": gpu_quote(biggest["accelerator"]),
         "train_max_round": Quote(biggest["round"]),
         "train_max_submitter": Quote(biggest["submitter"]),
         "train_n_over_1000": Quote(
@@ -867,7 +867,7 @@ def training_quotes(
         "train_level": Quote(fit.level, "share"),
         "train_fastest_minutes": Quote(fastest["minutes"], "number"),
         "train_fastest_gpus": Quote(fastest["accelerator_count"], "count"),
-        "train_fastest_accelerator": gpu_name(fastest["accelerator"]),
+        "train_fastest_accelerator": gpu_quote(fastest["accelerator"]),
         "train_fastest_round": Quote(fastest["round"]),
     }
 

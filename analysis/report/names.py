@@ -54,6 +54,16 @@ def display_name(kind: str, key: str, version: str | None = None) -> str:
     return found
 
 
+def gpu_name(gpu: str, version: str | None = None) -> str:
+    """A GPU's display name in prose; an id no source names in capitals, as GPU names are written
+    (`h200-nvl` -> `H200-NVL`), the way the charts label it (analysis.figures.hardware.gpu_name).
+    Chapters quote this one: the charts' lookup is the one the page's kernel installs, so a
+    quote made through it read `GB200` or `NVIDIA GB200` depending on what the process had
+    imported, and the result cache kept whichever came first."""
+    name = display_name("gpu", gpu, version)
+    return gpu.upper() if name == gpu else name
+
+
 def names(kind: str, keys, version: str | None = None) -> dict[str, str]:
     """`{id: display name}` for every id in `keys` (for a chart's or table's label column)."""
     return {key: display_name(kind, key, version) for key in dict.fromkeys(keys)}

@@ -15,10 +15,18 @@ import pytest
 from analysis.chapters import gpu_hour_prices as gh
 from analysis.data import gpu_evidence
 from analysis.data import release as data
+from analysis.figures.hardware import and_join
 from analysis.methods import gpu_prices, prices
 from analysis.methods.claims import claim_row
 from analysis.report import estimates, results
+from analysis.report.names import gpu_name
 from analysis.report.quote import Estimate, Quote
+
+
+def gpus(*ids: str) -> str:
+    """GPU ids as the prose names them (the release's gpu_specs names, else the id in capitals)."""
+    return and_join([gpu_name(i) for i in ids])
+
 
 # `{python} q.name` or, on an Estimate, `{python} q.name.ci` (or .n_text, .window, .start, .end).
 
@@ -203,7 +211,7 @@ def test_age_quotes_take_each_gpus_latest_month_and_the_months_before_release():
     assert (t["a100_age_providers"], t["h100_age_providers"]) == ("2 providers", "1 provider")
     assert t["a100_age_month"] == "September 2026"
     before = _texts(gh.before_release_quotes(_by_age()))
-    assert before["before_release_gpus"] == "B200 and H200"
+    assert before["before_release_gpus"] == gpus("b200", "h200")
     assert before["n_before_release"] == "3 months"
 
 
@@ -236,7 +244,7 @@ def test_flops_quotes_growth_intervals_and_the_cheapest_recent_chips():
     assert (t["rental_pct"], t["rental_pct_ci"]) == ("-3%", "-10% to 2%")
     assert (t["purchase_n"], t["purchase_r2"], t["epoch_pct"]) == ("70", "0.339", "30%")
     # The 2016 card is cheapest but not recent: the two lowest since 2020 are named.
-    assert t["low_chips"] == "A100-40GB and H100-SXM"
+    assert t["low_chips"] == gpus("a100-40gb", "h100-sxm")
 
 
 def test_flops_lines_follow_the_fit_and_epochs_rate_through_its_middle():

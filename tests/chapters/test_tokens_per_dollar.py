@@ -15,11 +15,19 @@ import pytest
 from analysis.chapters import tokens_per_dollar as tc
 from analysis.data import release as data
 from analysis.data.paths import ROOT
+from analysis.figures.hardware import and_join
 from analysis.methods import inference_cost, prices, training_scale
 from analysis.methods import tokens_per_dollar as tpd
 from analysis.methods.claims import Evidence
 from analysis.report import estimates, results
+from analysis.report.names import gpu_name
 from analysis.report.quote import Estimate, Quote
+
+
+def gpus(*ids: str) -> str:
+    """GPU ids as the prose names them (the release's gpu_specs names, else the id in capitals)."""
+    return and_join([gpu_name(i) for i in ids])
+
 
 V40, V51 = date(2024, 3, 27), date(2025, 9, 4)
 
@@ -56,7 +64,7 @@ def test_throughput_quotes_follow_the_h100_and_name_the_fastest():
     assert (t["h100_last_tokens"], t["h100_last_round"]) == ("3,900", "v5.1")
     assert t["h100_gain"] == "1.30"
     # The fastest Offline Llama 2 70B result in v5.1: GB200 ran Server only, L40S another model.
-    assert (t["best_accelerator"], t["best_tokens"]) == ("B200", "12,000")
+    assert (t["best_accelerator"], t["best_tokens"]) == (gpus("b200"), "12,000")
 
 
 def _costs(rows: list[tuple]) -> pl.DataFrame:
@@ -95,10 +103,13 @@ def test_cost_quotes_cheapest_per_round_and_the_h100s_own():
     q = tc.cost_quotes(costs, unmatched, latest)
     t = _texts(q)
     assert (t["pricing"], t["max_lag"], t["n_priced"]) == ("on-demand", "3", "3")
-    assert (t["never_priced"], t["sometimes_priced"]) == ("GAUDI2 and GB200", "B200")
-    assert (t["llama_cost_first_usd"], t["llama_cost_first_accelerator"]) == ("$0.48", "H100-SXM")
+    assert (t["never_priced"], t["sometimes_priced"]) == (gpus("gaudi2", "gb200"), gpus("b200"))
+    assert (t["llama_cost_first_usd"], t["llama_cost_first_accelerator"]) == (
+        "$0.48",
+        gpus("h100-sxm"),
+    )
     assert q["llama_cost_last_usd"] is latest
-    assert (t["llama_cost_last_usd"], t["llama_cost_last_accelerator"]) == ("$0.12", "B200")
+    assert (t["llama_cost_last_usd"], t["llama_cost_last_accelerator"]) == ("$0.12", gpus("b200"))
     assert t["llama_cost_last_round"] == "v5.1"
     assert q["llama_cost_fall"].value == pytest.approx((4.78 / 2786) / (5.75 / 13000))
     assert t["llama_cost_fall"] == "3.88"
@@ -144,7 +155,7 @@ def test_floor_quotes_h100_bounds_and_share_reached():
     # Compute bound: 989.4e12 / (2 x 70e9) = 7,067 tokens/s; 3,902 of it is 55%.
     q = tc.floor_quotes(floors, 3902.0)
     t = _texts(q)
-    assert t["fp16_gpus"] == "H100-SXM"  # the B200 has an FP8 rate
+    assert t["fp16_gpus"] == gpus("h100-sxm")  # the B200 has an FP8 rate
     assert (t["h100_floor_precision"], t["h100_floor_compute"]) == ("FP16", "7,067")
     assert t["h100_floor_memory"] == "23.9"  # 3.35e12 / (2 bytes x 70e9) = 23.93
     assert q["h100_floor_compute"].value == pytest.approx(989.4e12 / 140e9)
@@ -173,7 +184,7 @@ def test_ladder_quotes_rungs_ratios_and_ranges():
     assert (t["ladder_round"], t["ladder_n_models"], t["llama_rung_accelerator"]) == (
         "v5.1",
         "3",
-        "B200",
+        gpus("b200"),
     )
     assert (t["llama_rung_floor_usd"], t["llama_rung_hardware_usd"]) == ("$0.049", "$0.12")
     assert t["llama_rung_api_usd"] == "$2.03"
