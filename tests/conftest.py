@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from analysis.__main__ import main
+from analysis.data import cache
 from analysis.data.paths import SHARED_SOURCES
 
 TESTS = Path(__file__).resolve().parent
@@ -202,3 +203,12 @@ def figures_show_ids_unless_a_test_installs_names():
     theme.use_names(theme.no_names)
     yield
     theme.use_names(theme.no_names)
+
+
+@pytest.fixture
+def cache_folder(monkeypatch, tmp_path) -> Path:
+    """An empty result cache (analysis.data.cache) of the test's own, turned on."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(cache.CACHE_DIR_ENV, str(folder))
+    monkeypatch.delenv(cache.DISABLE_ENV, raising=False)
+    return folder

@@ -257,52 +257,44 @@ def gpu_evidence_class_problems(pairs: list[tuple[str, str]], where: str) -> lis
     ]
 
 
+def _names_table(table: str, key: str, what: str, precedence: str) -> Spec:
+    """A curated table of display names (`key`, `name`, `where`): how a source that lists each
+    id names it, read by analysis/report/names.py."""
+    return Spec(
+        table,
+        f"Display names of {what}: how a source that lists each names it (`where`: the source, "
+        f"its file or key, and the field), read by analysis/report/names.py. {precedence}",
+        [
+            Col(key, required=True, pattern=ID),
+            Col("name", required=True),
+            Col("where", required=True),
+        ],
+        key=[key],
+        sorted_by_key=True,
+    )
+
+
 register(
-    Spec(
+    _names_table(
         "model_names",
-        "Display names of models the release's models table does not name (its `name` is the "
-        "id): how a source that lists the model names it (`where`: source, file, key and field), "
-        "read by analysis/report/names.py. The models table's own name wins where it has one.",
-        [
-            Col("model_id", required=True, pattern=ID),
-            Col("name", required=True),
-            Col("where", required=True),
-        ],
-        key=["model_id"],
-        sorted_by_key=True,
+        "model_id",
+        "models the release's models table does not name (its `name` is the id)",
+        "The models table's own name wins where it has one.",
     )
 )
-
-
 register(
-    Spec(
+    _names_table(
         "gpu_names",
-        "Display names of accelerators the release's gpu_specs table does not name: how a source "
-        "that lists the accelerator names it (`where`: source, file, field and value), read by "
-        "analysis/report/names.py. The gpu_specs table's own name wins where it has one.",
-        [
-            Col("gpu", required=True, pattern=ID),
-            Col("name", required=True),
-            Col("where", required=True),
-        ],
-        key=["gpu"],
-        sorted_by_key=True,
+        "gpu",
+        "accelerators the release's gpu_specs table does not name",
+        "The gpu_specs table's own name wins where it has one.",
     )
 )
-
-
 register(
-    Spec(
+    _names_table(
         "provider_names",
-        "Display names of providers the developers table does not name: how the provider writes "
-        "itself in the source that lists it (`where`: source, file or key, and field), read by "
-        "analysis/report/names.py.",
-        [
-            Col("provider", required=True, pattern=ID),
-            Col("name", required=True),
-            Col("where", required=True),
-        ],
-        key=["provider"],
-        sorted_by_key=True,
+        "provider",
+        "providers the developers table does not name",
+        "A provider's name is how it writes itself in that source.",
     )
 )

@@ -10,16 +10,35 @@ quotes of tokens-per-dollar and gpu-hour-prices differed here.
 from __future__ import annotations
 
 import importlib
+import inspect
+import pkgutil
 
 import pytest
 
+import analysis.chapters
 from analysis.figures import theme
 from analysis.report import names
 
-CHAPTERS = [
-    "data_versions", "fixed_capability", "gpu_hour_prices", "index", "price_war",
-    "quality_adjusted", "token_prices", "tokens_per_dollar", "workload_costs",
-]  # fmt: skip
+
+def chapters_that_compute_alone() -> list[str]:
+    """Every chapter module whose `compute` needs no argument (the claims ledger's takes the
+    evidence the registry collects; its quotes are read from the other chapters')."""
+    found = []
+    for info in pkgutil.iter_modules(analysis.chapters.__path__):
+        compute = getattr(
+            importlib.import_module(f"analysis.chapters.{info.name}"), "compute", None
+        )
+        needs = (
+            [p for p in inspect.signature(compute).parameters.values() if p.default is p.empty]
+            if compute
+            else [None]
+        )
+        if not needs:
+            found.append(info.name)
+    return found
+
+
+CHAPTERS = chapters_that_compute_alone()
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)

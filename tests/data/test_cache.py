@@ -19,13 +19,8 @@ import pytest
 from analysis.data import cache, paths
 from analysis.data.paths import ROOT
 
-
-@pytest.fixture(autouse=True)
-def cache_folder(monkeypatch, tmp_path) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(cache.CACHE_DIR_ENV, str(folder))
-    monkeypatch.delenv(cache.DISABLE_ENV, raising=False)
-    return folder
+# Each test gets a result cache of its own, turned on (tests/conftest.py: cache_folder).
+pytestmark = pytest.mark.usefixtures("cache_folder")
 
 
 CALLS: list[tuple] = []
@@ -130,65 +125,65 @@ def load_module(path: Path, name: str):
     return module
 
 
-def test_a_change_in_the_code_it_depends_on_is_a_miss(monkeypatch, tmp_path):
-    """The key holds the source of the function's module and of the `analysis` modules it
-    imports: editing the imported helper makes the next call compute again."""
-    package = tmp_path / "analysis"  # stands in for the analysis package
-    package.mkdir()
-    calls = tmp_path / "calls.txt"
-    (package / "work_for_cache_test.py").write_text(MODULE.format(calls=str(calls)))
-    helper = package / "helper_for_cache_test.py"
-    helper.write_text("FACTOR = 2\n")
-    monkeypatch.setattr(cache, "PACKAGE_DIR", package)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(
-        sys.modules["analysis"], "__path__", [str(package), *sys.modules["analysis"].__path__]
-    )
-    module = load_module(package / "work_for_cache_test.py", "analysis.work_for_cache_test")
-    try:
-        assert module.work(3) == 6
-        assert module.work(3) == 6
-        assert calls.read_text().count("called") == 1
-        helper.write_text("FACTOR = 2  # an edit that changes nothing but the source\n")
-        os.utime(helper, ns=(time.time_ns(), time.time_ns() + 10**9))
-        assert module.work(3) == 6
-        assert calls.read_text().count("called") == 2, "the helper's source changed"
-    finally:
-        for name in ("analysis.work_for_cache_test", "analysis.helper_for_cache_test"):
-            sys.modules.pop(name, None)
-
-
-def test_an_edited_curated_table_is_a_miss(monkeypatch, tmp_path):
-    """The package's curated tables (analysis/data/tables, e.g. the display names) are read by the
-    code like its source: a result computed before one is edited is computed again, and a kept
-    page run is rerun (its state's `code` names the table)."""
-    from analysis.book import deps
-
-    package = tmp_path / "analysis"  # stands in for the analysis package, as above
-    tables = package / "data" / "tables"
-    tables.mkdir(parents=True)
+@pytest.fixture
+def stand_in(monkeypatch, tmp_path):
+    """A package standing in for `analysis` (cache.PACKAGE_DIR) with MODULE and its helper; yields
+    (package folder, MODULE loaded, the file its calls are counted in)."""
+    package = tmp_path / "analysis"
+    (package / "data" / "tables").mkdir(parents=True)
     calls = tmp_path / "calls.txt"
     (package / "work_for_cache_test.py").write_text(MODULE.format(calls=str(calls)))
     (package / "helper_for_cache_test.py").write_text("FACTOR = 2\n")
-    names = tables / "model_names.csv"
-    names.write_text("model_id,name\nkimi-k3,Kimi K3\n")
     monkeypatch.setattr(cache, "PACKAGE_DIR", package)
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(
         sys.modules["analysis"], "__path__", [str(package), *sys.modules["analysis"].__path__]
     )
-    module = load_module(package / "work_for_cache_test.py", "analysis.work_for_cache_test")
-    try:
-        assert module.work(3) == module.work(3) == 6
-        assert calls.read_text().count("called") == 1
-        names.write_text("model_id,name\nkimi-k3,Kimi K3 (edited)\n")
-        os.utime(names, ns=(time.time_ns(), time.time_ns() + 10**9))
-        assert module.work(3) == 6
-        assert calls.read_text().count("called") == 2, "the curated table changed"
-    finally:
-        for name in ("analysis.work_for_cache_test", "analysis.helper_for_cache_test"):
-            sys.modules.pop(name, None)
-    monkeypatch.undo()
+    yield (
+        package,
+        load_module(package / "work_for_cache_test.py", "analysis.work_for_cache_test"),
+        calls,
+    )
+    for name in ("analysis.work_for_cache_test", "analysis.helper_for_cache_test"):
+        sys.modules.pop(name, None)
+
+
+def edit(path: Path, text: str) -> None:
+    """Rewrite a file with a later modification time (the cache keeps file hashes by it)."""
+    path.write_text(text)
+    os.utime(path, ns=(time.time_ns(), time.time_ns() + 10**9))
+
+
+def test_a_change_in_the_code_it_depends_on_is_a_miss(stand_in):
+    """The key holds the source of the function's module and of the `analysis` modules it
+    imports: editing the imported helper makes the next call compute again."""
+    package, module, calls = stand_in
+    assert module.work(3) == 6
+    assert module.work(3) == 6
+    assert calls.read_text().count("called") == 1
+    edit(package / "helper_for_cache_test.py", "FACTOR = 2  # an edit of the source alone\n")
+    assert module.work(3) == 6
+    assert calls.read_text().count("called") == 2, "the helper's source changed"
+
+
+def test_an_edited_curated_table_is_a_miss(stand_in):
+    """The package's curated tables (analysis/data/tables, e.g. the display names) are read by the
+    code like its source: a result computed before one is edited is computed again."""
+    package, module, calls = stand_in
+    names = package / "data" / "tables" / "model_names.csv"
+    names.write_text("model_id,name\nkimi-k3,Kimi K3\n")
+    assert module.work(3) == module.work(3) == 6
+    assert calls.read_text().count("called") == 1
+    edit(names, "model_id,name\nkimi-k3,Kimi K3 (edited)\n")
+    assert module.work(3) == 6
+    assert calls.read_text().count("called") == 2, "the curated table changed"
+
+
+def test_a_kept_page_run_depends_on_the_curated_tables():
+    """A kept page run (analysis.book.deps) is rerun when a curated table changes: its state's
+    `code` names the tables beside the modules."""
+    from analysis.book import deps
+
     state = deps.chapter_state(ROOT / "index.qmd", ROOT)
     assert {"data/tables/model_names.csv", "data/tables/provider_names.csv"} <= set(state.code)
 

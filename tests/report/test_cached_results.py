@@ -21,12 +21,8 @@ from analysis.report import estimates, results, vintages
 OLDEST, SECOND = "2026-11-30", "2026-12-01"
 
 
-@pytest.fixture(autouse=True)
-def cache_folder(monkeypatch, tmp_path) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(cache.CACHE_DIR_ENV, str(folder))
-    monkeypatch.delenv(cache.DISABLE_ENV, raising=False)
-    return folder
+# Each test gets a result cache of its own, turned on (tests/conftest.py: cache_folder).
+pytestmark = pytest.mark.usefixtures("cache_folder")
 
 
 def stored(folder: Path, func) -> int:
