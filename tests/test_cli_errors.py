@@ -104,10 +104,18 @@ CLOSED_PIPE_SMALL_ROOT = [
 @pytest.fixture(scope="module")
 def small_root(tmp_path_factory) -> Path:
     """A data root (for BOOK_DATA_DIR) holding a copy of the first release only."""
-    root = tmp_path_factory.mktemp("data")
-    shutil.copytree(DATA / SMALL, root / SMALL)
+    return one_release_root(tmp_path_factory.mktemp("data"), SMALL)
+
+
+def one_release_root(root: Path, version: str, copy: bool = True) -> Path:
+    """A data root whose index lists `version` alone, with a copy of that release (or, with
+    `copy=False`, an empty folder for it)."""
+    if copy:
+        shutil.copytree(DATA / version, root / version)
+    else:
+        (root / version).mkdir(parents=True)
     index = json.loads((DATA / "versions.json").read_text())
-    index["releases"] = [r for r in index["releases"] if r["version"] == SMALL]
+    index["releases"] = [r for r in index["releases"] if r["version"] == version]
     (root / "versions.json").write_text(json.dumps(index))
     return root
 
@@ -174,11 +182,7 @@ def test_head_one_line(unchanged):
 def test_data_add_closed_pipe_writes_the_version(tmp_path):
     """`data add FILE | head`: the version is cut (in a root holding a copy of the latest
     release, all `data add` reads) and the exit is 0."""
-    root = tmp_path / "data"
-    shutil.copytree(DATA / LATEST, root / LATEST)
-    index = json.loads((DATA / "versions.json").read_text())
-    index["releases"] = [r for r in index["releases"] if r["version"] == LATEST]
-    (root / "versions.json").write_text(json.dumps(index))
+    root = one_release_root(tmp_path / "data", LATEST)
     csv = tmp_path / "new.csv"
     csv.write_text(f"{HEADER}\n{ROW}\n", encoding="utf-8")
     p = closed_pipe_run(["data", "add", str(csv), "--data-dir", str(root)])
@@ -327,11 +331,7 @@ def test_usage_mistake(argv, message, capsys, unchanged):
 def test_internal_error_writes_the_traceback_elsewhere(tmp_path, capsys, unchanged):
     """A data root whose datapackage.json is a JSON list (not an object) is a case the loader
     does not foresee: it fails inside the code, not at a located check."""
-    root = tmp_path / "broken"
-    (root / "2026-12-01").mkdir(parents=True)
-    index = json.loads((DATA / "versions.json").read_text())
-    index["releases"] = [r for r in index["releases"] if r["version"] == "2026-12-01"]
-    (root / "versions.json").write_text(json.dumps(index))
+    root = one_release_root(tmp_path / "broken", "2026-12-01", copy=False)
     (root / "2026-12-01" / "datapackage.json").write_text("[]")
     f = tmp_path / "prices.csv"
     f.write_text(f"{HEADER}\n{ROW}\n", encoding="utf-8")
