@@ -322,8 +322,10 @@ def decline_rates(
     min_span_days: int = 180,
     level: float = 0.90,
     data_version: str | None = None,
+    only: tuple[str, str] | None = None,
 ) -> pl.DataFrame:
-    """Decline rate per GPU group and pricing type, from the monthly provider panel.
+    """Decline rate per GPU group and pricing type, from the monthly provider panel (`only`:
+    one (gpu_group, pricing) group's row, fitted as among all groups, and no other's).
 
     Log-linear OLS of price on the date over every provider-month observation of the group
     (aggregate rows included: the "index" pricing type is made of them). With
@@ -337,6 +339,8 @@ def decline_rates(
     reason in `note`.
     """
     panel = monthly_panel(prices, by_family=by_family)
+    if only is not None:
+        panel = panel.filter(pl.col("gpu_group") == only[0], pl.col("pricing") == only[1])
     rows = []
     for (gpu, pricing), grp in panel.group_by("gpu_group", "pricing", maintain_order=True):
         head = (gpu, pricing, grp.height, grp["provider"].n_unique())

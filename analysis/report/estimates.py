@@ -170,10 +170,7 @@ def open_model_spread_share(v: str) -> Estimate:
 def _h100_decline(v: str, estimate_id: str, evidence: str, label: str) -> Estimate:
     """The H100 on-demand decline on one evidence variant (`gpu_evidence.VARIANTS`), naming its
     evidence classes and provider count in the method (issue 19, class 10)."""
-    rates = results.gpu_declines(v, evidence=evidence)
-    row = rates.filter((pl.col("gpu_group") == "h100") & (pl.col("pricing") == "on-demand")).row(
-        0, named=True
-    )
+    row = results.gpu_decline(v, "h100", "on-demand", evidence)
     ev = results.gpu_panel_evidence(v, "h100", "on-demand", evidence)
     per_class = ", ".join(f"{gpu_evidence.LABELS[c]} {ev['n_by_class'][c]}" for c in ev["classes"])
     return _trend(

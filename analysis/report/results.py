@@ -185,6 +185,19 @@ def gpu_declines(
     return _gpu_declines(version(v), tuple(keep), evidence)
 
 
+@memo
+def _gpu_decline(v: str, gpu_group: str, pricing: str, evidence: str) -> dict:
+    rows = gpu_prices_of(v, evidence)
+    rates = gpu_prices.decline_rates(rows, data_version=v, only=(gpu_group, pricing))
+    return rates.row(0, named=True)
+
+
+def gpu_decline(v: str | None, gpu_group: str, pricing: str, evidence: str = "direct") -> dict:
+    """One group's row of `gpu_declines` (the same fit), without fitting every other group's:
+    the estimate registry, run on every release, needs the H100's alone."""
+    return _gpu_decline(version(v), gpu_group, pricing, evidence)
+
+
 def gpu_panel_evidence(
     v: str | None, gpu_group: str, pricing: str, evidence: str = "direct"
 ) -> dict:

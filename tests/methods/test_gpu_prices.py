@@ -47,6 +47,23 @@ def test_decline_recovers_known_rate_within_interval():
     assert row["n"] == 108
 
 
+def test_one_groups_decline_is_that_groups_row_of_all_and_no_other():
+    """`only` fits one (gpu_group, pricing) group: an H100 falling 25% a year and an A100 flat,
+    two providers each; the H100's row alone, recovering its rate, as among all groups."""
+    months = _months(24)
+    rows = []
+    for provider, level in [("lambda", 2.0), ("runpod", 3.0)]:
+        for m in months:
+            years = (m - months[0]).days / 365
+            rows.append(("h100-sxm", provider, m, "on-demand", level * 1.25**-years))
+            rows.append(("a100", provider, m, "on-demand", level))
+    every = gp.decline_rates(_prices(rows))
+    one = gp.decline_rates(_prices(rows), only=("h100", "on-demand"))
+    assert one.height == 1 and every.height == 2
+    assert one.row(0, named=True) == every.filter(pl.col("gpu_group") == "h100").row(0, named=True)
+    assert one["factor_per_year"][0] == pytest.approx(1.25, rel=1e-9)
+
+
 def test_decline_without_provider_effects_is_biased_by_provider_mix():
     # Flat prices per provider; a cheap provider appears only in the second half.
     months = _months(24)
