@@ -5,7 +5,8 @@ Each run of a chapter leaves a manifest, `_deps/<mode>/<path without .qmd>.json`
 
 - its source (`.qmd`, sha256), the `analysis` code it imports (the sha256 of every module its
   code cells import, directly or not, found as analysis.data.cache finds a cached function's
-  code), the pinned libraries and `_quarto.yml` (figure numbers come from it);
+  code), the workload presets when that code prices them (workloads/*.yaml), the pinned
+  libraries and `_quarto.yml` (figure numbers come from it);
 - what it read from the data, as the kernel recorded it (analysis.data.reads): each table with
   the sha256 of its file and schema from the release's datapackage.json, the rows it looked up,
   the list of releases, the release date, ...;
@@ -39,7 +40,7 @@ import nbformat
 from IPython.core.inputtransformer2 import TransformerManager
 
 from analysis.book import notebook as chapters
-from analysis.data import cache, reads, release
+from analysis.data import cache, reads, release, workloads
 
 DEPS_DIR = "_deps"
 PREVIEW = "preview"
@@ -57,6 +58,7 @@ class State:
     chapter: str  # the .qmd's path in the project
     source_sha256: str
     code: dict[str, str]  # analysis module or curated table (path in the package) -> sha256
+    inputs: dict[str, str]  # other project file the code reads (path in the project) -> sha256
     libraries: str
     config_sha256: str
     has_code: bool
@@ -68,6 +70,7 @@ class State:
             "source_sha256": self.source_sha256,
             "code_sha256": reads.digest(self.code),
             "code": self.code,
+            "inputs": self.inputs,
             "libraries": self.libraries,
             "config_sha256": self.config_sha256,
             "data_version": data_version,
@@ -89,14 +92,28 @@ def chapter_state(qmd: Path | str, root: Path) -> State:
         with contextlib.suppress(SyntaxError):  # the cell fails when it runs
             imported |= set(cache.imported_modules(python))
     config = root / "_quarto.yml"
+    closure = cache.module_closure(imported)
     return State(
         chapter=qmd.relative_to(root).as_posix(),
         source_sha256=_sha256(qmd),
-        code=cache.module_hashes(cache.module_closure(imported) | cache.curated_tables()),
+        code=cache.module_hashes(closure | cache.curated_tables()),
+        inputs=project_inputs(closure),
         libraries=cache.libraries_fingerprint(),
         config_sha256=_sha256(config) if config.is_file() else "",
         has_code=bool(code_cells),
     )
+
+
+def project_inputs(closure: set[Path]) -> dict[str, str]:
+    """The project files outside the package that code in `closure` reads, with their sha256:
+    the workload presets (workloads/*.yaml), read by whatever imports analysis.data.workloads
+    (the workload-costs page prices them)."""
+    if Path(workloads.__file__).resolve() not in closure:
+        return {}
+    return {
+        path.relative_to(workloads.WORKLOADS_DIR.parent).as_posix(): _sha256(path)
+        for path in workloads.presets().values()
+    }
 
 
 @dataclass
@@ -200,6 +217,10 @@ def verdict(
     if changed:
         more = f" (and {len(changed) - 3} more)" if len(changed) > 3 else ""
         reasons.append("code changed: " + ", ".join(f"analysis/{m}" for m in changed[:3]) + more)
+    inputs = manifest.get("inputs", {})  # records written before inputs were kept have none
+    changed = sorted(f for f in {*inputs, *state.inputs} if inputs.get(f) != state.inputs.get(f))
+    if changed:
+        reasons.append("changed: " + ", ".join(changed))
     if manifest["libraries"] != state.libraries:
         reasons.append("the pinned libraries (requirements.lock) or Python changed")
     if manifest["config_sha256"] != state.config_sha256:

@@ -34,7 +34,7 @@ import yaml
 
 from analysis.book import build as book
 from analysis.book import deps
-from analysis.data import add, paths
+from analysis.data import add, paths, workloads
 from analysis.data.paths import ROOT
 
 BASE = "2026-12-01.4"  # the release the temporary data root starts from (its latest; the newest
@@ -517,3 +517,36 @@ def test_quarto_path_clears_the_frozen_results_of_exactly_the_pages_that_must_ru
     assert ran == ["chapters/gpus.qmd"]
     assert lines["chapters/gpus.qmd"] == "re-run, its figure-kit files are missing"
     assert (root / book.KIT_DIR / "gpus" / "rows.png").is_file()
+
+
+def test_an_edited_workload_preset_reruns_the_pages_that_price_presets(tmp_path, monkeypatch):
+    """The workload-costs page prices the presets in workloads/: its record keeps each preset's
+    sha256 (a file outside the package, so not among the code's), and an edited preset reruns
+    it; a page whose code does not read the presets keeps no such record."""
+    presets = tmp_path / "workloads"
+    shutil.copytree(ROOT / "workloads", presets)
+    monkeypatch.setattr(workloads, "WORKLOADS_DIR", presets)
+    root = tmp_path / "book"
+    (root / "chapters").mkdir(parents=True)
+    pages = {
+        "chapters/bills.qmd": "from analysis.chapters import workload_costs",
+        "chapters/prices.qmd": "from analysis.chapters import token_prices",
+    }
+    for page, code in pages.items():
+        (root / page).write_text(f"# A page\n\n```{{python}}\n{code}\n```\n")
+    store = deps.Store(root, deps.PREVIEW)
+    states = {page: deps.chapter_state(root / page, root) for page in pages}
+    preset = "workloads/coding-agent.yaml"
+    assert preset in states["chapters/bills.qmd"].inputs
+    assert states["chapters/prices.qmd"].inputs == {}
+    for page, state in states.items():
+        store.write_manifest(page, state.manifest({}, None, []))
+
+    def verdict(page):
+        return deps.verdict(deps.chapter_state(root / page, root), store, lambda *_: None)
+
+    assert not verdict("chapters/bills.qmd").rerun
+    with (presets / "coding-agent.yaml").open("a") as f:
+        f.write("# one more comment\n")
+    assert verdict("chapters/bills.qmd").reasons == [f"changed: {preset}"]
+    assert not verdict("chapters/prices.qmd").rerun
