@@ -31,6 +31,7 @@ TESTS = Path(__file__).resolve().parent
 
 # Files whose every test runs a page (a real chapter or a tiny one) in a kernel or builds a book.
 BOOK_FILES = {
+    "book/test_blas_threads.py",
     "book/test_build.py",
     "book/test_deps.py",
     "book/test_not_available_page.py",

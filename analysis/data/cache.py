@@ -151,10 +151,12 @@ def releases_fingerprint(versions) -> dict[str, str]:
 
 
 def libraries_fingerprint() -> str:
-    """Python's version and the sha256 of the lock file that pins every library."""
+    """Python's version, the sha256 of the lock file that pins every library, and the number of
+    BLAS threads (analysis/__init__.py sets one unless the reader sets theirs: a fit's last bits
+    depend on it)."""
     lock = ROOT / "requirements.lock"
     pinned = _file_hash(lock, lock.stat().st_mtime_ns) if lock.is_file() else "no-lock"
-    return f"{sys.version}:{pinned}"
+    return f"{sys.version}:{pinned}:blas-threads={os.environ.get('OPENBLAS_NUM_THREADS')}"
 
 
 def code_fingerprint(func: Callable) -> str:
@@ -245,12 +247,11 @@ def _imports_in(source: str) -> tuple[Path, ...]:
     for name in names:
         if name == PACKAGE or name.startswith(PACKAGE + "."):
             parts = name.split(".")[1:]
-            for candidate in (
-                PACKAGE_DIR.joinpath(*parts).with_suffix(".py"),
-                PACKAGE_DIR.joinpath(*parts, "__init__.py"),
-            ):
-                if parts and candidate.is_file():
-                    found.append(candidate.resolve())
+            # Importing a module runs the __init__.py of each package above it too
+            # (analysis/__init__.py sets the BLAS threads, which move a fit's last bits).
+            candidates = [PACKAGE_DIR.joinpath(*parts[:i], "__init__.py") for i in range(len(parts) + 1)]  # fmt: skip
+            candidates.append(PACKAGE_DIR.joinpath(*parts).with_suffix(".py"))
+            found += [c.resolve() for c in candidates if parts and c.is_file()]
     return tuple(found)
 
 

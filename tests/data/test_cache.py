@@ -179,6 +179,30 @@ def test_an_edited_curated_table_is_a_miss(stand_in):
     assert calls.read_text().count("called") == 2, "the curated table changed"
 
 
+def test_an_edited_package_init_is_a_miss(stand_in):
+    """Importing a module runs its packages' __init__.py (analysis/__init__.py pins the BLAS
+    threads, which move a fit's last bits): a result computed before it is edited is computed
+    again."""
+    package, module, calls = stand_in
+    init = package / "__init__.py"
+    init.write_text("import os\n")
+    assert module.work(3) == module.work(3) == 6
+    assert calls.read_text().count("called") == 1
+    edit(init, "import os\nos.environ.setdefault('OPENBLAS_NUM_THREADS', '1')\n")
+    assert module.work(3) == 6
+    assert calls.read_text().count("called") == 2, "the package's __init__.py changed"
+
+
+def test_another_number_of_blas_threads_is_a_miss(stand_in, monkeypatch):
+    """A reader who sets OPENBLAS_NUM_THREADS gets fits whose last bits may differ: a result
+    computed with another setting is not theirs."""
+    _, module, calls = stand_in
+    assert module.work(3) == module.work(3) == 6
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
+    assert module.work(3) == module.work(3) == 6
+    assert calls.read_text().count("called") == 2
+
+
 def test_a_kept_page_run_depends_on_the_curated_tables():
     """A kept page run (analysis.book.deps) is rerun when a curated table changes: its state's
     `code` names the tables beside the modules."""
@@ -186,6 +210,7 @@ def test_a_kept_page_run_depends_on_the_curated_tables():
 
     state = deps.chapter_state(ROOT / "index.qmd", ROOT)
     assert {"data/tables/model_names.csv", "data/tables/provider_names.csv"} <= set(state.code)
+    assert "__init__.py" in state.code  # the package's own, run by every import of it
 
 
 def test_a_fresh_process_finds_the_result(cache_folder, tmp_path):
