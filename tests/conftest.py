@@ -18,6 +18,9 @@ groups first (`longest_groups_first`).
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +49,7 @@ BROWSER_FILES = {"book/test_site_browser.py", "book/test_calculator_browser.py"}
 # Files whose `executed_page` runs are their own (older releases, never the preview's).
 OWN_RUN_FILES = {"book/test_older_releases.py"}
 PREVIEW_GROUP = "preview"
+SESSION_CACHE = pytest.StashKey[tuple]()  # (the cache folder before the session, the session's)
 # Slow for another reason than running pages: over 5 s each, or 45 s for the file, in a
 # `--durations=0` run of the fast tier at load 7 on 2 cores (docs/benchmarks.md, "Test tiers").
 SLOW_FILES = {
@@ -101,6 +105,30 @@ SLOW_TESTS = {
     # Two pytest-xdist workers in a subprocess (~5 s CPU).
     "test_tiers.py::test_xdist_runs_each_group_on_one_worker",
 }
+
+
+def pytest_configure(config):
+    """One result cache (analysis.data.cache) for the whole test session, in a temporary folder:
+    the tests neither read nor fill the project's `_cache/` (a result made by other code there
+    once passed a test it should have failed), and what one test computes (the estimate registry
+    on every release, a shared fit) the others, the pages' kernels and the other pytest-xdist
+    worker (which inherits this process's environment) read back. A test that needs an empty
+    cache takes `cache_folder`."""
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller's folder, inherited
+        return
+    config.stash[SESSION_CACHE] = (os.environ.get(cache.CACHE_DIR_ENV), tempfile.mkdtemp(prefix=f"book-test-cache-{os.getpid()}-"))  # fmt: skip
+    os.environ[cache.CACHE_DIR_ENV] = config.stash[SESSION_CACHE][1]
+
+
+def pytest_unconfigure(config):
+    before, folder = config.stash.get(SESSION_CACHE, (None, None))
+    if folder is None:
+        return
+    shutil.rmtree(folder, ignore_errors=True)
+    if before is None:
+        os.environ.pop(cache.CACHE_DIR_ENV, None)
+    else:
+        os.environ[cache.CACHE_DIR_ENV] = before
 
 
 def tiers(path: Path, fixtures: set[str], function: str = "") -> set[str]:

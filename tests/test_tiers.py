@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import conftest
 import pytest
+
+from analysis.data import cache
 
 # A direct way into a kernel or a build; tests that reach pages through a fixture are tiered by
 # the fixture (conftest.BOOK_FIXTURES).
@@ -117,3 +121,16 @@ def test_xdist_runs_each_group_on_one_worker(tmp_path):
         assert node.endswith(f"@{name}"), f"{node}: xdist did not see its group {name}"
         workers.setdefault(name, set()).add(worker)
     assert all(len(w) == 1 for w in workers.values()), workers
+
+
+def test_the_tests_share_one_result_cache_outside_the_project():
+    """conftest's pytest_configure gives the session a result cache in a temporary folder, named
+    after the process that made it; an xdist worker inherits its controller's, so both workers
+    (and the kernels they start) read what either computed."""
+    folder = Path(os.environ[cache.CACHE_DIR_ENV])
+    assert not folder.resolve().is_relative_to(conftest.TESTS.parent), folder
+    made_by = int(folder.name.split("-")[3])
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        assert made_by == os.getppid(), "a worker made its own cache folder"
+    else:
+        assert made_by == os.getpid()

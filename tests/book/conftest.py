@@ -18,21 +18,6 @@ from analysis.data.paths import ROOT
 REUSE_ENV = "BOOK_TEST_PREVIEW"  # a built preview folder to reuse instead of building one
 
 
-@pytest.fixture(scope="session", autouse=True)
-def own_result_cache(tmp_path_factory):
-    """The book tests (and the chapters they run) keep results in a cache of their own, so they
-    neither read nor fill the project's `_cache/`."""
-    from analysis.data import cache
-
-    before = os.environ.get(cache.CACHE_DIR_ENV)
-    os.environ[cache.CACHE_DIR_ENV] = str(tmp_path_factory.mktemp("result-cache"))
-    yield
-    if before is None:
-        os.environ.pop(cache.CACHE_DIR_ENV, None)
-    else:
-        os.environ[cache.CACHE_DIR_ENV] = before
-
-
 class PageRuns:
     """Each page of the book executed at most once per test session, shared by the tests that
     read it: `runs(qmd)` on the latest release, `runs(qmd, version)` on an older one.
