@@ -107,6 +107,26 @@ SLOW_TESTS = {
 }
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--screenshots",
+        metavar="DIR",
+        type=Path,
+        help="the browser tests write a full-page screenshot of every page they check, at each "
+        "width, and of each calculator step, into DIR, for a human to look at (none by default: "
+        "they were over half of the site test's time)",
+    )
+
+
+@pytest.fixture(scope="session")
+def screenshots(request) -> Path | None:
+    """The folder given by --screenshots (created), or None: take no screenshots."""
+    folder = request.config.getoption("screenshots")
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def pytest_configure(config):
     """One result cache (analysis.data.cache) for the whole test session, in a temporary folder:
     the tests neither read nor fill the project's `_cache/` (a result made by other code there

@@ -7,9 +7,8 @@ package); an edited input changes the bill as a hand calculation says.
 Rates by hand (files under ../shared/sources): Claude Opus 5.5 at Anthropic 4 / 20 USD per 1M
 input / output, cache read 0.20 (frontier-price-notes-2026-09/2026-09-23_aimeter__docs__pricing.md
 line 8); GPT-5.6 Sol Pro at OpenAI's batch rate 2.5 / 15 (openrouter-sui414 endpoints 2026-08-08
-line 719). Reasoning is billed at the output rate. Screenshots of each step are written to
-`<preview>/screenshots/calculator/calculator-<width>-<step>.png` (a folder of their own: the
-site test counts the page screenshots in `screenshots/`).
+line 719). Reasoning is billed at the output rate. With `pytest --screenshots DIR`, a screenshot
+of each step is written to `DIR/calculator/calculator-<width>-<step>.png`.
 """
 
 from __future__ import annotations
@@ -138,7 +137,8 @@ def check_calculator(context, base: str, width: int, presets: dict, shots) -> li
                     f"{name}: {offer} bills {on_page[offer]}, the inputs shown make it "
                     f"{hand_bill(offer, values)}"
                 )
-        figure.screenshot(path=str(shots / f"calculator-{width}-{name.replace(' ', '-')}.png"))
+        if shots:
+            figure.screenshot(path=str(shots / f"calculator-{width}-{name.replace(' ', '-')}.png"))
 
     # Back to the chat assistant, then the reader edits one input: the bill follows it.
     select.select_option("chat assistant")
@@ -154,7 +154,8 @@ def check_calculator(context, base: str, width: int, presets: dict, shots) -> li
     edited = bills()
     if edited.get(opus) != "$49,200":
         problems.append(f"edited input: {opus} bills {edited.get(opus)}, by hand $49,200")
-    figure.screenshot(path=str(shots / f"calculator-{width}-edited-input.png"))
+    if shots:
+        figure.screenshot(path=str(shots / f"calculator-{width}-edited-input.png"))
     # The next pick shows that preset's values again.
     select.select_option("coding agent")
     page.wait_for_timeout(300)
@@ -165,11 +166,12 @@ def check_calculator(context, base: str, width: int, presets: dict, shots) -> li
     return [f"{width} px: {problem}" for problem in problems]
 
 
-def test_inputs_follow_the_preset_and_the_bill_the_inputs(browser, preview_site):  # noqa: F811
+def test_inputs_follow_the_preset_and_the_bill_the_inputs(browser, preview_site, screenshots):  # noqa: F811
     presets = preset_files()
     assert set(presets) == {"chat assistant", "coding agent", "nightly batch"}
-    shots = preview_site / "screenshots" / "calculator"
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = screenshots / "calculator" if screenshots else None
+    if shots:
+        shots.mkdir(parents=True, exist_ok=True)
     server = serve(preview_site)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     try:

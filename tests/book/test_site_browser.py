@@ -4,8 +4,9 @@ every page of the offline preview (`_preview/`, built once per session) and of t
 
 On every page: every chart drew (vega's SVG marks in each chart container), no raw TeX is
 visible (`\\(`, `\\[`, `$$`, `$x$`), no cross-reference is left unresolved (`?@fig-`, `?@tbl-`),
-no JavaScript error, nothing wider than the window, and every chart within its column. A
-screenshot of each page at each width is written to `<site>/screenshots/` for a human to look at.
+no JavaScript error, nothing wider than the window, and every chart within its column. With
+`pytest --screenshots DIR`, a full-page screenshot of each page at each width is written to
+`DIR/<site folder>/` for a human to look at (none by default: they took over half the time).
 
 "Network off": the pages are served from 127.0.0.1, every request to any other host is refused
 and recorded (a failure: the site must work offline), and Chromium's proxy points nowhere in case
@@ -163,8 +164,9 @@ def offline_page(context, base: str, width: int, height: int):
 
 
 def check_page(
-    context, base: str, page_path: str, width: int, shots: Path, timeout_ms=CHART_TIMEOUT_MS
-) -> list[str]:
+    context, base: str, page_path: str, width: int, shots: Path | None = None,
+    timeout_ms=CHART_TIMEOUT_MS,
+) -> list[str]:  # fmt: skip
     page, problems, blocked = offline_page(context, base, width, 900)
     page.on(
         "console",
@@ -197,14 +199,15 @@ def check_page(
     if overflow > 0:
         problems.append(f"the page is {overflow} px wider than the {width} px window")
     problems += [f"tried the network: {url}" for url in blocked]
-    shots.mkdir(parents=True, exist_ok=True)
-    name = page_path.removesuffix(".html").replace("/", "-")
-    page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=True)
+    if shots is not None:
+        shots.mkdir(parents=True, exist_ok=True)
+        name = page_path.removesuffix(".html").replace("/", "-")
+        page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=True)
     page.close()
     return [f"{page_path} at {width} px: {problem}" for problem in problems]
 
 
-def check_site(context, site: Path) -> list[str]:
+def check_site(context, site: Path, shots: Path | None = None) -> list[str]:
     server = serve(site)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     try:
@@ -212,25 +215,26 @@ def check_site(context, site: Path) -> list[str]:
             problem
             for page_path in site_pages(site)
             for width in WIDTHS
-            for problem in check_page(context, base, page_path, width, site / "screenshots")
+            for problem in check_page(context, base, page_path, width, shots)
         ]
     finally:
         server.shutdown()
 
 
-def test_every_page_of_the_offline_preview_works_offline(browser, preview_site):
+def test_every_page_of_the_offline_preview_works_offline(browser, preview_site, screenshots):
     pages = site_pages(preview_site)
     assert "index.html" in pages and "chapters/tokens-per-dollar.html" in pages
-    assert check_site(browser, preview_site) == []
-    shots = sorted(p.name for p in (preview_site / "screenshots").glob("*.png"))
-    assert len(shots) == len(pages) * len(WIDTHS)
+    shots = screenshots / "preview" if screenshots else None
+    assert check_site(browser, preview_site, shots) == []
+    if shots:
+        assert len(list(shots.glob("*.png"))) == len(pages) * len(WIDTHS)
 
 
-def test_every_page_of_the_quarto_site_works_offline(browser):
+def test_every_page_of_the_quarto_site_works_offline(browser, screenshots):
     site = ROOT / "_book"
     if not (site / "index.html").exists():
         pytest.skip("no _book/: render the book with Quarto (`make book`) to check it too")
-    assert check_site(browser, site) == []
+    assert check_site(browser, site, screenshots / "book" if screenshots else None) == []
 
 
 def test_the_checks_catch_what_they_look_for(browser, tmp_path):
@@ -262,7 +266,7 @@ def test_the_checks_catch_what_they_look_for(browser, tmp_path):
     server = serve(tmp_path)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     try:
-        problems = check_page(browser, base, "bad.html", 1024, tmp_path / "shots", timeout_ms=500)
+        problems = check_page(browser, base, "bad.html", 1024, timeout_ms=500)
     finally:
         server.shutdown()
     problems = "\n".join(problems)
@@ -315,14 +319,14 @@ def test_the_post_render_step_removes_quartos_cdn_scripts(browser, tmp_path):
     server = serve(site)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     try:
-        before = check_page(browser, base, "chapters/page.html", 1024, tmp_path / "shots")
+        before = check_page(browser, base, "chapters/page.html", 1024)
         assert len([p for p in before if "tried the network" in p]) == 2, before
         assert any("define is not defined" in p for p in before), before
         assert postrender.drop_cdn_scripts_in_site(site) == 1
         after = (site / "chapters" / "page.html").read_text()
         assert "cdnjs" not in after and "define(" not in after
         assert "document.title = 'ok'" in after  # the page's own scripts stay
-        assert check_page(browser, base, "chapters/page.html", 1024, tmp_path / "shots") == []
+        assert check_page(browser, base, "chapters/page.html", 1024) == []
     finally:
         server.shutdown()
 
@@ -344,9 +348,9 @@ def test_the_books_table_include_gives_a_wide_table_a_scroll_cue(browser, tmp_pa
     server = serve(tmp_path)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     try:
-        without = check_page(browser, base, "without.html", 1024, tmp_path / "shots")
+        without = check_page(browser, base, "without.html", 1024)
         assert any("table tbl-wide is" in problem for problem in without), without
-        assert check_page(browser, base, "with.html", 1024, tmp_path / "shots") == []
+        assert check_page(browser, base, "with.html", 1024) == []
         page = browser.new_page()
         page.goto(f"{base}/with.html")
         assert page.locator(".scroll-cue-note").is_visible()
