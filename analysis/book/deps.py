@@ -222,7 +222,9 @@ def verdict(
     if changed:
         reasons.append("changed: " + ", ".join(changed))
     if manifest["libraries"] != state.libraries:
-        reasons.append("the pinned libraries (requirements.lock) or Python changed")
+        reasons.append(
+            "the pinned libraries (requirements.lock), Python or the BLAS threads changed"
+        )
     if manifest["config_sha256"] != state.config_sha256:
         reasons.append("_quarto.yml changed")
     reasons += read_changes(manifest["reads"])

@@ -251,7 +251,7 @@ def _imports_in(source: str) -> tuple[Path, ...]:
             # (analysis/__init__.py sets the BLAS threads, which move a fit's last bits).
             candidates = [PACKAGE_DIR.joinpath(*parts[:i], "__init__.py") for i in range(len(parts) + 1)]  # fmt: skip
             candidates.append(PACKAGE_DIR.joinpath(*parts).with_suffix(".py"))
-            found += [c.resolve() for c in candidates if parts and c.is_file()]
+            found += [c.resolve() for c in candidates if c.is_file()]
     return tuple(found)
 
 
