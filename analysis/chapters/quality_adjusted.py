@@ -354,6 +354,8 @@ def paper_window_end(scores: pl.DataFrame) -> date:
     return scores.filter(pl.col("source_id") == PAPER_SOURCE)["date"].max()
 
 
+@memo
+@cached  # on disk too: the second output format (a fresh kernel) reuses the first's fits
 def extension_2026(v: str) -> pl.DataFrame:
     """`hedonic.window_fits` on each one-snapshot series: frontier and all models, on every
     price to the release and on those dated up to the end of the paper's window."""
@@ -467,9 +469,7 @@ def _compute(v: str) -> QualityAdjusted:
     token_prices, scores, models = results.token_tables(v)
     fits, rules = results.hedonic_fits(v), by_rule(v)
     frontier = estimates.estimate("hedonic-gpqa-frontier", v)
-    index = hedonic.reference_index(
-        hedonic.observations(token_prices, scores, models, BENCHMARK), BENCHMARK, INDEX_SAMPLES
-    )
+    index = results.reference_index(v, BENCHMARK, INDEX_SAMPLES)
     real = fc.full_observations(token_prices, scores, models, BENCHMARK, include_reasoning=True)
     obs = fc.full_observations(token_prices, scores, models, BENCHMARK)
     b = outlook.staircase_breaks(
