@@ -21,12 +21,13 @@ from analysis.chapters import (
     fixed_capability,
     gpu_hour_prices,
     quality_adjusted,
+    tokens_per_dollar,
     workload_costs,
 )
 from analysis.data import cache, changes, paths, workloads
 from analysis.data.paths import ROOT
+from analysis.methods import bill, gpu_prices, hedonic, sensitivity, training_scale
 from analysis.methods import fixed_capability as fc
-from analysis.methods import gpu_prices, hedonic, sensitivity
 from analysis.report import estimates, published, results, vintages
 
 OLDEST, SECOND = "2026-11-30", "2026-12-01"
@@ -231,6 +232,21 @@ VISIBLE_CELL_FITS = {
         fixed_capability.choices,
         lambda v: (v, fixed_capability.BENCHMARK, fixed_capability.THRESHOLD_MODEL),
         (sensitivity, "sensitivity"),
+    ),
+    "fixed_bill": (
+        workload_costs.fixed_bill,
+        lambda v: (
+            v,
+            workload_costs.preset("chat-assistant"),
+            workload_costs.FIXED_BENCHMARK,
+            workload_costs.FIXED_MODEL,
+        ),
+        (bill, "fixed_capability_bill"),
+    ),
+    "training_fit": (
+        tokens_per_dollar.training_fit,
+        lambda v: (v, True),
+        (training_scale, "scaling_fit"),
     ),
     "published_vs_reproduced": (
         published._reproduced,
