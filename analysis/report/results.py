@@ -9,7 +9,6 @@ a fresh kernel, reuses the first's (benchmarks/bench_formats.py).
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import date
 
 import polars as pl
@@ -111,9 +110,7 @@ def epoch(v: str | None = None, *, bootstrap: bool = False) -> pl.DataFrame:
 @memo
 @cached  # on disk too: the second output format (a fresh kernel) reuses the first's fit
 def _epoch_staircase(v: str, benchmark: str, threshold: float) -> tuple[pl.DataFrame, DeclineFit]:
-    steps, fit = fc.staircase_fit(fc.epoch_observations(*token_tables(v), benchmark), threshold)
-    # Without statsmodels' results object: a page served from the cache then loads no statsmodels.
-    return steps, dataclasses.replace(fit, results=None)
+    return fc.staircase_fit(fc.epoch_observations(*token_tables(v), benchmark), threshold)
 
 
 def epoch_staircase(

@@ -26,7 +26,7 @@ from analysis.chapters import (
 )
 from analysis.data import cache, changes, paths, workloads
 from analysis.data.paths import ROOT
-from analysis.methods import bill, gpu_prices, hedonic, sensitivity, training_scale
+from analysis.methods import bill, gpu_prices, hedonic, outlook, sensitivity, training_scale
 from analysis.methods import fixed_capability as fc
 from analysis.report import estimates, published, results, vintages
 
@@ -202,6 +202,7 @@ VISIBLE_CELL_FITS = {
         (hedonic, "reference_index"),
     ),
     "extension_2026": (quality_adjusted.extension_2026, lambda v: (v,), (hedonic, "window_fits")),
+    "breaks": (quality_adjusted.breaks, lambda v: (v,), (outlook, "staircase_breaks")),
     "gpu_index_from": (
         results._gpu_index_from,
         lambda v: (v, gpu_prices.unbroken_months_start(results.table("gpu_hour_prices", v))),
