@@ -83,6 +83,9 @@ def main() -> int:
         os.environ[figure_kit.KIT_ENV] = kit
     if args.no_cache:
         os.environ[cache.DISABLE_ENV] = "1"
+    # As `make book` runs Quarto: the Makefile unexports PYTHONDONTWRITEBYTECODE, so the kernels
+    # write and reuse bytecode; set here, every kernel would compile the package from source.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     if args.cold:
         shutil.rmtree(cache.cache_dir(), ignore_errors=True)
     files = chapters.book_files(ROOT)

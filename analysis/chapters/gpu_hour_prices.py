@@ -102,20 +102,12 @@ def _compute(v: str) -> GpuHourPrices:
     # Direct observations by default (issue 19): the restated series is the named variant "all".
     direct = gpu_evidence.select(prices)
     drawdowns = gpu_prices.drawdown_from_peak(direct)
-    _, gap = gpu_prices.hyperscaler_gap(direct, level=LEVEL, data_version=v)
+    _, gap = results.hyperscaler_gap(v, level=LEVEL)  # on direct observations
     by_age = gpu_prices.on_demand_by_age(direct, specs, MAIN_GPUS)
     at_release = gpu_prices.flops_per_dollar_at_release(specs)
-    purchase = gpu_prices.flops_per_dollar_trend(at_release, data_version=v)
+    flops = results.flops_trends(v)
+    purchase, rental, rental_all = flops["purchase"], flops["rental"], flops["rental_all"]
     rental_rows = gpu_prices.flops_per_rental_dollar(direct, specs)  # direct observations
-    rental = gpu_prices.flops_per_dollar_trend(
-        rental_rows, date_col="month", value_col="flop_per_usd", data_version=v
-    )
-    rental_all = gpu_prices.flops_per_dollar_trend(
-        gpu_prices.flops_per_rental_dollar(prices, specs),
-        date_col="month",
-        value_col="flop_per_usd",
-        data_version=v,
-    )
     q = Quotes(SLUG)
     for part in (
         data_quotes(prices, v),

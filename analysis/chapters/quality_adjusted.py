@@ -354,6 +354,8 @@ def paper_window_end(scores: pl.DataFrame) -> date:
     return scores.filter(pl.col("source_id") == PAPER_SOURCE)["date"].max()
 
 
+@memo
+@cached  # on disk too: the second output format (a fresh kernel) reuses the first's fits
 def extension_2026(v: str) -> pl.DataFrame:
     """`hedonic.window_fits` on each one-snapshot series: frontier and all models, on every
     price to the release and on those dated up to the end of the paper's window."""
@@ -456,6 +458,18 @@ class QualityAdjusted:
         return part not in self.left_out
 
 
+@memo
+@cached  # on disk too: the second output format (a fresh kernel) reuses the first's search
+def breaks(v: str) -> outlook.Breaks:
+    """`outlook.staircase_breaks` of the release's GPQA Diamond observations
+    (`fixed_capability.full_observations`, reasoning models excluded), with the release of
+    NAMED_BREAK_MODEL as the date named in advance."""
+    token_prices, scores, models = results.token_tables(v)
+    obs = fc.full_observations(token_prices, scores, models, BENCHMARK)
+    named = outlook.release_date(models, NAMED_BREAK_MODEL)
+    return outlook.staircase_breaks(obs, BENCHMARK, named, data_version=v)
+
+
 def compute(version: str | None = None) -> QualityAdjusted:
     """Every result of the chapter on one data version (None: the current one)."""
     return _compute(results.version(version))
@@ -467,14 +481,9 @@ def _compute(v: str) -> QualityAdjusted:
     token_prices, scores, models = results.token_tables(v)
     fits, rules = results.hedonic_fits(v), by_rule(v)
     frontier = estimates.estimate("hedonic-gpqa-frontier", v)
-    index = hedonic.reference_index(
-        hedonic.observations(token_prices, scores, models, BENCHMARK), BENCHMARK, INDEX_SAMPLES
-    )
+    index = results.reference_index(v, BENCHMARK, INDEX_SAMPLES)
     real = fc.full_observations(token_prices, scores, models, BENCHMARK, include_reasoning=True)
-    obs = fc.full_observations(token_prices, scores, models, BENCHMARK)
-    b = outlook.staircase_breaks(
-        obs, BENCHMARK, outlook.release_date(models, NAMED_BREAK_MODEL), data_version=v
-    )
+    b = breaks(v)
     q = Quotes(SLUG, {"version": Quote(v)})
     q.update(hedonic_quotes(fits, rules, frontier))
     q.update(index_quotes(index, real, models))

@@ -116,6 +116,17 @@ def compute(version: str | None = None) -> TokensPerDollar:
 
 
 @memo
+@cached  # on disk too: the second output format (a fresh kernel) reuses the first's fit
+def training_fit(v: str, fixed_effects: bool = True) -> training_scale.ScalingFit:
+    """`training_scale.scaling_fit` of the release's MLPerf Training systems
+    (`training_scale.system_times` on TRAINING_BENCHMARK), with one intercept per accelerator
+    unless `fixed_effects` is False."""
+    runs = results.table("mlperf_training_results", v)
+    systems = training_scale.system_times(runs, benchmark=TRAINING_BENCHMARK)
+    return training_scale.scaling_fit(systems, fixed_effects=fixed_effects, level=LEVEL)
+
+
+@memo
 @cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str) -> TokensPerDollar:
     mlperf, prices = results.table("mlperf_results", v), results.table("gpu_hour_prices", v)
@@ -170,8 +181,7 @@ def _compute(v: str) -> TokensPerDollar:
     if "training" not in absent:
         runs = results.table("mlperf_training_results", v)
         systems = training_scale.system_times(runs, benchmark=TRAINING_BENCHMARK)
-        fit = training_scale.scaling_fit(systems, level=LEVEL)
-        pooled = training_scale.scaling_fit(systems, fixed_effects=False, level=LEVEL)
+        fit, pooled = training_fit(v), training_fit(v, fixed_effects=False)
         training_systems = results.table("mlperf_training_systems", v)
         q.update(training_quotes(systems, runs, training_systems, fit, pooled))
     if "digest" not in absent:

@@ -124,6 +124,18 @@ def _one(bills: list[bill.DailyBill], model_id: str) -> bill.DailyBill:
 
 
 @memo
+@cached  # on disk too: the second output format (a fresh kernel) reuses the first's bill
+def fixed_bill(
+    v: str, workload: Workload, benchmark: str, threshold_model: str
+) -> bill.FixedCapabilityBill:
+    """`bill.fixed_capability_bill` of `workload` on the release's token tables, less the rows an
+    anomaly rule flags (the workload's fields are in the key: an edited preset is a miss)."""
+    return bill.fixed_capability_bill(
+        *results.token_tables(v), workload, benchmark, threshold_model
+    )
+
+
+@memo
 @cached  # on disk too: the second output format, and later renders, reuse the result
 def _compute(v: str, _presets: tuple[tuple[str, str], ...]) -> WorkloadCosts:
     q = Quotes(SLUG)
@@ -208,8 +220,7 @@ def _compute(v: str, _presets: tuple[tuple[str, str], ...]) -> WorkloadCosts:
     q["scheduled_extra_year"] = Quote(12 * (b1 - b0), "usd")
 
     # the same workload since 2023 at fixed capability
-    tp, scores, models = results.token_tables(v)
-    fixed = bill.fixed_capability_bill(tp, scores, models, chat, FIXED_BENCHMARK, FIXED_MODEL)
+    fixed = fixed_bill(v, chat, FIXED_BENCHMARK, FIXED_MODEL)
     steps = fixed.steps
     q["fixed_model"] = Quote(FIXED_MODEL, "model")
     q["fixed_first_day"] = Quote(steps["date"][0], "month")

@@ -50,6 +50,11 @@ class DeclineFit:
     slope_se: float
     results: object = field(repr=False, compare=False, default=None)
 
+    def __getstate__(self) -> dict:
+        # Pickled (the result cache) without statsmodels' results object, so a page served from
+        # the cache loads no statsmodels; only the fitting code reads `results`, before it returns.
+        return {**self.__dict__, "results": None}
+
     def predict(self, dates) -> np.ndarray:
         """The fitted price on each date (the trend line a chart draws), without refitting."""
         return self.log_base ** (self.intercept + self.slope_per_day * ordinal_days(list(dates)))

@@ -27,6 +27,7 @@ from analysis.methods import (
     windows,
 )
 from analysis.methods import fixed_capability as fc
+from analysis.methods.trends import DeclineFit
 
 
 def version(v: str | None = None) -> str:
@@ -108,6 +109,20 @@ def epoch(v: str | None = None, *, bootstrap: bool = False) -> pl.DataFrame:
 
 @memo
 @cached  # on disk too: the second output format (a fresh kernel) reuses the first's fit
+def _epoch_staircase(v: str, benchmark: str, threshold: float) -> tuple[pl.DataFrame, DeclineFit]:
+    return fc.staircase_fit(fc.epoch_observations(*token_tables(v), benchmark), threshold)
+
+
+def epoch_staircase(
+    v: str | None, benchmark: str, threshold: float
+) -> tuple[pl.DataFrame, DeclineFit]:
+    """One staircase of Epoch's table and its fitted trend: `fc.staircase_fit` of the release's
+    `fc.epoch_observations` on `benchmark` at the score `threshold`."""
+    return _epoch_staircase(version(v), benchmark, threshold)
+
+
+@memo
+@cached  # on disk too: the second output format (a fresh kernel) reuses the first's fit
 def _extension(v: str, include_reasoning: bool) -> pl.DataFrame:
     return fc.extension_trends(*token_tables(v), include_reasoning=include_reasoning)
 
@@ -156,6 +171,19 @@ def hedonic_fits(v: str | None = None, *, date_from: str = "latest") -> pl.DataF
 
 
 @memo
+@cached  # on disk too: the second output format (a fresh kernel) reuses the first's fit
+def _reference_index(v: str, benchmark: str, samples: tuple[str, ...]) -> hedonic.ReferenceIndex:
+    obs = hedonic.observations(*token_tables(v), benchmark)
+    return hedonic.reference_index(obs, benchmark, list(samples))
+
+
+def reference_index(v: str | None, benchmark: str, samples: list[str]) -> hedonic.ReferenceIndex:
+    """The quality-adjusted price index of each of `samples` at the frontier's median score on
+    `benchmark`: `hedonic.reference_index` of the release's `hedonic.observations`."""
+    return _reference_index(version(v), benchmark, tuple(samples))
+
+
+@memo
 def _spread(v: str, keep: tuple[str, ...]) -> dict:
     token_prices = table("token_prices", v, keep=keep)
     return dispersion.summary(token_prices, table("models", v), table("claims", v), data_version=v)
@@ -198,6 +226,46 @@ def gpu_decline(v: str | None, gpu_group: str, pricing: str, evidence: str = "di
     return _gpu_decline(version(v), gpu_group, pricing, evidence)
 
 
+@memo
+@cached  # on disk too: the second output format (a fresh kernel) reuses the first's fit
+def _hyperscaler_gap(v: str, evidence: str, level: float) -> tuple[pl.DataFrame, dict]:
+    return gpu_prices.hyperscaler_gap(gpu_prices_of(v, evidence), level=level, data_version=v)
+
+
+def hyperscaler_gap(
+    v: str | None, *, level: float, evidence: str = "direct"
+) -> tuple[pl.DataFrame, dict]:
+    """`gpu_prices.hyperscaler_gap` on one evidence variant (direct observations by default):
+    the month pairs of hyperscaler and smaller-cloud prices, and their mean ratio."""
+    return _hyperscaler_gap(version(v), evidence, level)
+
+
+@memo
+@cached  # on disk too: the second output format (a fresh kernel) reuses the first's fits
+def _flops_trends(v: str) -> dict[str, dict]:
+    specs, prices = table("gpu_specs", v), table("gpu_hour_prices", v)
+
+    def rental(rows: pl.DataFrame) -> dict:
+        per_dollar = gpu_prices.flops_per_rental_dollar(rows, specs)
+        return gpu_prices.flops_per_dollar_trend(
+            per_dollar, date_col="month", value_col="flop_per_usd", data_version=v
+        )
+
+    at_release = gpu_prices.flops_per_dollar_at_release(specs)
+    return {
+        "purchase": gpu_prices.flops_per_dollar_trend(at_release, data_version=v),
+        "rental": rental(gpu_evidence.select(prices)),  # direct observations
+        "rental_all": rental(prices),
+    }
+
+
+def flops_trends(v: str | None = None) -> dict[str, dict]:
+    """`gpu_prices.flops_per_dollar_trend` of FLOP/s per dollar at release prices (`purchase`)
+    and at rental prices (`gpu_prices.flops_per_rental_dollar`) of direct observations
+    (`rental`) and of all rows (`rental_all`)."""
+    return _flops_trends(version(v))
+
+
 def gpu_panel_evidence(
     v: str | None, gpu_group: str, pricing: str, evidence: str = "direct"
 ) -> dict:
@@ -221,6 +289,18 @@ def _gpu_index(v: str) -> tuple[pl.DataFrame, dict]:
 def gpu_index(v: str | None = None) -> tuple[pl.DataFrame, dict]:
     """The time-dummy hedonic index of GPU-hour prices and its summary."""
     return _gpu_index(version(v))
+
+
+@memo
+@cached  # on disk too: the second output format (a fresh kernel) reuses the first's fit
+def _gpu_index_from(v: str, start: date) -> tuple[pl.DataFrame, dict]:
+    return gpu_prices.hedonic_index(table("gpu_hour_prices", v), data_version=v, start=start)
+
+
+def gpu_index_from(v: str | None, start: date) -> tuple[pl.DataFrame, dict]:
+    """`gpu_prices.hedonic_index` of the release's clean GPU-hour prices from the month `start`
+    to the last, relative to `start`."""
+    return _gpu_index_from(version(v), start)
 
 
 def gpu_index_evidence(v: str | None = None) -> dict:

@@ -270,3 +270,30 @@ def test_a_stored_result_carries_its_own_reads_and_the_memoised_ones_it_used(cac
     assert uses_the_memo(2) == "mm"  # served from disk
     assert set(reads.snapshot()) == {"table:memoised"}, stored
     reads.clear()
+
+
+def test_the_line_scan_of_imports_finds_every_import_the_parser_finds():
+    """The package's files are scanned by their lines (cheaper than parsing): in every module of
+    the package it finds every `analysis` module the parser finds, and in the forms it cannot
+    read by lines (after `;` or `:`, a backslash) the file is parsed instead."""
+    for file in sorted(cache.PACKAGE_DIR.rglob("*.py")):
+        parsed = set(cache._imports_in(file.read_text(encoding="utf-8")))
+        scanned = set(cache._imports(file, file.stat().st_mtime_ns))
+        assert parsed <= scanned, f"{file}: the line scan misses {parsed - scanned}"
+    grouped = (
+        "def f():\n"
+        "    from analysis.methods import (  # the methods (one per line)\n"
+        "        hedonic,  # a comment with ) in it\n"
+        "        outlook as o,\n"
+        "    )\n"
+        "import os, analysis.report.results as r\n"
+    )
+    names = cache._import_lines(grouped)
+    assert {"analysis.methods.hedonic", "analysis.methods.outlook"} <= set(names)
+    assert "analysis.report.results" in names
+    for unusual in (
+        "x = 1; import analysis.report.results\n",
+        "if True: from analysis.report import results\n",
+        "from analysis.report import \\\n    results\n",
+    ):
+        assert cache._UNUSUAL_IMPORT.search(unusual), unusual

@@ -165,3 +165,35 @@ def test_predict_draws_the_fitted_line_without_refitting():
     line = fit.line(until=date(2025, 1, 1))
     assert line["date"].to_list() == [start, date(2025, 1, 1)]
     assert line["price"][1] == pytest.approx(100 * 10 ** (-731 / 365), rel=1e-9)
+
+
+def test_a_pickled_fit_loads_without_statsmodels(tmp_path):
+    """The result cache pickles fits: one read back in a fresh process (Quarto's second format)
+    has every number and draws the same line, and the process loads no statsmodels."""
+    import pickle
+    import subprocess
+    import sys
+
+    from analysis.data.paths import ROOT
+
+    days = [date(2024, 1, 1) + timedelta(days=30 * i) for i in range(6)]
+    fit = fit_log_trend(days, [10.0 / 1.5**i for i in range(6)])
+    assert fit.results is not None  # the fitting code has statsmodels' results
+    (tmp_path / "fit.pickle").write_bytes(pickle.dumps(fit))
+    script = (
+        "import pickle, sys; "
+        f"fit = pickle.loads(open({str(tmp_path / 'fit.pickle')!r}, 'rb').read()); "
+        "print(fit.factor_per_year, fit.results, 'statsmodels' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": ""},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [repr(fit.factor_per_year), "None", "False"]
+    again = pickle.loads(pickle.dumps(fit))
+    assert again == fit and again.results is None
+    assert (again.line() == fit.line()).to_series(1).all()

@@ -1,22 +1,34 @@
 """Results the book's second output format reuses from the first (analysis.data.cache): the
-vintages table (the estimate registry on every release) and the workload page's bills. A hit
+vintages table (the estimate registry on every release), the workload page's bills, and the fits
+pages draw in their visible cells (an index, a staircase, a table of trends). A hit
 returns what the miss computed; a change to any release read, or to a workload preset file, is
 a miss. Each test has its own cache folder; the real functions run (a spy only counts calls)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import shutil
 from pathlib import Path
 
+import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from analysis.chapters import data_versions, workload_costs
+from analysis.chapters import (
+    data_versions,
+    fixed_capability,
+    gpu_hour_prices,
+    quality_adjusted,
+    tokens_per_dollar,
+    workload_costs,
+)
 from analysis.data import cache, changes, paths, workloads
 from analysis.data.paths import ROOT
+from analysis.methods import bill, gpu_prices, hedonic, outlook, sensitivity, training_scale
 from analysis.methods import fixed_capability as fc
-from analysis.report import estimates, results, vintages
+from analysis.report import estimates, published, results, vintages
 
 OLDEST, SECOND = "2026-11-30", "2026-12-01"
 
@@ -145,3 +157,127 @@ def test_release_changes_hit_is_the_miss_and_a_changed_release_is_a_miss(
     assert_frame_equal(data_versions.release_changes(SECOND), miss)
     assert len(calls) == 2, "a release it compares changed: computed again"
     assert stored(cache_folder, data_versions._changes) == 2
+
+
+def assert_same(got, want, where: str = "result") -> None:
+    """`got` equals `want`: frames by value, dataclasses by their compared fields, dicts, tuples
+    and lists item by item, floats exactly (NaN equals NaN)."""
+    if isinstance(want, pl.DataFrame):
+        assert isinstance(got, pl.DataFrame), where
+        assert_frame_equal(got, want, check_exact=True)
+    elif dataclasses.is_dataclass(want):
+        assert type(got) is type(want), where
+        for f in dataclasses.fields(want):
+            if f.compare:
+                assert_same(getattr(got, f.name), getattr(want, f.name), f"{where}.{f.name}")
+    elif isinstance(want, dict):
+        assert got.keys() == want.keys(), where
+        for key in want:
+            assert_same(got[key], want[key], f"{where}[{key!r}]")
+    elif isinstance(want, (list, tuple)):
+        assert type(got) is type(want) and len(got) == len(want), where
+        for i, (a, b) in enumerate(zip(got, want, strict=True)):
+            assert_same(a, b, f"{where}[{i}]")
+    elif isinstance(want, float) and math.isnan(want):
+        assert isinstance(got, float) and math.isnan(got), where
+    else:
+        assert got == want, f"{where}: {got!r} != {want!r}"
+
+
+def _threshold(v: str) -> float:
+    """GPT-4's score on GPQA Diamond: the threshold of the fixed-capability page's staircase."""
+    gpqa = results.trend_row(
+        results.epoch(v), fixed_capability.BENCHMARK, fixed_capability.THRESHOLD_MODEL
+    )
+    return gpqa["threshold_score"]
+
+
+# The fits pages draw in visible cells, kept on disk so the second output format (a fresh
+# kernel) fits nothing: (cached function, its arguments from the current version, the module
+# and name of the method whose calls show a computation).
+VISIBLE_CELL_FITS = {
+    "reference_index": (
+        results._reference_index,
+        lambda v: (v, quality_adjusted.BENCHMARK, tuple(quality_adjusted.INDEX_SAMPLES)),
+        (hedonic, "reference_index"),
+    ),
+    "extension_2026": (quality_adjusted.extension_2026, lambda v: (v,), (hedonic, "window_fits")),
+    "breaks": (quality_adjusted.breaks, lambda v: (v,), (outlook, "staircase_breaks")),
+    "gpu_index_from": (
+        results._gpu_index_from,
+        lambda v: (v, gpu_prices.unbroken_months_start(results.table("gpu_hour_prices", v))),
+        (gpu_prices, "hedonic_index"),
+    ),
+    "hyperscaler_gap": (
+        results._hyperscaler_gap,
+        lambda v: (v, "direct", gpu_hour_prices.LEVEL),
+        (gpu_prices, "hyperscaler_gap"),
+    ),
+    "flops_trends": (
+        results._flops_trends,
+        lambda v: (v,),
+        (gpu_prices, "flops_per_dollar_trend"),
+    ),
+    "epoch_staircase": (
+        results._epoch_staircase,
+        lambda v: (v, fixed_capability.BENCHMARK, _threshold(v)),
+        (fc, "staircase_fit"),
+    ),
+    "trends_2026": (fixed_capability.trends_2026, lambda v: (v,), (fc, "trends_by_series")),
+    "windows_2026": (
+        fixed_capability.windows_2026,
+        lambda v: (v, fc.epoch_window_end(results.table("token_prices", v))),
+        (fc, "window_comparisons"),
+    ),
+    "choices": (
+        fixed_capability.choices,
+        lambda v: (v, fixed_capability.BENCHMARK, fixed_capability.THRESHOLD_MODEL),
+        (sensitivity, "sensitivity"),
+    ),
+    "fixed_bill": (
+        workload_costs.fixed_bill,
+        lambda v: (
+            v,
+            workload_costs.preset("chat-assistant"),
+            workload_costs.FIXED_BENCHMARK,
+            workload_costs.FIXED_MODEL,
+        ),
+        (bill, "fixed_capability_bill"),
+    ),
+    "training_fit": (
+        tokens_per_dollar.training_fit,
+        lambda v: (v, True),
+        (training_scale, "scaling_fit"),
+    ),
+    "published_vs_reproduced": (
+        published._reproduced,
+        lambda v: (v, published.raw_fingerprint()),
+        (published, "_published_vs_reproduced"),
+    ),
+    "decomposition_steps": (
+        published._decomposition,
+        lambda v: (v, published.raw_fingerprint()),
+        (published, "gundlach_decomposition"),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", VISIBLE_CELL_FITS)
+def test_visible_cell_fits_are_read_from_disk_and_equal_a_fresh_fit(
+    monkeypatch, cache_folder, name
+):
+    if name == "decomposition_steps" and not paths.SHARED_SOURCES.exists():
+        pytest.skip(f"the authors' raw files are read from {paths.SHARED_SOURCES}, absent here")
+    cached_fit, arguments, (module, method) = VISIBLE_CELL_FITS[name]
+    on_disk = cached_fit.__wrapped__  # below the in-process memo: what a fresh kernel calls
+    args = arguments(results.version())
+    calls = spy(monkeypatch, module, method)
+    miss = on_disk(*args)
+    n = len(calls)
+    assert n >= 1 and stored(cache_folder, on_disk) == 1
+    hit = on_disk(*args)
+    assert len(calls) == n, f"{name}: read from the cache, not computed again"
+    fresh = on_disk.__wrapped__(*args)  # the function itself, no cache
+    assert len(calls) == 2 * n
+    assert_same(hit, fresh, name)
+    assert_same(miss, fresh, name)
