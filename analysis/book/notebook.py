@@ -279,7 +279,9 @@ def execute(
 
     The result carries what the chapter read from the data (`reads`), which the kernel records
     as it runs (analysis.data.reads). Raises ChapterError naming the chapter file and the
-    failing cell or inline expression.
+    failing cell or inline expression. A page with no code cell and no inline expression (a
+    part's opening page, the references) starts no kernel, as under Quarto, whose markdown
+    engine renders such a file without executing anything.
     """
     qmd_path = Path(qmd_path).resolve()
     root = Path(root).resolve() if root else project_root(qmd_path)
@@ -287,6 +289,12 @@ def execute(
     with tempfile.TemporaryDirectory(prefix="book-reads-") as tmp:
         reads_file = Path(tmp) / "reads.json"
         notebook = to_notebook(qmd_path, fmt, root, reads_file)
+        if not any(
+            (c.cell_type == "code" and not is_setup_cell(c))
+            or (c.cell_type == "markdown" and inline_expressions(c.source))
+            for c in notebook.cells
+        ):
+            return ExecutedChapter(qmd_path, notebook)
         client = NotebookClient(
             notebook,
             timeout=timeout,

@@ -198,3 +198,19 @@ def test_an_empty_quote_reads_as_not_available_on_an_executed_page(tmp_path):
     )
     result = chapters.execute(page, root=tmp_path)
     assert result.inline == {"nothing": "not available"}
+
+
+def test_a_page_with_nothing_to_run_starts_no_kernel(broken_project):
+    """A part's opening page has no code cell and no inline expression: as under Quarto (its
+    markdown engine), nothing runs, not even the setup cell; a page with one inline expression
+    runs in a kernel."""
+    quiet = broken_project / "chapters" / "part.qmd"
+    quiet.write_text("# Part {.unnumbered}\n\nProse only, with `inline code` that is not Python.\n")
+    run = chapters.execute(quiet)
+    (setup,) = [c for c in run.notebook.cells if c.cell_type == "code"]
+    assert chapters.is_setup_cell(setup) and setup.execution_count is None
+    assert (run.inline, run.reads) == ({}, {})
+    quiet.write_text("# Part {.unnumbered}\n\nOne sum: `{python} 1 + 1`.\n")
+    run = chapters.execute(quiet)
+    assert run.inline == {"1 + 1": "2"}
+    assert [c for c in run.notebook.cells if c.cell_type == "code"][0].execution_count == 1
