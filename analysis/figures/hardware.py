@@ -36,7 +36,7 @@ GPU_LEGEND = alt.Legend(orient="bottom", columns=2, labelLimit=0)
 
 def gpu_name(gpu: str) -> str:
     """A GPU's display name (gpu_specs' `name`: `h100-sxm` reads "NVIDIA H100 SXM5 80GB"); an id
-    the table does not name is written in capitals, as GPU names are (`h200-nvl` -> `H200-NVL`)."""
+    the table does not name is written in capitals, as GPU names are (`mi350x` -> `MI350X`)."""
     name = display_name("gpu", gpu)
     return gpu.upper() if name == gpu else name
 

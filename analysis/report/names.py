@@ -56,7 +56,7 @@ def display_name(kind: str, key: str, version: str | None = None) -> str:
 
 def gpu_name(gpu: str, version: str | None = None) -> str:
     """A GPU's display name in prose; an id no source names in capitals, as GPU names are written
-    (`h200-nvl` -> `H200-NVL`), the way the charts label it (analysis.figures.hardware.gpu_name).
+    (`mi350x` -> `MI350X`), the way the charts label it (analysis.figures.hardware.gpu_name).
     Chapters quote this one: the charts' lookup is the one the page's kernel installs, so a
     quote made through it read `GB200` or `NVIDIA GB200` depending on what the process had
     imported, and the result cache kept whichever came first."""

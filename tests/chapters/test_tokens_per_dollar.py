@@ -636,9 +636,10 @@ def test_the_mlperf_cost_names_its_gpu_hour_price_and_range(chapter):
 
 def test_the_page_says_once_which_drawn_accelerators_no_source_names(chapter):
     """The InferenceMAX figure draws gpt-oss-120b on h100 (InferenceMAX's source_hw "h100"; no
-    h100 row in gpu_specs.csv, checked by grep), written H100; GB200 and the RTX PRO 6000 server
-    card are named as MLPerf writes them (gpu_names.csv), so the note names only h100."""
+    h100 row in gpu_specs.csv, checked by grep): RunPod's depth history writes that id "H100"
+    (../shared/sources/openrouter-sui414/2026-08-08_HEAD/data-static/
+    runpod_depth_history_afhubbard.csv line 9, gpu_type), kept in gpu_names.csv; GB200 and the RTX
+    PRO 6000 server card are named as MLPerf writes them, so every drawn accelerator has a name."""
     assert chapter.q["unnamed_accelerators"].text == (
-        "No source the book reads names the accelerator h100, so it is shown by its id, in "
-        "capitals (H100)."
+        "Every accelerator there is shown by the name a source gives it."
     )

@@ -3,6 +3,8 @@ gpu_specs.csv and from analysis/data/tables/developers.csv and providers.csv."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from analysis.report import names
@@ -100,7 +102,7 @@ def test_an_accelerator_gpu_specs_does_not_name_reads_as_mlperf_names_it():
     """gpu_specs.csv (2026-12-04.2) has no gb200 or rtx-pro-6000-server row; MLPerf Inference
     v6.0's summary results (../shared/sources, read by hand) give the Accelerator field "NVIDIA
     GB200" and "NVIDIA RTX PRO 6000 Blackwell Server Edition", the names the project's GPU rules
-    turn into those ids; InferenceMAX writes h100 only as "h100", so it keeps its id."""
+    turn into those ids. An id no table names is shown in capitals."""
     from analysis.data.gpus import canonical_gpu
 
     for name, gpu in [
@@ -109,8 +111,65 @@ def test_an_accelerator_gpu_specs_does_not_name_reads_as_mlperf_names_it():
     ]:
         assert canonical_gpu(name) == gpu
         assert names.display_name("gpu", gpu, "2026-12-04.2") == name
-    assert names.display_name("gpu", "h100", "2026-12-04.2") == "h100"
-    assert names.unnamed_note("gpu", ["h100", "gb200"], "2026-12-04.2", capitals=True) == (
-        "No source the book reads names the accelerator h100, so it is shown by its id, in "
-        "capitals (H100)."
+    assert names.display_name("gpu", "no-such-gpu", "2026-12-04.2") == "no-such-gpu"
+    assert names.unnamed_note("gpu", ["no-such-gpu", "gb200"], "2026-12-04.2", capitals=True) == (
+        "No source the book reads names the accelerator no-such-gpu, so it is shown by its id, in "
+        "capitals (NO-SUCH-GPU)."
     )
+
+
+def test_a_rented_accelerator_reads_as_the_price_file_writes_it():
+    """Accelerators the GPU-price files alone name, read by hand in ../shared/sources/
+    openrouter-sui414/2026-08-08_HEAD: runpod_daily.csv line 20 `2026-07-28,NVIDIA GeForce RTX
+    5090,RTX 5090,...`, line 25 `...,NVIDIA H200 NVL,H200 NVL,...`, line 46 `...,NVIDIA RTX PRO
+    6000 Blackwell Workstation Edition,RTX PRO 6000 WK,...` (gpu_id, display_name);
+    vast_market/date=2026-07-20.csv.gz line 52 `...,on-demand,RTX 5060 Ti,...` (gpu_name);
+    ornn_gpu_index.csv line 2 `A100 SXM4,...` (gpu_type); data-static/
+    runpod_depth_history_afhubbard.csv line 9 `2026-01-12,H100,1,...` (gpu_type). The importer's
+    own rules (runpod_gpu for RunPod, canonical_gpu for the others) make those strings the ids."""
+    from analysis.data.gpus import canonical_gpu
+    from analysis.data.importers.gpu_markets import runpod_gpu
+
+    runpod = [
+        ("NVIDIA GeForce RTX 5090", "RTX 5090", "rtx-5090"),
+        ("NVIDIA H200 NVL", "H200 NVL", "h200-nvl"),
+        ("NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "RTX PRO 6000 WK", "rtx-pro-6000"),
+    ]
+    for gpu_id, shown, gpu in runpod:
+        assert runpod_gpu(gpu_id, shown) == gpu
+        assert names.display_name("gpu", gpu, "2026-12-04.2") == gpu_id
+    for name, gpu in [("RTX 5060 Ti", "rtx-5060-ti"), ("A100 SXM4", "a100-sxm"), ("H100", "h100")]:
+        assert canonical_gpu(name) == gpu
+        assert names.display_name("gpu", gpu, "2026-12-04.2") == name
+    # the server card keeps MLPerf's name: two SKUs, two ids, two names
+    assert names.display_name("gpu", "rtx-pro-6000-server", "2026-12-04.2") == (
+        "NVIDIA RTX PRO 6000 Blackwell Server Edition"
+    )
+
+
+WHERE_IN_A_FILE = re.compile(
+    r'^(?P<folder>\S+) (?P<path>\S+): (?P<field>\w+) "(?P<name>[^"]+)" \(row (?P<row>\d+)\)$'
+)
+
+
+def test_every_gpu_name_is_in_the_source_file_at_the_row_its_where_gives(sources_dir):
+    """Each gpu_names.csv `where` names a source folder (one with a _PROVENANCE.tsv); where it
+    gives a file, a field and a row (row 1 is the first line below the header, as the importers
+    count), that row's field holds the name, and the GPU rules turn it into the row's id."""
+    import polars as pl
+
+    from analysis.data.gpus import canonical_gpu
+
+    rows = names.lookup.read("gpu_names")
+    assert len({row["gpu"] for row in rows}) == len(rows)
+    for row in rows:
+        folder = sources_dir / row["where"].split(" ", 1)[0]
+        assert (folder / "_PROVENANCE.tsv").exists(), row
+        found = WHERE_IN_A_FILE.match(row["where"])
+        if found is None:  # MLPerf's rows: a name and a count of results
+            assert f'"{row["name"]}"' in row["where"], row
+            continue
+        assert found["name"] == row["name"], row
+        table = pl.read_csv(folder / found["path"], infer_schema=False)
+        assert table[found["field"]][int(found["row"]) - 1] == row["name"], row
+        assert canonical_gpu(row["name"]) == row["gpu"], row
