@@ -213,4 +213,4 @@ def test_a_page_with_nothing_to_run_starts_no_kernel(broken_project):
     quiet.write_text("# Part {.unnumbered}\n\nOne sum: `{python} 1 + 1`.\n")
     run = chapters.execute(quiet)
     assert run.inline == {"1 + 1": "2"}
-    assert [c for c in run.notebook.cells if c.cell_type == "code"][0].execution_count == 1
+    assert next(c for c in run.notebook.cells if c.cell_type == "code").execution_count == 1
