@@ -213,12 +213,12 @@ def verdict(
     reasons = []
     if manifest["source_sha256"] != state.source_sha256:
         reasons.append("its source changed")
-    changed = sorted(m for m in {*manifest["code"], *state.code} if manifest["code"].get(m) != state.code.get(m))  # fmt: skip
+    changed = _changed_keys(manifest["code"], state.code)
     if changed:
         more = f" (and {len(changed) - 3} more)" if len(changed) > 3 else ""
         reasons.append("code changed: " + ", ".join(f"analysis/{m}" for m in changed[:3]) + more)
-    inputs = manifest.get("inputs", {})  # records written before inputs were kept have none
-    changed = sorted(f for f in {*inputs, *state.inputs} if inputs.get(f) != state.inputs.get(f))
+    # Records written before inputs were kept have none.
+    changed = _changed_keys(manifest.get("inputs", {}), state.inputs)
     if changed:
         reasons.append("changed: " + ", ".join(changed))
     if manifest["libraries"] != state.libraries:
@@ -232,6 +232,11 @@ def verdict(
     if missing:
         reasons.append(missing)
     return Verdict(chapter, bool(reasons), reasons, manifest.get("data_version"), current)
+
+
+def _changed_keys(recorded: dict[str, str], now: dict[str, str]) -> list[str]:
+    """The files (keys) whose sha256 differs between a record and now, or that only one has."""
+    return sorted(k for k in {*recorded, *now} if recorded.get(k) != now.get(k))
 
 
 def read_changes(recorded: dict[str, dict]) -> list[str]:

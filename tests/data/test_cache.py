@@ -154,16 +154,24 @@ def edit(path: Path, text: str) -> None:
     os.utime(path, ns=(time.time_ns(), time.time_ns() + 10**9))
 
 
+def assert_an_edit_is_a_miss(module, calls: Path, path: Path, before: str, after: str, why: str):
+    """`module.work` computes once with `path` holding `before` (the second call is a hit) and
+    again once `path` is edited to hold `after`."""
+    path.write_text(before)
+    assert module.work(3) == module.work(3) == 6
+    assert calls.read_text().count("called") == 1
+    edit(path, after)
+    assert module.work(3) == 6
+    assert calls.read_text().count("called") == 2, why
+
+
 def test_a_change_in_the_code_it_depends_on_is_a_miss(stand_in):
     """The key holds the source of the function's module and of the `analysis` modules it
     imports: editing the imported helper makes the next call compute again."""
     package, module, calls = stand_in
-    assert module.work(3) == 6
-    assert module.work(3) == 6
-    assert calls.read_text().count("called") == 1
-    edit(package / "helper_for_cache_test.py", "FACTOR = 2  # an edit of the source alone\n")
-    assert module.work(3) == 6
-    assert calls.read_text().count("called") == 2, "the helper's source changed"
+    helper = package / "helper_for_cache_test.py"
+    edited = "FACTOR = 2  # an edit of the source alone\n"
+    assert_an_edit_is_a_miss(module, calls, helper, "FACTOR = 2\n", edited, "the helper changed")
 
 
 def test_an_edited_curated_table_is_a_miss(stand_in):
@@ -171,12 +179,8 @@ def test_an_edited_curated_table_is_a_miss(stand_in):
     code like its source: a result computed before one is edited is computed again."""
     package, module, calls = stand_in
     names = package / "data" / "tables" / "model_names.csv"
-    names.write_text("model_id,name\nkimi-k3,Kimi K3\n")
-    assert module.work(3) == module.work(3) == 6
-    assert calls.read_text().count("called") == 1
-    edit(names, "model_id,name\nkimi-k3,Kimi K3 (edited)\n")
-    assert module.work(3) == 6
-    assert calls.read_text().count("called") == 2, "the curated table changed"
+    before, after = "model_id,name\nkimi-k3,Kimi K3\n", "model_id,name\nkimi-k3,Kimi K3 (edited)\n"
+    assert_an_edit_is_a_miss(module, calls, names, before, after, "the curated table changed")
 
 
 def test_an_edited_package_init_is_a_miss(stand_in):
@@ -184,13 +188,9 @@ def test_an_edited_package_init_is_a_miss(stand_in):
     threads, which move a fit's last bits): a result computed before it is edited is computed
     again."""
     package, module, calls = stand_in
+    after = "import os\nos.environ.setdefault('OPENBLAS_NUM_THREADS', '1')\n"
     init = package / "__init__.py"
-    init.write_text("import os\n")
-    assert module.work(3) == module.work(3) == 6
-    assert calls.read_text().count("called") == 1
-    edit(init, "import os\nos.environ.setdefault('OPENBLAS_NUM_THREADS', '1')\n")
-    assert module.work(3) == 6
-    assert calls.read_text().count("called") == 2, "the package's __init__.py changed"
+    assert_an_edit_is_a_miss(module, calls, init, "import os\n", after, "the __init__.py changed")
 
 
 def test_another_number_of_blas_threads_is_a_miss(stand_in, monkeypatch):
