@@ -371,11 +371,13 @@ def workload_bills(
             date = start + dt.timedelta(days=day)
             for hour, weight in enumerate(workload.dispatch_hours_utc):
                 at = dt.datetime(date.year, date.month, date.day, hour)
+                # a day's hours bill alike but where a seller's peak hours begin or end
+                peak = tuple(sorted(prices.peak_hours(windows, at).items())) if tou else None
                 for batch, share in ((False, 1 - batch_share), (True, batch_share)):
                     n = workload.requests_per_day * weight * share / WEEK
                     if n == 0:
                         continue
-                    key = (date, hour if tou else None, batch)
+                    key = (date, peak, batch)
                     if key not in memo:
                         memo[key] = request_bills(
                             own,

@@ -274,22 +274,19 @@ PEAK, OFF_PEAK = "peak", "off-peak"
 TOU_STANDARD = OFF_PEAK
 
 
-def _peak_hours(windows: pl.DataFrame, at: datetime) -> dict[str, bool]:
+def peak_hours(windows: pl.DataFrame, at: datetime) -> dict[str, bool]:
     """Per provider of `windows` (tou_windows rows), whether instant `at` (UTC) is a peak hour:
     a window of the provider's newest copy in force at `at` covers its weekday and hour."""
-    days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    day = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"][at.weekday()]
     stamp = at.strftime("%Y-%m-%dT%H:%M:%SZ")
     out: dict[str, bool] = {}
-    for provider, own in windows.partition_by("provider", as_dict=True).items():
-        provider = provider[0]
-        live = own.filter(
-            (pl.col("effective_from_utc") <= stamp)
-            & (pl.col("effective_until_utc").is_null() | (pl.col("effective_until_utc") > stamp))
-        )
-        out[provider] = any(
-            r["start_hour_utc"] <= at.hour < r["end_hour_utc"]
-            and days[at.weekday()] in r["weekdays"].split(";")
-            for r in live.iter_rows(named=True)
+    # a few dozen rows, read per hour of a billed week: plain Python beats a polars filter here
+    for r in windows.iter_rows(named=True):
+        until = r["effective_until_utc"]
+        live = r["effective_from_utc"] <= stamp and (until is None or until > stamp)
+        covers = r["start_hour_utc"] <= at.hour < r["end_hour_utc"]
+        out[r["provider"]] = out.get(r["provider"], False) or (
+            live and covers and day in r["weekdays"].split(";")
         )
     return out
 
@@ -345,7 +342,7 @@ def _time_of_use(
         raise ValueError(f"hour must be 0..23 (UTC), got {hour}")
     if windows is None or windows.is_empty():
         raise ValueError("price_in_force with an hour needs the tou_windows table (windows=)")
-    peak = _peak_hours(windows, datetime(on.year, on.month, on.day, hour))
+    peak = peak_hours(windows, datetime(on.year, on.month, on.day, hour))
     kind = pl.col("price_kind")
     at_peak = pl.col("provider").replace_strict(peak, default=None, return_dtype=pl.Boolean)
     drop = (kind == PEAK) & ~at_peak.fill_null(False) | (kind == OFF_PEAK) & at_peak.fill_null(
