@@ -26,6 +26,12 @@ from pathlib import Path
 
 import pytest
 
+# Two pytest-xdist workers share two cores: one polars thread each, or polars' pools (a thread
+# per core in every worker and kernel) contend. Set before polars is first imported. Fast tier,
+# measured 2026-12-04 one run after the other: 61.7 and 65.3 s wall with polars' own pool,
+# 56.4 and 57.3 s with one thread (docs/benchmarks.md).
+os.environ.setdefault("POLARS_MAX_THREADS", "1")
+
 from analysis.__main__ import main
 from analysis.data import cache
 from analysis.data.paths import SHARED_SOURCES
@@ -62,6 +68,9 @@ SLOW_FILES = {
     "data/test_frictionless.py",  # the reference validator over whole releases
     "data/test_new_data_survives.py",  # three `data add` releases, then every estimate (~115 s)
     "test_readme_walkthrough.py",  # the README's walkthrough run literally (~10 s CPU)
+    # Every chapter computed twice with the result cache off: 38 s and 15 s for two of them
+    # (quiet machine), 10 s for the other nine (2026-12-04, --junitxml of the fast tier: 9% of it).
+    "chapters/test_quotes_name_alike.py",
 }
 SLOW_TESTS = {
     "data/test_release.py::test_rebuilding_from_the_pinned_inputs_reproduces_the_latest_release",
@@ -101,11 +110,6 @@ SLOW_TESTS = {
     # Validates every release through `data validate` (~30 s under load); the fast tier still
     # validates each release once (data/test_release.py::test_every_release_is_unchanged_and_valid).
     "data/test_rules.py::test_the_data_root_is_validated_version_by_version",
-    # Each computes its chapter twice with the result cache off (38 s and 15 s, quiet machine).
-    "chapters/test_quotes_name_alike.py::test_quotes_do_not_depend_on_the_charts_name_lookup"
-    "[data_versions]",
-    "chapters/test_quotes_name_alike.py::test_quotes_do_not_depend_on_the_charts_name_lookup"
-    "[workload_costs]",
     # Cached results computed cold with a cache of their own (measured 2026-12-04 in a full run
     # at load 4: 11.8 s, and 15 fits of visible cells); the fast tier keeps the cache's own tests
     # (data/test_cache.py) and the vintages and changes cases of this file.

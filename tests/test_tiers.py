@@ -134,3 +134,10 @@ def test_the_tests_share_one_result_cache_outside_the_project():
         assert made_by == os.getppid(), "a worker made its own cache folder"
     else:
         assert made_by == os.getpid()
+
+
+def test_each_worker_runs_polars_on_one_thread():
+    """conftest sets POLARS_MAX_THREADS before polars is imported: two workers on two cores."""
+    import polars as pl
+
+    assert pl.thread_pool_size() == 1, f"polars runs {pl.thread_pool_size()} threads per worker"
