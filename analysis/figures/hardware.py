@@ -16,7 +16,7 @@ import altair as alt
 import polars as pl
 from great_tables import GT
 
-from analysis.figures.theme import PALETTE, display_name
+from analysis.figures.theme import PALETTE, display_name, two_lines_centred
 
 PRICING_ORDER = ["on-demand", "spot", "index", "1-year", "3-year", "marketplace"]
 MODEL_LABELS = {
@@ -561,12 +561,17 @@ def inference_cost_chart(points: pl.DataFrame, order: list[str]) -> alt.Chart:
         alt.Chart(points, description="Cost per million output tokens: InferenceMAX, MLPerf, API")
         .mark_point(filled=True, size=90, opacity=0.9)
         .encode(
-            # "Model on GPU" in two lines: the GPU's name is long
+            # "Model on GPU" in two lines (the GPU's name is long), centred on its row;
+            # "Model: API" stays on one line
             y=alt.Y(
                 "row:N",
                 sort=order,
                 title=None,
-                axis=alt.Axis(labelExpr="split(datum.label, ' on ')", labelLimit=0),
+                axis=alt.Axis(
+                    labelExpr="split(datum.label, ' on ')",
+                    labelLimit=0,
+                    labelOffset=two_lines_centred("indexof(datum.label, ' on ') > 0"),
+                ),
             ),
             x=alt.X(
                 "usd_per_mtok:Q",

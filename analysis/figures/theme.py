@@ -90,12 +90,18 @@ def wrapped(label: str = "datum.label", most: int = 30) -> str:
     return f"{breaks} ? [substring({label}, 0, {cut}), substring({label}, {cut} + 1)] : {label}"
 
 
+def two_lines_centred(test: str, size: float = 12) -> dict:
+    """An axis's `labelOffset` that centres a two-line label (where the Vega expression `test`
+    holds) on its row: Vega draws a label's first line on the row and the second under it, so
+    it is lifted half a line (its `size` in px plus Vega's 2 px leading)."""
+    return {"condition": {"test": test, "value": -(size + 2) / 2}, "value": 0}
+
+
 def wrapped_axis(most: int = 30, size: float = 12, **kwargs) -> alt.Axis:
     """An axis whose labels are `wrapped` at `most` characters, never cut, and a two-line label
-    centred on its row: Vega draws a label's first line on the row and the second under it, so
-    it is lifted half a line (its `size` in px plus Vega's 2 px leading)."""
+    centred on its row (`two_lines_centred`)."""
     _, breaks = _wraps("datum.label", most)
-    lift = {"condition": {"test": breaks, "value": -(size + 2) / 2}, "value": 0}
+    lift = two_lines_centred(breaks, size)
     return alt.Axis(
         labelExpr=wrapped(most=most), labelLimit=0, labelFontSize=size, labelOffset=lift, **kwargs
     )

@@ -182,12 +182,15 @@ CHAR_WIDTH = 0.5
 
 def text_boxes(scene: dict) -> list[dict]:
     """Every visible text mark of a vl-convert scenegraph: its role, text and estimated box in
-    the chart's coordinates (the scene's origin and each group's offset added up)."""
+    the chart's coordinates (the scene's origin and each group's offset added up); and the ticks
+    of vertical axes (role `axis-tick`, their row's `y`), for the labels' rows."""
     boxes: list[dict] = []
 
     def walk(node: dict, dx: float, dy: float, role: str, marktype: str, group: int) -> None:
         for item in node.get("items") or []:
             x, y = dx + item.get("x", 0), dy + item.get("y", 0)
+            if role == "axis-tick" and item.get("x2"):  # a tick of a vertical axis, at its row
+                boxes.append({"role": role, "y": y, "axis": node["axis"]})
             if marktype == "text" and item.get("text") not in (None, "") and item.get("opacity", 1):
                 lines = [item["text"]] if isinstance(item["text"], str) else item["text"]
                 text = " ".join(lines)  # a multi-line text is as wide as its longest line
@@ -216,9 +219,14 @@ def text_boxes(scene: dict) -> list[dict]:
                         "group": group,
                         "angle": angle,
                         "lines": len(lines),
+                        "baseline": item.get("baseline"),
+                        "axis": node.get("axis"),
                     }
                 )
             if "items" in item:
+                if node.get("role") == "axis":  # the axis's ticks and labels share its id
+                    for mark in item["items"]:
+                        mark["axis"] = id(item)
                 walk(item, x, y, item.get("role", role), item.get("marktype", ""), id(item))
 
     origin = scene.get("origin", [0, 0])
@@ -246,7 +254,7 @@ def reading_problems(spec: dict, width: int = NARROW) -> list[str]:
     scene = vlc.vegalite_to_scenegraph(sized(spec, width) if is_responsive(spec) else spec)
     boxes, problems = text_boxes(scene), []
     total = scene["width"]
-    for box in boxes:
+    for box in (b for b in boxes if b["role"] != "axis-tick"):
         if box["x0"] < -1 or box["x1"] > total + 1:
             problems.append(f"text {box['text']!r} runs past the chart's edge")
     labels = [b for b in boxes if b["role"] == "axis-label" and b["angle"] % 180 == 0]
@@ -266,6 +274,21 @@ def reading_problems(spec: dict, width: int = NARROW) -> list[str]:
             under = (above["lines"] - 1) * (above["size"] + 2)
             if below["y"] - above["y"] < under + min(above["size"], below["size"]) - 1:
                 problems.append(f"tick labels {above['text']!r} and {below['text']!r} overlap")
+    # A label of several lines on a vertical axis is centred on its row's tick: Vega draws its
+    # first line there and the others under it, unless the axis lifts it (theme.two_lines_centred).
+    axes: dict[int, tuple[list, list]] = {}
+    for box in boxes:
+        if box.get("axis") is not None and box["role"] in ("axis-tick", "axis-label"):
+            axes.setdefault(box["axis"], ([], []))[box["role"] == "axis-label"].append(box)
+    for ticks, labels in axes.values():
+        if not ticks or len(ticks) != len(labels):
+            continue
+        for tick, label in zip(ticks, labels, strict=True):
+            centre = label["y"] + (label["lines"] - 1) * (label["size"] + 2) / 2
+            if label["baseline"] == "middle" and abs(centre - tick["y"]) > 1:
+                problems.append(
+                    f"label {label['text']!r} sits {centre - tick['y']:+.0f} px off its row"
+                )
     # Labels of one axis or legend that Vega cuts to the same text read as one.
     for group in _label_groups(boxes):
         shown = [b["shown"] for b in group]
@@ -309,6 +332,9 @@ def test_the_reading_check_catches_overlapping_ticks_and_clipped_text():
     }
     assert any("overlap" in p for p in reading_problems(wrapped)), reading_problems(wrapped)
     wrapped["height"] = {"step": 30}
+    # in rows far enough apart, a two-line label not lifted half a line sits below its row
+    assert any("px off its row" in p for p in reading_problems(wrapped)), reading_problems(wrapped)
+    wrapped["encoding"]["y"]["axis"] = theme.wrapped_axis(most=10, size=10).to_dict()
     assert reading_problems(wrapped) == []
     # two labels Vega cuts at its 180 px label limit to the same text
     long = "a very long model name that the axis cuts off at its limit"
@@ -496,7 +522,8 @@ def ids_in_chart(spec: dict, ids: dict[str, str]) -> list[str]:
         for f in fields
         if f in row
     }
-    labels = {b["text"] for b in text_boxes(vlc.vegalite_to_scenegraph(spec))}
+    scene = vlc.vegalite_to_scenegraph(spec)
+    labels = {b["text"] for b in text_boxes(scene) if b["role"] != "axis-tick"}
     return sorted((values | labels) & set(ids))
 
 
