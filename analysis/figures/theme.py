@@ -97,6 +97,18 @@ def two_lines_centred(test: str, size: float = 12) -> dict:
     return {"condition": {"test": test, "value": -(size + 2) / 2}, "value": 0}
 
 
+def colour_and_shape(field: str, domain: list[str], **legend) -> dict[str, alt.Color | alt.Shape]:
+    """The `color` and `shape` encodings of one nominal `field` (values in `domain`, in legend
+    order) with one legend whose symbols take the marks' colours and shapes: Vega-Lite merges the
+    two channels' legends only when their scales share a domain (a `sort` on each keeps two; with
+    the shape legend hidden, every symbol is a circle whatever the mark)."""
+    scale, key = alt.Scale(domain=domain), alt.Legend(**legend)
+    return {
+        "color": alt.Color(field, scale=scale, title=None, legend=key),
+        "shape": alt.Shape(field, scale=scale, title=None, legend=key),
+    }
+
+
 def wrapped_axis(most: int = 30, size: float = 12, **kwargs) -> alt.Axis:
     """An axis whose labels are `wrapped` at `most` characters, never cut, and a two-line label
     centred on its row (`two_lines_centred`)."""

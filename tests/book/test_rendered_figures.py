@@ -354,6 +354,42 @@ def test_every_chart_reads_at_the_narrow_column(kit):
     assert {k: v for k, v in found.items() if v} == {}
 
 
+def split_legends(spec) -> list[str]:
+    """Fields a view encodes in both colour and shape whose legends Vega-Lite does not merge into
+    one (the shape's hidden, or a `sort` on either channel): the reader then sees circles, or two
+    lists of the same labels, where the marks are squares and triangles."""
+    found: list[str] = []
+    if isinstance(spec, dict):
+        encoding = spec.get("encoding") or {}
+        color, shape = encoding.get("color"), encoding.get("shape")
+        if isinstance(color, dict) and isinstance(shape, dict):
+            field = color.get("field")
+            if field and field == shape.get("field"):
+                hidden = "legend" in shape and shape["legend"] is None
+                if hidden or "sort" in color or "sort" in shape:
+                    found.append(field)
+        for value in spec.values():
+            found += split_legends(value)
+    elif isinstance(spec, list):
+        for item in spec:
+            found += split_legends(item)
+    return found
+
+
+def test_the_legend_check_finds_a_hidden_shape_legend():
+    view = {"mark": "point", "encoding": {"color": {"field": "m"}, "shape": {"field": "m"}}}
+    assert split_legends({"layer": [view]}) == []
+    view["encoding"]["shape"]["legend"] = None
+    assert split_legends({"layer": [view]}) == ["m"]
+    view["encoding"]["shape"] = {"field": "m", "sort": ["a", "b"]}
+    assert split_legends(view) == ["m"]
+
+
+def test_one_field_in_colour_and_shape_has_one_legend(kit):
+    found = {r["id"]: split_legends(spec_of(r)) for r in kit}
+    assert {k: v for k, v in found.items() if v} == {}
+
+
 # Vega cuts a text longer than its `limit` with an ellipsis; vl-convert measures text as the
 # browser does (the labels it cuts are those the preview's pages show cut, checked by hand on the
 # six pages of issue 24), so its SVG shows what a reader loses.

@@ -247,7 +247,10 @@ def test_ladder_chart_draws_rungs_in_the_given_order_on_a_log_scale():
     spec = chart.to_dict()
     assert spec["layer"][1]["encoding"]["y"]["sort"] == ["Llama 3.1 8B", "Llama 2 70B"]
     assert spec["layer"][1]["encoding"]["x"]["scale"]["type"] == "log"
-    assert spec["layer"][1]["encoding"]["color"]["sort"] == list(hv.LADDER_RUNGS.values())
+    # the legend lists the rungs drawn, in the ladder's order (the frame has the median last)
+    rung_order = ["Physical floor (compute bound)", "API list price, median"]
+    for channel in ("color", "shape"):
+        assert spec["layer"][1]["encoding"][channel]["scale"]["domain"] == rung_order
 
 
 def test_cost_and_break_even_tables_label_price_and_scenario():
@@ -322,7 +325,10 @@ def test_inference_cost_chart_orders_rows_and_names_measures():
     spec = hv.inference_cost_chart(points, ["m: API", "m on B200"]).to_dict()
     assert spec["encoding"]["y"]["sort"] == ["m: API", "m on B200"]
     assert spec["encoding"]["x"]["scale"]["type"] == "log"
-    assert spec["encoding"]["color"]["sort"] == list(hv.COST_MEASURES.values())
+    # the legend lists the measures drawn in COST_MEASURES' order, not the frame's
+    drawn = [hv.COST_MEASURES[k] for k in ("imax", "mlperf", "api_median")]
+    for channel in ("color", "shape"):
+        assert spec["encoding"][channel]["scale"]["domain"] == drawn
     assert " ".join(spec["title"]["subtitle"]).startswith("Sources: InferenceMAX runs")
 
 
@@ -385,3 +391,48 @@ def test_the_book_renderer_gives_figures_the_display_names():
     assert theme.display_name("provider", "deepinfra-turbo") == "DeepInfra Turbo"
     frame = pl.DataFrame({"gpu_group": ["h100-sxm", None]})
     assert frame.select(hv.gpu_label())["gpu_group"].to_list() == ["NVIDIA H100 SXM5 80GB", None]
+
+
+def legends(chart: alt.TopLevelMixin) -> list[list[tuple[str, str]]]:
+    """Each legend vl-convert draws for `chart`: its (label, symbol shape) entries."""
+    import vl_convert as vlc
+
+    found: list[list[tuple[str, str]]] = []
+
+    def walk(node: dict, legend: list | None) -> None:
+        for item in node.get("items") or []:
+            role = node.get("role")
+            if role == "legend":
+                legend = []
+                found.append(legend)
+            if legend is not None and role == "legend-symbol":
+                legend.append(("symbol", item.get("shape")))
+            if legend is not None and role == "legend-label":
+                legend.append(("label", item.get("text")))
+            if "items" in item:
+                walk(item, legend)
+
+    walk(vlc.vegalite_to_scenegraph(chart.to_dict())["scenegraph"], None)
+    return found
+
+
+def test_the_cost_charts_have_one_legend_in_the_marks_shapes():
+    """Colour and shape of one field: one legend, whose symbols are the marks' shapes (with the
+    shape legend hidden, as before, every symbol was a circle: three of four marks differ)."""
+    points = pl.DataFrame(
+        {
+            "row": ["M: API", "M on G", "M on G", "M: API"],
+            "measure": [
+                hv.COST_MEASURES["api_min"],
+                hv.COST_MEASURES["imax"],
+                hv.COST_MEASURES["mlperf"],
+                hv.COST_MEASURES["api_median"],
+            ],
+            "usd_per_mtok": [0.5, 0.1, 0.2, 0.9],
+        }
+    )
+    (legend,) = legends(hv.inference_cost_chart(points, ["M: API", "M on G"]))
+    shapes = [value for kind, value in legend if kind == "symbol"]
+    assert len(shapes) == 4 and len(set(shapes)) == 4, legend
+    labels = [value for kind, value in legend if kind == "label"]
+    assert labels == list(hv.COST_MEASURES.values())  # the measures' order, not the data's
