@@ -390,7 +390,6 @@ def ladder_chart(rungs: pl.DataFrame, order: list[str]) -> alt.LayerChart:
     one row per model and rung (`tokens_per_dollar.ladder_long` with `LADDER_RUNGS`), models
     from top to bottom in `order` (their names)."""
     y = alt.Y("model:N", sort=order, title=None)
-    shown = [r for r in LADDER_RUNGS.values() if r in set(rungs["rung"].to_list())]
     x = alt.X(
         "usd_per_mtok:Q",
         scale=alt.Scale(type="log", nice=False, padding=20),
@@ -406,7 +405,9 @@ def ladder_chart(rungs: pl.DataFrame, order: list[str]) -> alt.LayerChart:
     dots = base.mark_point(filled=True, size=120, opacity=1).encode(
         y=y,
         x=x,
-        **colour_and_shape("rung:N", shown, orient="bottom", columns=2, labelLimit=0),
+        **colour_and_shape(
+            "rung:N", LADDER_RUNGS.values(), rungs["rung"], orient="bottom", columns=2, labelLimit=0
+        ),
         tooltip=[
             "model:N",
             "rung:N",
@@ -552,8 +553,6 @@ def inference_cost_chart(points: pl.DataFrame, order: list[str]) -> alt.Chart:
     """$ per million output tokens per model and accelerator (log x), one mark per measure
     (`COST_MEASURES`): rows with `row` (the y label), `measure` and `usd_per_mtok` as the
     chapter prepares them, rows top to bottom in `order`."""
-    shown = set(points["measure"].to_list())
-    measures = [m for m in COST_MEASURES.values() if m in shown]
     return (
         alt.Chart(points, description="Cost per million output tokens: InferenceMAX, MLPerf, API")
         .mark_point(filled=True, size=90, opacity=0.9)
@@ -577,7 +576,14 @@ def inference_cost_chart(points: pl.DataFrame, order: list[str]) -> alt.Chart:
                 # "0.04" and "0.05" touched at 1024 px: Vega drops a label that would touch another
                 axis=alt.Axis(labelOverlap="greedy", labelSeparation=4),
             ),
-            **colour_and_shape("measure:N", measures, orient="bottom", columns=1, labelLimit=0),
+            **colour_and_shape(
+                "measure:N",
+                COST_MEASURES.values(),
+                points["measure"],
+                orient="bottom",
+                columns=1,
+                labelLimit=0,
+            ),
             tooltip=["row:N", "measure:N", alt.Tooltip("usd_per_mtok:Q", format="$.3f")],
         )
         .properties(

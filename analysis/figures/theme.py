@@ -97,11 +97,14 @@ def two_lines_centred(test: str, size: float = 12) -> dict:
     return {"condition": {"test": test, "value": -(size + 2) / 2}, "value": 0}
 
 
-def colour_and_shape(field: str, domain: list[str], **legend) -> dict[str, alt.Color | alt.Shape]:
-    """The `color` and `shape` encodings of one nominal `field` (values in `domain`, in legend
-    order) with one legend whose symbols take the marks' colours and shapes: Vega-Lite merges the
-    two channels' legends only when their scales share a domain (a `sort` on each keeps two; with
-    the shape legend hidden, every symbol is a circle whatever the mark)."""
+def colour_and_shape(field: str, order, drawn, **legend) -> dict[str, alt.Color | alt.Shape]:
+    """The `color` and `shape` encodings of one nominal `field` with one legend whose symbols take
+    the marks' colours and shapes: Vega-Lite merges the two channels' legends only when their
+    scales share a domain (a `sort` on each keeps two; with the shape legend hidden, every symbol
+    is a circle whatever the mark). The domain is the values of `order` among those `drawn` (the
+    field's column), so the legend lists what the chart draws, in that order."""
+    present = set(drawn)
+    domain = [value for value in order if value in present]
     scale, key = alt.Scale(domain=domain), alt.Legend(**legend)
     return {
         "color": alt.Color(field, scale=scale, title=None, legend=key),

@@ -9,6 +9,7 @@ import altair as alt
 import hardware_frames as frames
 import polars as pl
 import pytest
+import vl_convert as vlc
 from great_tables import GT
 
 from analysis.figures import hardware as hv
@@ -395,8 +396,6 @@ def test_the_book_renderer_gives_figures_the_display_names():
 
 def legends(chart: alt.TopLevelMixin) -> list[list[tuple[str, str]]]:
     """Each legend vl-convert draws for `chart`: its (label, symbol shape) entries."""
-    import vl_convert as vlc
-
     found: list[list[tuple[str, str]]] = []
 
     def walk(node: dict, legend: list | None) -> None:
