@@ -123,7 +123,9 @@ def test_a_rented_accelerator_reads_as_the_price_file_writes_it():
     openrouter-sui414/2026-08-08_HEAD: runpod_daily.csv line 20 `2026-07-28,NVIDIA GeForce RTX
     5090,RTX 5090,...`, line 25 `...,NVIDIA H200 NVL,H200 NVL,...`, line 46 `...,NVIDIA RTX PRO
     6000 Blackwell Workstation Edition,RTX PRO 6000 WK,...` (gpu_id, display_name);
-    vast_market/date=2026-07-20.csv.gz line 52 `...,on-demand,RTX 5060 Ti,...` (gpu_name);
+    vast_market/date=2026-07-20.csv.gz line 52 `...,on-demand,RTX 5060 Ti,...` (gpu_name),
+    date=2026-07-26.csv.gz line 3377 `...,on-demand,GB10,...` and date=2026-07-21.csv.gz line 2445
+    `...,on-demand,RTX PRO 2000,...` (two accelerators only flagged rows price);
     ornn_gpu_index.csv line 2 `A100 SXM4,...` (gpu_type); data-static/
     runpod_depth_history_afhubbard.csv line 9 `2026-01-12,H100,1,...` (gpu_type). The importer's
     own rules (runpod_gpu for RunPod, canonical_gpu for the others) make those strings the ids."""
@@ -138,7 +140,13 @@ def test_a_rented_accelerator_reads_as_the_price_file_writes_it():
     for gpu_id, shown, gpu in runpod:
         assert runpod_gpu(gpu_id, shown) == gpu
         assert names.display_name("gpu", gpu, "2026-12-04.2") == gpu_id
-    for name, gpu in [("RTX 5060 Ti", "rtx-5060-ti"), ("A100 SXM4", "a100-sxm"), ("H100", "h100")]:
+    for name, gpu in [
+        ("RTX 5060 Ti", "rtx-5060-ti"),
+        ("GB10", "gb10"),
+        ("RTX PRO 2000", "rtx-pro-2000"),
+        ("A100 SXM4", "a100-sxm"),
+        ("H100", "h100"),
+    ]:
         assert canonical_gpu(name) == gpu
         assert names.display_name("gpu", gpu, "2026-12-04.2") == name
     # the server card keeps MLPerf's name: two SKUs, two ids, two names
