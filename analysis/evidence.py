@@ -34,6 +34,7 @@ from analysis.chapters import (
     tokens_per_dollar,
     workload_costs,
 )
+from analysis.data.cache import cached
 from analysis.data.reads import memo
 from analysis.methods.claims import Evidence
 from analysis.report import results, verdicts
@@ -68,7 +69,21 @@ def collect(
 ) -> dict[str, Evidence]:
     """Every Evidence the providers give, by claim_id. Raises naming both pages when two give
     evidence for one claim, and naming the page when it files an Evidence under another claim's
-    id."""
+    id. The registry's own providers' evidence is kept on disk (`_collected`)."""
+    if providers is PROVIDERS:
+        return _collected(results.version(version))
+    return _gather(version, providers)
+
+
+@memo
+@cached  # on disk too: the ledger page's second output format (a fresh kernel) reuses the first's
+def _collected(v: str) -> dict[str, Evidence]:
+    return _gather(v, PROVIDERS)
+
+
+def _gather(
+    version: str | None, providers: dict[str, Callable[[str | None], dict[str, Evidence]]]
+) -> dict[str, Evidence]:
     found: dict[str, Evidence] = {}
     owner: dict[str, str] = {}
     for page, gives in providers.items():
@@ -104,6 +119,12 @@ def _claim(claim_id: str, version: str | None) -> dict | None:
     v = results.version(version)
     if claim_id in verdicts.EVIDENCE:
         return verdicts.row(claim_id, v)
+    return _chapter_claim(claim_id, v)
+
+
+@memo
+@cached  # on disk too: the page's second output format (a fresh kernel) reuses the first's row
+def _chapter_claim(claim_id: str, v: str) -> dict | None:
     for page in PROVIDERS:
         found = _page_evidence(page, v)
         if claim_id in found:

@@ -111,10 +111,11 @@ SLOW_TESTS = {
     # validates each release once (data/test_release.py::test_every_release_is_unchanged_and_valid).
     "data/test_rules.py::test_the_data_root_is_validated_version_by_version",
     # Cached results computed cold with a cache of their own (measured 2026-12-04 in a full run
-    # at load 4: 11.8 s, and 15 fits of visible cells); the fast tier keeps the cache's own tests
-    # (data/test_cache.py) and the vintages and changes cases of this file.
+    # at load 4: 11.8 s, and 15 fits of visible cells; now the ledger's rows and evidence too);
+    # the fast tier keeps the cache's own tests (data/test_cache.py) and the vintages and changes
+    # cases of this file.
     "report/test_cached_results.py::test_workload_bills_hit_is_the_miss_and_a_changed_preset_is_a_miss",
-    "report/test_cached_results.py::test_visible_cell_fits_are_read_from_disk_and_equal_a_fresh_fit",
+    "report/test_cached_results.py::test_reused_results_are_read_from_disk_and_equal_a_fresh_one",
     # Two pytest-xdist workers in a subprocess (~5 s CPU).
     "test_tiers.py::test_xdist_runs_each_group_on_one_worker",
 }

@@ -29,6 +29,7 @@ from datetime import date
 
 import polars as pl
 
+from analysis.data.cache import cached
 from analysis.data.reads import memo
 from analysis.methods import claims as cl
 from analysis.methods import dispersion
@@ -206,7 +207,12 @@ def row(claim_id: str, version: str | None = None) -> dict | None:
             f"claim {claim_id!r}: its evidence is a chapter's, not built in "
             "analysis.report.verdicts; analysis.evidence gives its verdict"
         )
-    v = results.version(version)
+    return _row(claim_id, results.version(version))
+
+
+@memo
+@cached  # on disk too: the page's second output format (a fresh kernel) reuses the first's row
+def _row(claim_id: str, v: str) -> dict | None:
     return ledger_row(claim_id, EVIDENCE[claim_id](v), v)
 
 

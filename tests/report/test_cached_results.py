@@ -1,6 +1,7 @@
 """Results the book's second output format reuses from the first (analysis.data.cache): the
-vintages table (the estimate registry on every release), the workload page's bills, and the fits
-pages draw in their visible cells (an index, a staircase, a table of trends). A hit
+vintages table (the estimate registry on every release), the workload page's bills, the fits
+pages draw in their visible cells (an index, a staircase, a table of trends), and the claims
+ledger's rows and evidence that pages quote for their verdicts. A hit
 returns what the miss computed; a change to any release read, or to a workload preset file, is
 a miss. Each test has its own cache folder; the real functions run (a spy only counts calls)."""
 
@@ -16,6 +17,7 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
+from analysis import evidence
 from analysis.chapters import (
     data_versions,
     fixed_capability,
@@ -26,9 +28,17 @@ from analysis.chapters import (
 )
 from analysis.data import cache, changes, paths, workloads
 from analysis.data.paths import ROOT
-from analysis.methods import bill, gpu_prices, hedonic, outlook, sensitivity, training_scale
+from analysis.methods import (
+    bill,
+    claims,
+    gpu_prices,
+    hedonic,
+    outlook,
+    sensitivity,
+    training_scale,
+)
 from analysis.methods import fixed_capability as fc
-from analysis.report import estimates, published, results, vintages
+from analysis.report import estimates, published, results, verdicts, vintages
 
 OLDEST, SECOND = "2026-11-30", "2026-12-01"
 
@@ -195,7 +205,7 @@ def _threshold(v: str) -> float:
 # The fits pages draw in visible cells, kept on disk so the second output format (a fresh
 # kernel) fits nothing: (cached function, its arguments from the current version, the module
 # and name of the method whose calls show a computation).
-VISIBLE_CELL_FITS = {
+REUSED_RESULTS = {
     "reference_index": (
         results._reference_index,
         lambda v: (v, quality_adjusted.BENCHMARK, tuple(quality_adjusted.INDEX_SAMPLES)),
@@ -259,16 +269,28 @@ VISIBLE_CELL_FITS = {
         lambda v: (v, published.raw_fingerprint()),
         (published, "gundlach_decomposition"),
     ),
+    # The ledger's row of a claim a page's sentence quotes for its verdict (the setup cell's
+    # `with_verdicts`), built in the report layer or from a chapter's evidence, and the evidence
+    # of every claim, which the claims-ledger page gathers.
+    "report_verdict_row": (
+        verdicts._row,
+        lambda v: (verdicts.SPREAD_CLAIM, v),
+        (claims, "ledger"),
+    ),
+    "chapter_verdict_row": (
+        evidence._chapter_claim,
+        lambda v: ("deepseek-api-price-rise", v),
+        (claims, "ledger"),
+    ),
+    "ledger_evidence": (evidence._collected, lambda v: (v,), (workload_costs, "compute")),
 }
 
 
-@pytest.mark.parametrize("name", VISIBLE_CELL_FITS)
-def test_visible_cell_fits_are_read_from_disk_and_equal_a_fresh_fit(
-    monkeypatch, cache_folder, name
-):
+@pytest.mark.parametrize("name", REUSED_RESULTS)
+def test_reused_results_are_read_from_disk_and_equal_a_fresh_one(monkeypatch, cache_folder, name):
     if name == "decomposition_steps" and not paths.SHARED_SOURCES.exists():
         pytest.skip(f"the authors' raw files are read from {paths.SHARED_SOURCES}, absent here")
-    cached_fit, arguments, (module, method) = VISIBLE_CELL_FITS[name]
+    cached_fit, arguments, (module, method) = REUSED_RESULTS[name]
     on_disk = cached_fit.__wrapped__  # below the in-process memo: what a fresh kernel calls
     args = arguments(results.version())
     calls = spy(monkeypatch, module, method)
