@@ -44,7 +44,7 @@ from analysis.book import citations, deps, figure_kit, numbering
 from analysis.book import notebook as chapters
 from analysis.book.show import LEFT_OUT_CLASS, VEGA_BUNDLE, write_vega_bundle
 from analysis.data import cache as result_cache
-from analysis.data import reads
+from analysis.data import paths, reads
 from analysis.data.paths import ROOT
 from analysis.data.reads import memo
 from analysis.report.quote import PLACEHOLDER
@@ -65,6 +65,11 @@ NO_QUARTO_MESSAGE = (
     '"make book". Building an offline preview in _preview/ instead.'
 )
 INSTALL_TIMEOUT_SECONDS = 180
+UP_TO_DATE_MESSAGE = (
+    "Nothing the book reads changed since the last render (its files, the data releases, "
+    "Quarto's version, every chapter's inputs), and _book/ is as that render left it: "
+    f"`quarto render` did not run. Delete {deps.DEPS_DIR}/{deps.RENDER_RECORD} to render anyway."
+)
 
 
 def build_book(
@@ -83,6 +88,11 @@ def build_book(
                 console.print(f"Not rendered: {error}", markup=False, soft_wrap=True)
                 return 1
             _print_verdicts(freeze_plan.verdicts, console)
+            before = deps.render_state(root, paths.DATA_DIR, quarto_version(quarto))
+            if deps.unchanged_since_render(root, before, freeze_plan):
+                console.print(UP_TO_DATE_MESSAGE, markup=False, soft_wrap=True)
+                return 0
+            deps.forget_render(root)
             # Quarto runs the chapters with QUARTO_PYTHON: point it at the Python running this.
             # The chapters write the figure kit into _figures/ (the post-render step publishes it)
             # and what they read into _deps/quarto/ (analysis.data.reads).
@@ -94,6 +104,11 @@ def build_book(
             }
             code = subprocess.run([quarto, "render"], cwd=root, env=env).returncode
             deps.record_quarto_runs(root, kit, freeze_plan)
+            after = deps.render_state(root, paths.DATA_DIR, before["quarto"])
+            # Record the render only if no file it read changed while it ran (files the render
+            # itself left in the project count as inputs from now on).
+            if code == 0 and all(after["inputs"].get(k) == v for k, v in before["inputs"].items()):
+                deps.record_render(root, after)
             return code
         console.print(NO_QUARTO_MESSAGE, markup=False, soft_wrap=True)
     return build_preview(root, console=console)
@@ -139,11 +154,16 @@ def install_quarto(root: Path, timeout: int = INSTALL_TIMEOUT_SECONDS) -> str | 
 
 
 def _answers_version(quarto: str) -> bool:
+    return quarto_version(quarto) is not None
+
+
+def quarto_version(quarto: str) -> str | None:
+    """What `quarto --version` prints; None when it fails."""
     try:
-        done = subprocess.run([quarto, "--version"], capture_output=True, timeout=60)
+        done = subprocess.run([quarto, "--version"], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -420,6 +421,112 @@ def record_quarto_runs(root: Path, kit_dir: Path, freeze_plan: FreezePlan) -> li
         store.write_manifest(chapter, state.manifest(recorded_reads, current, figures))
         recorded.append(chapter)
     return recorded
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole render: `quarto render` runs pandoc and Typst on every page even when every chapter
+# is frozen (a real 1.10.18 render took 78 s with nothing to execute), so `make book` skips it
+# when nothing it reads changed since the last render that succeeded.
+
+RENDER_RECORD = "quarto-render.json"  # in _deps/: what the last successful render read and wrote
+BOOK_OUTPUT = "_book"
+# Folders no render reads as input: outputs, caches and environments (the folders .gitignore
+# lists; tests/book/test_deps.py checks the two agree), and the vega bundle the pre-render step
+# writes from the pinned libraries.
+NOT_INPUTS = {
+    ".git",
+    ".venv",
+    ".lock-venv",
+    "_book",
+    "_preview",
+    "_freeze",
+    ".quarto",
+    "__pycache__",
+    ".pytest_cache",
+    ".ruff_cache",
+    "build",
+    ".ipynb_checkpoints",
+    "site_libs",
+    "_figures",
+    "_cache",
+    "_deps",
+    "raw",
+    "assets/vega",
+}
+
+
+def book_inputs(root: Path, data_dir: Path) -> dict[str, str]:
+    """path -> sha256 of every file a render may read: the project's files outside `NOT_INPUTS`
+    (and `*.egg-info`, `.preview-build-*` and tools' caches), and the data by its list of
+    releases and each release's descriptor, which holds the sha256 of every file of the
+    release."""
+    root, data_dir = Path(root).resolve(), Path(data_dir).resolve()
+    found: dict[str, str] = {}
+
+    def walk(folder: Path) -> None:
+        for path in sorted(folder.iterdir()):
+            name = path.relative_to(root).as_posix()
+            if path.is_dir():
+                if not (_not_input(path) or name in NOT_INPUTS or path == data_dir):
+                    walk(path)
+            elif path.is_file():
+                found[name] = _sha256(path)
+
+    walk(root)
+    for path in [data_dir / "versions.json", *sorted(data_dir.glob("*/datapackage.json"))]:
+        if path.is_file():
+            found[f"data:{path.relative_to(data_dir).as_posix()}"] = _sha256(path)
+    return found
+
+
+def _not_input(folder: Path) -> bool:
+    return (
+        folder.name in NOT_INPUTS
+        or folder.name.endswith(".egg-info")
+        or folder.name.startswith(".preview-build-")
+        or (folder / "CACHEDIR.TAG").is_file()  # a tool's cache (lint-imports', ruff's, ...)
+    )
+
+
+def book_outputs(root: Path) -> dict[str, list[int]]:
+    """path -> [size, mtime in ns] of every file of `_book/`: a deleted or rewritten output is a
+    change."""
+    output = Path(root) / BOOK_OUTPUT
+    files = sorted(p for p in output.rglob("*") if p.is_file()) if output.is_dir() else []
+    stats = {p.relative_to(output).as_posix(): p.stat() for p in files}
+    return {name: [stat.st_size, stat.st_mtime_ns] for name, stat in stats.items()}
+
+
+def render_state(root: Path, data_dir: Path, quarto_version: str) -> dict:
+    return {
+        "quarto": quarto_version,
+        "data_version": os.environ.get(release.VERSION_ENV),  # pins a release: other pages
+        "inputs": book_inputs(root, data_dir),
+    }
+
+
+def unchanged_since_render(root: Path, state: dict, freeze_plan: FreezePlan) -> bool:
+    """True when no chapter must run, every input is as the last successful render read it, and
+    `_book/` holds exactly what that render left."""
+    if any(v.rerun for v in freeze_plan.verdicts):
+        return False
+    try:
+        recorded = json.loads((Path(root) / DEPS_DIR / RENDER_RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    outputs = book_outputs(root)
+    return bool(outputs) and recorded == {**state, "outputs": outputs}
+
+
+def record_render(root: Path, state: dict) -> None:
+    """After a successful `quarto render`: what it read (`state`) and what `_book/` now holds."""
+    record = {**state, "outputs": book_outputs(root)}
+    _write_text(Path(root) / DEPS_DIR / RENDER_RECORD, json.dumps(record, indent=1, sort_keys=True))
+
+
+def forget_render(root: Path) -> None:
+    """Before `quarto render`: a render that fails or stops leaves no record, so it runs again."""
+    (Path(root) / DEPS_DIR / RENDER_RECORD).unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------------------------------------

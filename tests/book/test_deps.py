@@ -343,13 +343,13 @@ def small_book(root: Path) -> Path:
     return root
 
 
-def run_book(root: Path, data_root: Path, path_dirs: list[Path], *args: str):
+def run_book(root: Path, data_root: Path, path_dirs: list[Path], *args: str, **extra_env: str):
     """`build_book` in a fresh process (as `make book` runs it) on `data_root`."""
     code = (
         "import sys; from analysis.book.build import build_book; "
         f"sys.exit(build_book({str(root)!r}, {', '.join(args)}))"
     )
-    env = {**os.environ, "PATH": os.pathsep.join(map(str, path_dirs)), "BOOK_DATA_DIR": str(data_root)}  # fmt: skip
+    env = {**os.environ, "PATH": os.pathsep.join(map(str, path_dirs)), "BOOK_DATA_DIR": str(data_root), **extra_env}  # fmt: skip
     env.pop("BOOK_DATA_VERSION", None)
     return subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env
@@ -419,7 +419,9 @@ def test_the_preview_reuses_pages_and_reruns_those_a_gpu_release_touches(tmp_pat
 # A stand-in for `quarto render` that does, on disk, what Quarto's `freeze: auto` does: a page
 # with code whose `_freeze/<path>/execute-results/html.json` is absent or holds another source's
 # md5 is executed (its code cells, in a fresh Python, with Quarto's environment variables) and
-# frozen (html.json and a figure-html/ file); the others are left alone. It logs what it ran.
+# frozen (html.json and a figure-html/ file); the others are left alone. It logs what it ran,
+# and each render in `<log>.renders`; it writes `_book/index.html` (its one output), and fails
+# when FAKE_QUARTO_FAIL is set.
 FAKE_QUARTO = """\
 #!{python}
 import hashlib, json, os, re, subprocess, sys
@@ -430,6 +432,10 @@ if sys.argv[1:] != ["render"]:
     sys.exit(0)
 root = Path.cwd()
 log = Path({log!r})
+with open(str(log) + ".renders", "a") as f:
+    f.write("render\\n")
+if os.environ.get("FAKE_QUARTO_FAIL"):
+    sys.exit(1)
 config = yaml.safe_load((root / "_quarto.yml").read_text())
 site_lib = root / "_freeze" / "site_libs" / "quarto.js"
 if not site_lib.exists():
@@ -460,19 +466,26 @@ for page in config["book"]["chapters"]:
     (figures / "cell-1-output-1.svg").write_text("<svg/>")
     with log.open("a") as f:
         f.write(page + "\\n")
+(root / "_book").mkdir(exist_ok=True)
+(root / "_book" / "index.html").write_text("<p>" + " ".join(config["book"]["chapters"]) + "</p>")
 """
 
 
-def test_quarto_path_clears_the_frozen_results_of_exactly_the_pages_that_must_run(tmp_path):
-    data_root = copy_releases(tmp_path / "data")
-    root = small_book(tmp_path / "book")
+def fake_quarto(tmp_path: Path) -> tuple[list[Path], Path]:
+    """A PATH whose `quarto` is FAKE_QUARTO, and the log of the pages it executed."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     log = tmp_path / "executed.txt"
     quarto = bin_dir / "quarto"
     quarto.write_text(FAKE_QUARTO.format(python=sys.executable, log=str(log)))
     quarto.chmod(0o755)
-    path = [bin_dir, Path("/usr/bin"), Path("/bin")]
+    return [bin_dir, Path("/usr/bin"), Path("/bin")], log
+
+
+def test_quarto_path_clears_the_frozen_results_of_exactly_the_pages_that_must_run(tmp_path):
+    data_root = copy_releases(tmp_path / "data")
+    root = small_book(tmp_path / "book")
+    path, log = fake_quarto(tmp_path)
 
     def render() -> tuple[dict[str, str], list[str]]:
         log.write_text("")
@@ -517,6 +530,51 @@ def test_quarto_path_clears_the_frozen_results_of_exactly_the_pages_that_must_ru
     assert ran == ["chapters/gpus.qmd"]
     assert lines["chapters/gpus.qmd"] == "re-run, its figure-kit files are missing"
     assert (root / book.KIT_DIR / "gpus" / "rows.png").is_file()
+
+
+def test_an_unchanged_book_is_not_rendered_again(tmp_path):
+    """`quarto render` runs pandoc and Typst on every page even when every chapter is frozen, so
+    `make book` skips it when nothing the render reads changed and `_book/` is as the last
+    successful render left it; any change to a book file (a page without code too), a missing
+    output or a failed render means a render."""
+    data_root = copy_releases(tmp_path / "data")
+    root = small_book(tmp_path / "book")
+    path, log = fake_quarto(tmp_path)
+    renders = Path(f"{log}.renders")
+
+    def make_book(**env) -> tuple[int, str]:
+        renders.write_text("")
+        done = run_book(root, data_root, path, **env)
+        return len(renders.read_text().split()), done.stderr
+
+    count, _ = make_book()
+    assert count == 1 and (root / "_book/index.html").is_file()
+    count, stderr = make_book()
+    assert count == 0 and "`quarto render` did not run" in " ".join(stderr.split()), stderr
+
+    notes = root / "chapters/notes.qmd"  # a page with no code: no chapter record covers it
+    notes.write_text(notes.read_text() + "\nOne more sentence.\n")
+    assert make_book()[0] == 1
+    assert make_book()[0] == 0
+
+    (root / "_book/index.html").unlink()
+    assert make_book()[0] == 1
+    assert make_book()[0] == 0
+
+    (root / "references.bib").write_text("@misc{x, title={X}}\n")  # a file no chapter reads
+    count, _ = make_book(FAKE_QUARTO_FAIL="1")
+    assert count == 1
+    assert make_book()[0] == 1  # the failed render left no record: it renders again
+    assert make_book()[0] == 0
+
+
+def test_every_folder_gitignore_lists_is_not_an_input_of_the_render():
+    """deps.NOT_INPUTS names the folders of outputs, caches and environments that a render does
+    not read; a folder .gitignore adds must be named there too (or a glob deps handles)."""
+    handled_globs = {"*.egg-info/", ".preview-build-*/"}
+    for line in (ROOT / ".gitignore").read_text().splitlines():
+        if line.endswith("/") and line not in handled_globs:
+            assert line.strip("/") in deps.NOT_INPUTS, line
 
 
 def test_an_edited_workload_preset_reruns_the_pages_that_price_presets(tmp_path, monkeypatch):
