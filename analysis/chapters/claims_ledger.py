@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 import polars as pl
 
+from analysis.data.cache import cached
 from analysis.methods import claims as cl
 from analysis.methods.claims import Evidence
 from analysis.report import left_out, names, results
@@ -460,7 +461,11 @@ def compute(evidence: dict[str, Evidence], version: str | None = None) -> Claims
     """The appendix on data version `version` (None: the current one), from the evidence the
     registry collects for it (`analysis.evidence.collect(version)`: each chapter caches its own
     analysis)."""
-    v = results.version(version)
+    return _compute(evidence, results.version(version))
+
+
+@cached  # on disk too: the second output format (a fresh kernel) reuses the first's appendix
+def _compute(evidence: dict[str, Evidence], v: str) -> ClaimsLedger:
     rows = ledger(evidence, v)
     claims = results.table("claims", v)
     absent = left_out.reasons(NEEDS, v)

@@ -29,6 +29,7 @@ import re
 from analysis.data import lookup
 from analysis.data import providers as provider_table
 from analysis.data import release as data
+from analysis.data.cache import cached
 from analysis.data.reads import memo
 
 KINDS = ("model", "gpu", "provider")
@@ -119,6 +120,7 @@ def in_text(text: str, version: str | None = None) -> str:
 
 
 @memo
+@cached  # on disk too: the second output format (a fresh kernel) reuses the first's names
 def _named_ids(version: str) -> dict[str, str]:
     """`{id: display name}` of every id `in_text` replaces, worked out once per version: the
     claims-ledger page runs `in_text` on 35 texts, and a `display_name` per id and text read
