@@ -22,6 +22,12 @@ entries of the chapters that must run again (mode "quarto").
 
 A reused chapter still names the data version it ran on: what it read is byte for byte the same
 in the current version, so its numbers are the current version's too.
+
+`quarto render` runs pandoc and Typst on every page even when no chapter executes, so a
+successful render also leaves `_deps/quarto-render.json`: every file of the project it may read
+(outputs, caches and environments aside), the data releases' descriptors, Quarto's version and
+what `_book/` then holds. When no chapter must run and all of that is the same, `make book` skips
+the render.
 """
 
 from __future__ import annotations
@@ -500,7 +506,9 @@ def book_outputs(root: Path) -> dict[str, list[int]]:
 def render_state(root: Path, data_dir: Path, quarto_version: str) -> dict:
     return {
         "quarto": quarto_version,
-        "data_version": os.environ.get(release.VERSION_ENV),  # pins a release: other pages
+        # The release every page reads, when a reader pins one, and Quarto's profile.
+        "data_version": os.environ.get(release.VERSION_ENV),
+        "quarto_profile": os.environ.get("QUARTO_PROFILE"),
         "inputs": book_inputs(root, data_dir),
     }
 
