@@ -50,6 +50,9 @@ def rule_gt(types: pl.DataFrame, tolerances: pl.DataFrame) -> GT:
     )
 
 
+LEDGER_WIDTH = "960px"
+
+
 def ledger_gt(rows: pl.DataFrame) -> GT:
     """One row per claim: its words, digest date, subject, claimed value, verdict, evidence and
     the section that discusses it (a Markdown link)."""
@@ -66,17 +69,21 @@ def ledger_gt(rows: pl.DataFrame) -> GT:
         )
         .fmt_markdown(["section"])
         .cols_align("left")
+        # Seven columns hold their longest words ("contradicted", "(approximate)", a section's
+        # name) only at this width: narrower columns cut them, so the table keeps it and
+        # scrolls sideways in a narrower page (assets/table-scroll.html).
         .cols_width(
             {
-                "claim": "20%",
+                "claim": "19%",
                 "digest": "8%",
-                "subject": "14%",
-                "claimed": "10%",
-                "verdict": "9%",
-                "evidence": "29%",
+                "subject": "13%",
+                "claimed": "13%",
+                "verdict": "12%",
+                "evidence": "25%",
                 "section": "10%",
             }
         )
+        .tab_options(table_width=LEDGER_WIDTH)
         .sub_missing(missing_text="")
     )
 

@@ -116,7 +116,8 @@ CHARTS_JS = """() => [...document.querySelectorAll(".book-chart")].map(c => {
 
 # Every table against the text column it sits in (the nearest `main`, else the body's width):
 # a table wider than its column hides its right-hand columns unless a box between them scrolls
-# sideways (overflow-x auto or scroll) and shows a cue that it does (class `scroll-cue`).
+# sideways (overflow-x auto or scroll) and shows a cue that it does (class `scroll-cue`). And
+# every cell against its text: a word wider than its cell (a fixed column width) is cut.
 TABLES_JS = """() => [...document.querySelectorAll("table")].map((table, i) => {
   const column = table.closest("main") || document.body;
   const style = getComputedStyle(column);
@@ -134,6 +135,8 @@ TABLES_JS = """() => [...document.querySelectorAll("table")].map((table, i) => {
     columnWidth: columnWidth,
     scrolls: !!scroller && scroller.getBoundingClientRect().width <= columnWidth + 1,
     cue: !!scroller && !!scroller.closest(".scroll-cue"),
+    cut: [...table.querySelectorAll("td, th")].filter(c => c.scrollWidth > c.clientWidth + 1)
+      .map(c => `${c.textContent.trim().slice(0, 40)}: ${c.scrollWidth} px in ${c.clientWidth} px`),
   };
 })"""
 
@@ -192,6 +195,11 @@ def check_page(
                 f"({table['columnWidth']:.0f} px)"
                 + (", in a scroll box with no visible cue" if table["scrolls"] else "")
             )
+        if table["cut"]:
+            problems.append(
+                f"table {table['name']} cuts the text of {len(table['cut'])} "
+                f"cell{'s' if len(table['cut']) > 1 else ''}: " + "; ".join(table["cut"][:3])
+            )
     text = page.evaluate(VISIBLE_TEXT_JS)
     problems += [f"raw TeX visible: {m.group(0)!r}" for m in RAW_TEX.finditer(text)]
     problems += [f"unresolved cross-reference: {m.group(0)!r}" for m in UNRESOLVED.finditer(text)]
@@ -239,7 +247,8 @@ def test_every_page_of_the_quarto_site_works_offline(browser, screenshots):
 
 def test_the_checks_catch_what_they_look_for(browser, tmp_path):
     """A page with raw TeX, an unresolved reference, a chart that cannot draw, a script error,
-    a call to the network and a too-wide table fails every check."""
+    a call to the network, a too-wide table and a cell too narrow for its word fails every
+    check."""
     (tmp_path / "bad.html").write_text(
         "<!DOCTYPE html><html><body>"
         "<p>The price falls by \\(10^{-365 b}\\) and $e^{-365a}$; see ?@fig-missing.</p>"
@@ -260,7 +269,10 @@ def test_the_checks_catch_what_they_look_for(browser, tmp_path):
         '<div class="scroll-cue" style="overflow-x: auto"><table id="tbl-scrolls-with-cue"><tr>'
         + "<td>a&nbsp;long&nbsp;column&nbsp;heading</td>"
         * 12
-        + "</tr></table></div></main>"
+        + "</tr></table></div>"
+        '<table id="tbl-cut" style="table-layout: fixed; width: 200px">'
+        '<colgroup><col style="width: 20%"><col style="width: 80%"></colgroup>'
+        "<tr><td>contradicted</td><td>fits</td></tr></table></main>"
         "</body></html>"
     )
     server = serve(tmp_path)
@@ -284,6 +296,7 @@ def test_the_checks_catch_what_they_look_for(browser, tmp_path):
         "table tbl-wide is ",
         "table tbl-scrolls-silently is ",
         "in a scroll box with no visible cue",
+        "table tbl-cut cuts the text of 1 cell: contradicted: ",
     ):
         assert expected in problems, f"{expected!r} not in:\n{problems}"
     assert "tbl-scrolls-with-cue" not in problems  # a sideways scroll with a cue is fine
