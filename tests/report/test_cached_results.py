@@ -203,9 +203,10 @@ def _threshold(v: str) -> float:
     return gpqa["threshold_score"]
 
 
-# The fits pages draw in visible cells, kept on disk so the second output format (a fresh
-# kernel) fits nothing: (cached function, its arguments from the current version, the module
-# and name of the method whose calls show a computation).
+# The fits pages draw in visible cells and the ledger's rows their setup cells quote, kept on
+# disk so the second output format (a fresh kernel) computes none of them again: (cached
+# function, its arguments from the current version, the module and name of the method whose
+# calls show a computation).
 REUSED_RESULTS = {
     "reference_index": (
         results._reference_index,
