@@ -742,7 +742,10 @@ nav.sidebar p.figure-kit { margin-top: 1.5em; font-weight: 600; }
 .left-out { border-left: 4px solid #6c757d; background: #f4f5f6; padding: .4em 1em; }
 table.figure-kit td { vertical-align: top; font-size: 14px; }
 table.figure-kit td.citation { font-size: 13px; color: #333; }
-main { flex: 1; min-width: 0; max-width: 820px; padding-bottom: 3em; }
+main { flex: 1; min-width: 0; max-width: 749px; padding-bottom: 3em; }
+/* The rendered book's text column: 749 px at desktop widths, 536 px in a 1024 px window (a real
+   Quarto 1.10.18 render), so tables, charts and screenshots here meet the widths readers get. */
+@media (max-width: 1199px) { main { max-width: 536px; } }
 pre { background: #f6f8fa; padding: .6em; overflow-x: auto; font-size: 13px; }
 details.code-fold summary { cursor: pointer; color: #555; font-size: 13px; }
 .caption { font-size: 14px; color: #333; margin: .3em 0 1.2em; }
