@@ -301,10 +301,10 @@ def execute(
             kernel_name=KERNEL_NAME,
             resources={"metadata": {"path": str(root)}},
             # Stop the kernel at once when the page is done: a graceful shutdown waited 0.41-0.52 s
-            # a page for the interpreter's teardown, the immediate one 0.11-0.12 s
-            # (benchmarks/bench_formats.py). Nothing is lost: every output has arrived with its
-            # cell's reply, and the kernel writes its files (figure kit, result cache, reads)
-            # whole before that reply.
+            # a page for the interpreter's teardown, the immediate one 0.11-0.12 s (docs/
+            # benchmarks.md, third sitting of 2026-12-04). Nothing is lost: every output has
+            # arrived with its cell's reply, and the kernel writes its files (figure kit, result
+            # cache, reads) whole before that reply.
             shutdown_kernel="immediate",
         )
         client.reset_execution_trackers()
