@@ -44,7 +44,7 @@ from analysis.book import citations, deps, figure_kit, numbering
 from analysis.book import notebook as chapters
 from analysis.book.show import LEFT_OUT_CLASS, VEGA_BUNDLE, write_vega_bundle
 from analysis.data import cache as result_cache
-from analysis.data import paths, reads
+from analysis.data import paths, reads, titles
 from analysis.data.paths import ROOT
 from analysis.data.reads import memo
 from analysis.report.quote import PLACEHOLDER
@@ -280,7 +280,9 @@ def plan_pages(root: Path) -> list[Page]:
     pages = []
     for entry in chapters.book_entries(root):
         html_path = entry.path.relative_to(root).with_suffix(".html")
-        pages.append(Page(entry, html_path, _title(entry.path), numbers[entry.path], book_echo))
+        pages.append(
+            Page(entry, html_path, titles.page_title(entry.path), numbers[entry.path], book_echo)
+        )
     return pages
 
 
@@ -675,32 +677,8 @@ def _relative_href(target: Path, from_path: Path) -> str:
 
 
 def _front_matter_heading(page: Page) -> str:
-    title = _front_matter(page.entry.path).get("title")
+    title = titles.front_matter(page.entry.path).get("title")
     return f"<h1 class='title'>{escape(str(title))}</h1>" if title else ""
-
-
-def _title(path: Path) -> str:
-    """The page title: front matter `title`, else the first level-1 heading, else the file stem."""
-    title = _front_matter(path).get("title")
-    if title:
-        return str(title)
-    for line in path.read_text(encoding="utf-8").splitlines():
-        heading = re.match(r"^#\s+(.*?)\s*(\{[^}]*\})?\s*$", line)
-        if heading:
-            return heading.group(1)
-    return path.stem
-
-
-def _front_matter(path: Path) -> dict:
-    text = path.read_text(encoding="utf-8")
-    found = re.match(r"^---\s*\n(.*?)\n---\s*\n", text, flags=re.S)
-    if not found:
-        return {}
-    try:
-        data = yaml.safe_load(found.group(1))
-    except yaml.YAMLError:
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def _quarto_config(root: Path) -> dict:

@@ -270,6 +270,8 @@ def _what(key: str, fields: dict) -> str:
         return f"table {rest}{of}"
     if kind == "folder":
         return f"the files under {rest}"
+    if kind == "title":
+        return f"the title of {Path(rest).name}"
     if kind == "rows":
         table, column = rest.split(":")[:2]
         n = len(fields.get("values", []))

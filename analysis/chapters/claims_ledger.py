@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 import polars as pl
 
+from analysis.data import titles
 from analysis.data.cache import cached
 from analysis.methods import claims as cl
 from analysis.methods.claims import Evidence
@@ -460,12 +461,13 @@ def claim_evidence(version: str | None = None) -> dict[str, Evidence]:
 def compute(evidence: dict[str, Evidence], version: str | None = None) -> ClaimsLedger:
     """The appendix on data version `version` (None: the current one), from the evidence the
     registry collects for it (`analysis.evidence.collect(version)`: each chapter caches its own
-    analysis)."""
-    return _compute(evidence, results.version(version))
+    analysis). The table names each claim's section by its chapter's title (read, and
+    recorded, at every call: the cached result is keyed by the titles)."""
+    return _compute(evidence, results.version(version), titles.chapter_titles())
 
 
 @cached  # on disk too: the second output format (a fresh kernel) reuses the first's appendix
-def _compute(evidence: dict[str, Evidence], v: str) -> ClaimsLedger:
+def _compute(evidence: dict[str, Evidence], v: str, chapter_titles: dict[str, str]) -> ClaimsLedger:
     rows = ledger(evidence, v)
     claims = results.table("claims", v)
     absent = left_out.reasons(NEEDS, v)
@@ -476,7 +478,7 @@ def _compute(evidence: dict[str, Evidence], v: str) -> ClaimsLedger:
     q["cuts_sentence"] = Quote(cuts_sentence(rows))
     if absent:
         q.leave_out()  # the prose of the left-out sections still runs, and reads placeholders
-    table = table_rows(rows)
+    table = table_rows(rows, chapter_titles)
     return ClaimsLedger(
         version=v,
         ledger=rows,
@@ -678,16 +680,18 @@ def evidence_text(row: dict) -> str:
     return names.in_text(text)
 
 
-def section_link(section: str) -> str:
-    """`chapters/price-war.qmd#sec-x` as a Markdown link to the rendered page's section."""
+def section_link(section: str, chapter_titles: dict[str, str] | None = None) -> str:
+    """`chapters/price-war.qmd#sec-x` as a Markdown link to the rendered page's section, named
+    by the chapter's title where `chapter_titles` ({slug: title}) has it."""
     if not section:
         return ""
     page, _, anchor = section.partition("#")
     name = page.removeprefix("chapters/").removesuffix(".qmd")
-    return f"[{name}]({name}.html{'#' + anchor if anchor else ''})"
+    shown = (chapter_titles or {}).get(name, name)
+    return f"[{shown}]({name}.html{'#' + anchor if anchor else ''})"
 
 
-def table_rows(rows: pl.DataFrame) -> pl.DataFrame:
+def table_rows(rows: pl.DataFrame, chapter_titles: dict[str, str] | None = None) -> pl.DataFrame:
     """The page's table: one row per claim, in display text."""
     return pl.DataFrame(
         [
@@ -700,7 +704,7 @@ def table_rows(rows: pl.DataFrame) -> pl.DataFrame:
                 ),
                 "verdict": r["verdict"],
                 "evidence": evidence_text(r),
-                "section": section_link(r["section"]),
+                "section": section_link(r["section"], chapter_titles),
             }
             for r in rows.iter_rows(named=True)
         ],

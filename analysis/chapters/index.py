@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from analysis.data import release as data
+from analysis.data import titles
 from analysis.data.cache import cached
 from analysis.data.reads import memo
 from analysis.methods import fixed_capability as fc
@@ -52,6 +53,7 @@ class Index:
     estimates: pl.DataFrame  # estimates.headline: the page's table
     chart: pl.DataFrame  # the charted estimates' rows of it, each with its rows' `sources`
     q: Quotes
+    chapter_titles: dict[str, str]  # chapter slug -> its title, for the table's Chapter column
 
 
 def yearly_fall(factor: float) -> float:
@@ -71,13 +73,15 @@ def derived_quotes(e: dict[str, Estimate], h100: Estimate) -> dict[str, Quote]:
 
 
 def compute(version: str | None = None) -> Index:
-    """The summary page of data version `version` (None: the current one)."""
-    return _compute(results.version(version))
+    """The summary page of data version `version` (None: the current one). Its table names each
+    estimate's chapter by the chapter's title (read, and recorded, at every call: the cached
+    result is keyed by the titles)."""
+    return _compute(results.version(version), tuple(titles.chapter_titles().items()))
 
 
 @memo
 @cached  # on disk too: the second output format, and later renders, reuse the result
-def _compute(v: str) -> Index:
+def _compute(v: str, chapter_titles: tuple[tuple[str, str], ...]) -> Index:
     e = {name: estimates.estimate(key, v) for name, key in HEADLINES.items()}
     q = Quotes(SLUG, e)
     q.update(derived_quotes(e, estimates.estimate(H100, v)))
@@ -91,7 +95,7 @@ def _compute(v: str) -> Index:
         {"estimate_id": list(CHART_LABELS), "sources": [chart_sources(v)[k] for k in CHART_LABELS]}
     )
     chart = table.join(sourced, on="estimate_id", how="inner")
-    return Index(version=v, estimates=table, chart=chart, q=q)
+    return Index(version=v, estimates=table, chart=chart, q=q, chapter_titles=dict(chapter_titles))
 
 
 def chart_sources(v: str) -> dict[str, str]:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.data import files, paths, reads, rules
+from analysis.data import files, paths, reads, rules, titles
 from analysis.data.descriptor import descriptor_problems
 from analysis.data.errors import DataError, Problem, fail
 from analysis.data.reads import memo
@@ -347,6 +347,8 @@ def read_now(key: str, fields: dict, root: Path | None = None) -> dict | None:
                 return _releases_fields(_releases(root))
             if kind == "folder":
                 return {"sha256": reads.folder_digest(Path(key.partition(":")[2]))}
+            if kind == "title":
+                return {"value": titles.page_title(Path(key.partition(":")[2]))}
             v = current_version(pinned or None, root)
             extra = {"values": fields["values"]} if "values" in fields else {}
             return {"version": v, **extra, **_fields(key, v, root, extra)}

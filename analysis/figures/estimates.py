@@ -61,10 +61,13 @@ def headline_chart(headline: pl.DataFrame, labels: dict[str, str]) -> alt.LayerC
     )
 
 
-def estimates_gt(headline: pl.DataFrame) -> GT:
-    """Every headline estimate with its value, unit, 90% interval, n, window and chapter. The ids
-    and methods are in the CSV and JSON export (`python -m analysis estimates`), not on the page,
-    which states the data version."""
+def estimates_gt(headline: pl.DataFrame, chapter_titles: dict[str, str] | None = None) -> GT:
+    """Every headline estimate with its value, unit, 90% interval, n, window and chapter, named
+    by its title where `chapter_titles` ({slug: title}) has it. The ids and methods are in the
+    CSV and JSON export (`python -m analysis estimates`), not on the page, which states the data
+    version."""
+    if chapter_titles:
+        headline = headline.with_columns(pl.col("chapter").replace(chapter_titles))
     return (
         GT(headline)
         .cols_hide(["estimate_id", "method", "data_version"])

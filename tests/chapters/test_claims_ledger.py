@@ -255,8 +255,10 @@ def test_the_table_and_the_memo_rows(page, claims):
     first = page.table.row(0, named=True)
     assert first["claim"] == f"\u201c{claims['claim'][0]}\u201d"
     # The first claim, the agent bill share, is judged on the measured leaderboard run in the
-    # ledger's own agent section (the workload page's preset is quoted there, not judged).
-    assert first["section"] == "[claims-ledger](claims-ledger.html#sec-claims-ledger-agent)"
+    # ledger's own agent section (the workload page's preset is quoted there, not judged), named
+    # by the title chapters/claims-ledger.qmd's front matter gives it.
+    title = "The digests' claims, checked"
+    assert first["section"] == f"[{title}](claims-ledger.html#sec-claims-ledger-agent)"
     memo_claims = [f"\u201c{_row(claims, cid)['claim']}\u201d" for cid in cl.MEMO_CLAIMS]
     assert page.memo["claim"].to_list() == memo_claims
 
@@ -285,6 +287,8 @@ def test_display_texts():
     same = {**row, "evidence_low": 2.0, "evidence_high": 2.0, "evidence_value": 2.0}
     assert cl.evidence_text(same).startswith("2.00; n = 1,200;")  # a point interval: no range
     assert cl.section_link("chapters/price-war.qmd#sec-x") == "[price-war](price-war.html#sec-x)"
+    titled = cl.section_link("chapters/price-war.qmd#sec-x", {"price-war": "The price war"})
+    assert titled == "[The price war](price-war.html#sec-x)"
     assert cl.section_link("") == ""
 
 

@@ -40,6 +40,10 @@ def test_estimates_table_prints_three_significant_figures_and_units_not_ids():
     hidden = {"Estimate", "a", "b", "OLS", "cost", "2026-11-30"}  # ids, methods, version
     assert hidden & set(text) == set()
     assert "None" not in text and "" in text  # no interval: blank cells
+    assert {"fixed-capability", "tokens-per-dollar"} <= set(text)  # no titles: the file names
+    titled = cells(fig.estimates_gt(frame, {"fixed-capability": "The cost of a capability"}))
+    assert "The cost of a capability" in titled and "fixed-capability" not in titled
+    assert "tokens-per-dollar" in titled  # a chapter the titles lack keeps its file name
 
 
 def test_headline_chart_draws_the_labelled_factors_in_order_with_their_intervals():

@@ -27,7 +27,7 @@ from analysis.chapters import (
     tokens_per_dollar,
     workload_costs,
 )
-from analysis.data import cache, changes, paths, workloads
+from analysis.data import cache, changes, paths, titles, workloads
 from analysis.data.paths import ROOT
 from analysis.methods import (
     bill,
@@ -287,7 +287,7 @@ REUSED_RESULTS = {
     "ledger_evidence": (evidence._collected, lambda v: (v,), (workload_costs, "compute")),
     "ledger_appendix": (
         claims_ledger._compute,
-        lambda v: (evidence.collect(v), v),
+        lambda v: (evidence.collect(v), v, titles.chapter_titles()),
         (claims_ledger, "ledger"),
     ),
     # The display names `names.in_text` puts in place of ids in stored texts (a finding's
