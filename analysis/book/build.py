@@ -134,7 +134,7 @@ def find_quarto(root: Path) -> str | None:
         Path(sys.executable).parent / "quarto",
     ]
     for candidate in candidates:
-        if candidate and Path(candidate).is_file() and _answers_version(str(candidate)):
+        if candidate and Path(candidate).is_file() and quarto_version(str(candidate)) is not None:
             return str(candidate)
     return None
 
@@ -151,10 +151,6 @@ def install_quarto(root: Path, timeout: int = INSTALL_TIMEOUT_SECONDS) -> str | 
     with suppress(OSError):  # a read-only environment just retries next time
         stamp.unlink(missing_ok=True) if found else stamp.write_text(time.ctime() + "\n")
     return found
-
-
-def _answers_version(quarto: str) -> bool:
-    return quarto_version(quarto) is not None
 
 
 def quarto_version(quarto: str) -> str | None:

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jupytext
-import yaml
 
 from analysis.book import notebook as chapters
+from analysis.data import titles
 from analysis.data.reads import memo
 
 KINDS = {"fig": "Figure", "tbl": "Table"}
@@ -82,16 +82,9 @@ def float_labels(qmd_path: Path | str) -> list[str]:
 def unnumbered(path: Path) -> bool:
     """True when the page's title heading is `{.unnumbered}` (or `{-}`), or its front matter
     says `number-sections: false`."""
-    text = path.read_text(encoding="utf-8")
-    front = re.match(r"^---\s*\n(.*?)\n---\s*\n", text, flags=re.S)
-    if front:
-        try:
-            meta = yaml.safe_load(front.group(1)) or {}
-        except yaml.YAMLError:
-            meta = {}
-        if isinstance(meta, dict) and meta.get("number-sections") is False:
-            return True
-    for line in text.splitlines():
+    if titles.front_matter(path).get("number-sections") is False:
+        return True
+    for line in path.read_text(encoding="utf-8").splitlines():
         heading = re.match(r"^#\s+.*?(\{[^}]*\})\s*$", line)
         if heading:
             return bool(re.search(r"\.unnumbered\b|(^|\s|\{)-(\s|\})", heading.group(1)))
